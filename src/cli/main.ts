@@ -1,0 +1,31 @@
+// Entry point of the `cnpj-api` program (the npx shim and the standalone binary both land here).
+import yargs from 'yargs';
+import { commands } from './commands/index.ts';
+import { CliError } from './errors.ts';
+import { withGlobalOptions } from './options.ts';
+
+export async function main(argv: string[]): Promise<void> {
+  const verbose = argv.includes('--verbose');
+  try {
+    let cli = withGlobalOptions(yargs(argv))
+      .scriptName('cnpj-api')
+      .usage('$0 <command> [options]')
+      .demandCommand(1, 'Informe um comando. Veja --help.')
+      .strict()
+      .recommendCommands()
+      .help()
+      .alias('h', 'help')
+      .version(false)
+      .wrap(Math.min(110, process.stdout.columns || 100))
+      .fail((msg, err) => {
+        throw err ?? new CliError(msg);
+      });
+    for (const c of commands) cli = cli.command(c);
+    await cli.parseAsync();
+  } catch (err) {
+    // One sentence on stderr; the stack only when asked for.
+    const e = err as Error;
+    console.error(verbose ? (e.stack ?? String(e)) : `error: ${e.message}`);
+    process.exitCode = e instanceof CliError ? e.exitCode : 1;
+  }
+}

@@ -1,0 +1,187 @@
+// The registry snapshot schema: the single source for the importer (CREATE TABLE, INSERT column
+// order, indexes, de-duplication) and for the reader (row types, SELECTs).
+//
+// Why it looks like this (measured, see scripts/bench-import.ts):
+// - Two files per snapshot so two importer threads can write at once (SQLite has one writer per
+//   file): the wide establishments table alone in one, everything keyed by the 8-char base in the other.
+// - Rowid tables with their lookup index built after the load: input order is not key order, and
+//   an index built by one sort is much cheaper than 70 M scattered B-tree inserts.
+// - Codes are INTEGERs (leading zeros come back on output, padded to the code's width), dates are
+//   INTEGER yyyymmdd, money is INTEGER cents, empty text is NULL: about 200 bytes per establishment.
+//   Values that do not fit (a garbage code) stay TEXT: SQLite keeps them as given.
+
+export type ColumnType = 'TEXT' | 'INTEGER';
+export type SnapshotFile = 'establishments' | 'companies';
+
+export interface TableDef {
+  readonly name: string;
+  readonly file: SnapshotFile;
+  readonly columns: readonly (readonly [string, ColumnType])[];
+  /** Lookup index, built after the load. */
+  readonly index: readonly string[];
+  /** Rows sharing this key are duplicates: the last one read wins. */
+  readonly uniqueKey?: string;
+}
+
+function table<const C extends readonly (readonly [string, ColumnType])[]>(def: {
+  name: string;
+  file: SnapshotFile;
+  columns: C;
+  index: readonly string[];
+  uniqueKey?: string;
+}) {
+  return def;
+}
+
+export const establishments = table({
+  name: 'establishments',
+  file: 'establishments',
+  columns: [
+    ['cnpj', 'TEXT'],
+    ['matriz_filial', 'INTEGER'],
+    ['nome_fantasia', 'TEXT'],
+    ['situacao_cadastral', 'INTEGER'],
+    ['data_situacao_cadastral', 'INTEGER'],
+    ['motivo_situacao_cadastral', 'INTEGER'],
+    ['nome_cidade_exterior', 'TEXT'],
+    ['pais', 'INTEGER'],
+    ['data_inicio_atividade', 'INTEGER'],
+    ['cnae_fiscal', 'INTEGER'],
+    ['cnaes_secundarios', 'TEXT'],
+    ['tipo_logradouro', 'TEXT'],
+    ['logradouro', 'TEXT'],
+    ['numero', 'TEXT'],
+    ['complemento', 'TEXT'],
+    ['bairro', 'TEXT'],
+    ['cep', 'TEXT'],
+    ['uf', 'TEXT'],
+    ['municipio', 'INTEGER'],
+    ['ddd_1', 'TEXT'],
+    ['telefone_1', 'TEXT'],
+    ['ddd_2', 'TEXT'],
+    ['telefone_2', 'TEXT'],
+    ['ddd_fax', 'TEXT'],
+    ['fax', 'TEXT'],
+    ['email', 'TEXT'],
+    ['situacao_especial', 'TEXT'],
+    ['data_situacao_especial', 'INTEGER'],
+  ],
+  index: ['cnpj'],
+  uniqueKey: 'cnpj',
+} as const);
+
+export const companies = table({
+  name: 'companies',
+  file: 'companies',
+  columns: [
+    ['basico', 'TEXT'],
+    ['razao_social', 'TEXT'],
+    ['natureza_juridica', 'INTEGER'],
+    ['qualificacao_responsavel', 'INTEGER'],
+    ['capital_social_cents', 'INTEGER'],
+    ['porte', 'INTEGER'],
+    ['ente_federativo', 'TEXT'],
+  ],
+  index: ['basico'],
+  uniqueKey: 'basico',
+} as const);
+
+export const simples = table({
+  name: 'simples',
+  file: 'companies',
+  columns: [
+    ['basico', 'TEXT'],
+    ['opcao_simples', 'TEXT'],
+    ['data_opcao_simples', 'INTEGER'],
+    ['data_exclusao_simples', 'INTEGER'],
+    ['opcao_mei', 'TEXT'],
+    ['data_opcao_mei', 'INTEGER'],
+    ['data_exclusao_mei', 'INTEGER'],
+  ],
+  index: ['basico'],
+  uniqueKey: 'basico',
+} as const);
+
+export const partners = table({
+  name: 'partners',
+  file: 'companies',
+  columns: [
+    ['basico', 'TEXT'],
+    ['identificador', 'INTEGER'],
+    ['nome', 'TEXT'],
+    ['cnpj_cpf', 'TEXT'],
+    ['qualificacao', 'INTEGER'],
+    ['data_entrada', 'INTEGER'],
+    ['pais', 'INTEGER'],
+    ['representante_cpf', 'TEXT'],
+    ['representante_nome', 'TEXT'],
+    ['representante_qualificacao', 'INTEGER'],
+    ['faixa_etaria', 'INTEGER'],
+  ],
+  index: ['basico'],
+} as const);
+
+export const regimes = table({
+  name: 'regimes',
+  file: 'companies',
+  columns: [
+    ['basico', 'TEXT'],
+    ['cnpj', 'TEXT'],
+    ['ano', 'INTEGER'],
+    ['cnpj_scp', 'TEXT'],
+    ['forma', 'TEXT'],
+    ['escrituracoes', 'INTEGER'],
+  ],
+  index: ['basico', 'ano'],
+} as const);
+
+/** Code → description tables, two columns each, small enough to cache in memory. */
+export const LOOKUP_TABLES = ['cnaes', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes'] as const;
+export type LookupTable = (typeof LOOKUP_TABLES)[number];
+
+export const lookupTable = (name: LookupTable) =>
+  table({
+    name,
+    file: 'companies',
+    columns: [
+      ['code', 'INTEGER'],
+      ['description', 'TEXT'],
+    ],
+    index: ['code'],
+    uniqueKey: 'code',
+  } as const);
+
+export const MAIN_TABLES = [establishments, companies, simples, partners, regimes] as const;
+export const ALL_TABLES: readonly TableDef[] = [...MAIN_TABLES, ...LOOKUP_TABLES.map(lookupTable)];
+
+export const SNAPSHOT_FILES: Record<SnapshotFile, string> = {
+  establishments: 'establishments.db',
+  companies: 'companies.db',
+};
+
+/** Bumped when the snapshot layout changes; the reader refuses snapshots of another version. */
+export const SNAPSHOT_SCHEMA_VERSION = 1;
+
+type SqlValue<T extends ColumnType> = T extends 'INTEGER' ? number | string | null : string | null;
+/** The row type of a table, derived from its column list. */
+export type RowOf<D extends { columns: readonly (readonly [string, ColumnType])[] }> = {
+  [C in D['columns'][number] as C[0]]: SqlValue<C[1]>;
+};
+
+export type EstablishmentRow = RowOf<typeof establishments>;
+export type CompanyRow = RowOf<typeof companies>;
+export type SimplesRow = RowOf<typeof simples>;
+export type PartnerRow = RowOf<typeof partners>;
+export type RegimeRow = RowOf<typeof regimes>;
+
+export function createTableSql(def: TableDef): string {
+  return `CREATE TABLE ${def.name} (${def.columns.map(([n, t]) => `${n} ${t}`).join(', ')})`;
+}
+
+export function createIndexSql(def: TableDef): string {
+  return `CREATE INDEX ${def.name}_by_${def.index.join('_')} ON ${def.name} (${def.index.join(', ')})`;
+}
+
+export function insertSql(def: TableDef): string {
+  return `INSERT INTO ${def.name} VALUES (${def.columns.map(() => '?').join(', ')})`;
+}
