@@ -1,12 +1,18 @@
 // Entry point of the `cnpj-api` program (the npx shim and the standalone binary both land here).
 import yargs from 'yargs';
-import { commands } from './commands/index.ts';
 import { CliError } from './errors.ts';
 import { withGlobalOptions } from './options.ts';
 
 export async function main(argv: string[]): Promise<void> {
+  // Internal: a snapshot writer started by `import` (not a user command, so not in --help).
+  if (argv[0] === '__import-writer') {
+    const { runWriterProcess } = await import('../../importer/writer-process.ts');
+    return runWriterProcess();
+  }
   const verbose = argv.includes('--verbose');
   try {
+    // Loaded here, not at the top: the writer processes above need none of the commands.
+    const { commands } = await import('./commands/index.ts');
     let cli = withGlobalOptions(yargs(argv))
       .scriptName('cnpj-api')
       .usage('$0 <command> [options]')

@@ -1,10 +1,15 @@
 import type { CommandModule } from 'yargs';
+import { runImport, type ImportSummary } from '../../../importer/run.ts';
+import { fmtDuration } from '../../../importer/progress.ts';
 import { CliError } from '../errors.ts';
-import type { GlobalArgs } from '../options.ts';
+import { dataDirOf, type GlobalArgs } from '../options.ts';
 
 interface Args extends GlobalArgs {
   inputs: string[];
   month?: string;
+  'skip-space-check'?: boolean;
+  keep?: number;
+  json?: boolean;
 }
 
 export const importCommand: CommandModule<GlobalArgs, Args> = {
@@ -13,8 +18,44 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
   builder: (y) =>
     y
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'folder holding the zips, or zip files' })
-      .option('month', { type: 'string', describe: 'month of the data, YYYY-MM (default: from the folder name or the files)' }),
-  handler: async () => {
-    throw new CliError('import is not wired yet');
+      .option('month', { type: 'string', describe: 'month of the data, YYYY-MM (default: from the folder name or the files)' })
+      .option('skip-space-check', { type: 'boolean', default: false, describe: 'start even if the disk looks too small' })
+      .option('keep', { type: 'number', default: 2, describe: 'snapshots kept on disk, the new active one included' })
+      .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
+      .example('$0 import ./downloads/2026-09', 'import a downloaded month')
+      .example('$0 import Empresas0.zip Estabelecimentos0.zip --month 2026-09', 'import some files only'),
+  handler: async (argv) => {
+    let summary: ImportSummary;
+    try {
+      summary = await runImport({
+        dataDir: dataDirOf(argv),
+        inputs: argv.inputs,
+        month: argv.month,
+        progress: process.stderr.isTTY,
+        skipSpaceCheck: argv['skip-space-check'],
+        keep: argv.keep,
+        log: (l) => console.error(l),
+      });
+    } catch (e) {
+      throw new CliError((e as Error).message);
+    }
+    if (argv.json) console.log(JSON.stringify(summary, null, 2));
+    else printSummary(summary);
   },
 };
+
+export function printSummary(s: ImportSummary): void {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const rows = Object.values(s.stats.tables).reduce((a, t) => a + t.rows, 0);
+  console.log(`published snapshot ${s.snapshotId} (month ${s.month})${s.previous ? `, replacing ${s.previous}` : ''}`);
+  console.log(`  ${n(rows)} rows in ${fmtDuration(s.stats.seconds)} (${n(Math.round(rows / s.stats.seconds))} rows/s), ${(s.stats.bytes / 1e6).toFixed(1)} MB on disk`);
+  for (const [name, t] of Object.entries(s.stats.tables)) {
+    const extra = [t.rejected ? `${n(t.rejected)} rejected` : '', t.duplicates ? `${n(t.duplicates)} duplicates dropped (last wins)` : '']
+      .filter(Boolean)
+      .join(', ');
+    console.log(`  ${name.padEnd(16)}${n(t.rows).padStart(14)}${extra ? `  (${extra})` : ''}`);
+  }
+  if (s.stats.missingFiles.length) console.log(`  missing standard files: ${s.stats.missingFiles.join(', ')}`);
+  for (const f of s.rejectsFiles) console.log(`  rejected lines written to ${f}`);
+  if (s.pruned.length) console.log(`  removed old snapshots: ${s.pruned.join(', ')}`);
+}

@@ -1,0 +1,221 @@
+// `cnpj-api import`: plan → two writer processes (establishments | everything else) → verify →
+// publish atomically → prune. Any failure (bad zip, full disk, a signal) removes the half-built
+// snapshot and leaves the active one untouched.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { dataPaths } from '../src/config.ts';
+import { openAppDb } from '../src/db/app-db.ts';
+import { activeSnapshot, type SnapshotStats, type TableStats } from '../src/db/snapshots.ts';
+import { openSqlite } from '../src/db/sqlite.ts';
+import { ALL_TABLES, SNAPSHOT_FILES, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile } from '../src/registry/tables.ts';
+import { selfCommand } from '../src/runtime.ts';
+import { ProgressLine, type ProgressState } from './progress.ts';
+import { abandonBuild, checkFreeSpace, cleanStaleBuilds, dirBytes, newSnapshotId, publish, pruneSnapshots, startBuild } from './snapshot.ts';
+import { planImport, type SourceFile } from './sources.ts';
+import type { WriterJob, WriterResult } from './writer.ts';
+import type { WriterMessage } from './writer-process.ts';
+
+export interface ImportOptions {
+  dataDir: string;
+  inputs: string[];
+  /** YYYY-MM; default: the folder name or the members' extraction dates. */
+  month?: string;
+  /** Progress line on stderr when it is a TTY. */
+  progress?: boolean;
+  skipSpaceCheck?: boolean;
+  /** Snapshots kept on disk, the active one included (default 2: rollback to last month stays possible). */
+  keep?: number;
+  /** Marks the snapshot as synthetic data (status and /api/v1/status say so). */
+  synthetic?: boolean;
+  measureTableBytes?: boolean;
+  log?: (line: string) => void;
+  /** Test hooks. */
+  testHooks?: { maxPageCount?: number; onWritersStarted?: (pids: number[]) => void };
+}
+
+export interface ImportSummary {
+  snapshotId: string;
+  month: string;
+  dir: string;
+  stats: SnapshotStats;
+  previous: string | null;
+  pruned: string[];
+  rejectsFiles: string[];
+  peakRssBytes: { parent: number; writers: number[] };
+  /** Per writer process: seconds loading, seconds indexing/de-duplicating. */
+  writers: { file: SnapshotFile; load: number; index: number }[];
+  compressedBytes: number;
+}
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+export class ImportError extends Error {
+  override name = 'ImportError';
+}
+
+export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
+  const started = performance.now();
+  const log = opts.log ?? (() => {});
+  const paths = dataPaths(opts.dataDir);
+  const app = await openAppDb(opts.dataDir);
+  let buildDir: string | null = null;
+  const children: ChildProcess[] = [];
+  const onSignal = (sig: NodeJS.Signals) => {
+    for (const c of children) c.kill('SIGKILL');
+    if (buildDir) abandonBuild(buildDir);
+    log(`importação interrompida (${sig}); o snapshot ativo não foi alterado`);
+    process.exit(130);
+  };
+  try {
+    for (const name of cleanStaleBuilds(paths.registryDir)) log(`removido snapshot incompleto de uma importação interrompida: ${name}`);
+    const plan = await planImport(opts.inputs);
+    if (!plan.sources.length) throw new ImportError(`nenhum arquivo da Receita reconhecido em ${opts.inputs.join(', ')}`);
+    const month = opts.month ?? plan.detectedMonth;
+    if (!month) throw new ImportError('não foi possível descobrir o mês dos arquivos: informe --month AAAA-MM');
+    if (!MONTH.test(month)) throw new ImportError(`mês inválido "${month}": use AAAA-MM`);
+    if (!opts.skipSpaceCheck) checkFreeSpace(paths.registryDir, plan.compressedBytes);
+
+    const previous = activeSnapshot(app.sqlite, paths.registryDir);
+    const id = newSnapshotId(month);
+    buildDir = startBuild(paths.registryDir, id);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const importedAt = new Date().toISOString();
+
+    const jobs: WriterJob[] = (Object.keys(SNAPSHOT_FILES) as SnapshotFile[]).map((file) => ({
+      file,
+      dbPath: path.join(buildDir!, SNAPSHOT_FILES[file]),
+      rejectsPath: path.join(buildDir!, `rejects-${file}.tsv`),
+      sources: plan.sources.filter((s: SourceFile) => (s.kind === 'establishments') === (file === 'establishments')),
+      meta:
+        file === 'companies'
+          ? { schema_version: String(SNAPSHOT_SCHEMA_VERSION), month, imported_at: importedAt, synthetic: opts.synthetic ? '1' : '0' }
+          : undefined,
+      maxPageCount: opts.testHooks?.maxPageCount,
+      measureTableBytes: opts.measureTableBytes,
+    }));
+
+    const state: ProgressState = { totalCompressed: plan.compressedBytes, parts: new Map() };
+    const progress = new ProgressLine(state);
+    if (opts.progress) progress.start();
+    let results: WriterResult[];
+    try {
+      results = await runWriters(jobs, state, children, opts.testHooks?.onWritersStarted);
+    } finally {
+      progress.stop();
+    }
+
+    const tables: Record<string, TableStats> = {};
+    for (const r of results) Object.assign(tables, r.tables);
+    verify(buildDir, tables);
+    const loadedRows = ['establishments', 'companies', 'partners', 'simples', 'regimes'].reduce((s, t) => s + (tables[t]?.rows ?? 0), 0);
+    if (loadedRows === 0) throw new ImportError('nenhuma linha de empresa, estabelecimento, sócio, Simples ou regime foi importada');
+
+    const stats: SnapshotStats = {
+      tables,
+      sourceFiles: [...new Set(plan.sources.map((s) => path.basename(s.zip)))],
+      missingFiles: plan.missing,
+      seconds: (performance.now() - started) / 1000,
+      bytes: dirBytes(buildDir),
+      ...(opts.synthetic ? { synthetic: true } : {}),
+    };
+    const rejectsFiles = jobs.filter((j) => hasRejects(tables, j.file)).map((j) => path.basename(j.rejectsPath));
+    const dir = publish(app.sqlite, paths.registryDir, buildDir, { id, month, importedAt, stats });
+    buildDir = null;
+    const pruned = pruneSnapshots(app.sqlite, paths.registryDir, opts.keep ?? 2);
+    return {
+      snapshotId: id,
+      month,
+      dir,
+      stats,
+      previous: previous?.id ?? null,
+      pruned,
+      rejectsFiles: rejectsFiles.map((f) => path.join(dir, f)),
+      peakRssBytes: { parent: process.resourceUsage().maxRSS * 1024, writers: results.map((r) => r.maxRssBytes) },
+      writers: results.map((r, i) => ({ file: jobs[i].file, ...r.seconds })),
+      compressedBytes: plan.compressedBytes,
+    };
+  } catch (err) {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    const message = (err as Error).message;
+    // Once a build has started, say what happened to it; errors before that are about the input.
+    if (buildDir) {
+      abandonBuild(buildDir);
+      throw new ImportError(`${message}; a importação foi cancelada e o snapshot ativo não foi alterado`);
+    }
+    throw err instanceof ImportError ? err : new ImportError(message);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await app.close();
+  }
+}
+
+function hasRejects(tables: Record<string, TableStats>, file: SnapshotFile): boolean {
+  return ALL_TABLES.some((t) => t.file === file && (tables[t.name]?.rejected ?? 0) > 0);
+}
+
+/** Starts one writer process per job and waits for all; the first failure stops the others. */
+function runWriters(
+  jobs: WriterJob[],
+  state: ProgressState,
+  children: ChildProcess[],
+  onStarted?: (pids: number[]) => void,
+): Promise<WriterResult[]> {
+  return new Promise((resolve, reject) => {
+    const results: WriterResult[] = new Array(jobs.length);
+    let pending = jobs.length;
+    let failed = false;
+    const fail = (e: Error) => {
+      if (failed) return;
+      failed = true;
+      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+      reject(e);
+    };
+    jobs.forEach((job, i) => {
+      const self = selfCommand(['__import-writer']);
+      const child = spawn(self.command, self.args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+      children.push(child);
+      let done = false;
+      child.on('message', (m: WriterMessage) => {
+        if (m.type === 'progress') state.parts.set(job.file, m);
+        else if (m.type === 'done') {
+          done = true;
+          results[i] = m.result;
+        } else if (m.type === 'error') fail(new ImportError(describeWriterError(m.message, m.code)));
+      });
+      child.on('error', (e) => fail(e));
+      child.on('exit', (code, signal) => {
+        if (!done) return fail(new ImportError(`o processo de escrita de ${job.file} terminou inesperadamente (${signal ?? `código ${code}`})`));
+        if (--pending === 0 && !failed) resolve(results);
+      });
+      child.send(job);
+    });
+    onStarted?.(children.map((c) => c.pid!));
+  });
+}
+
+function describeWriterError(message: string, code?: string): string {
+  if (code === 'SQLITE_FULL' || /database or disk is full/i.test(message)) return 'disco cheio durante a importação';
+  return message;
+}
+
+/** Opens the finished files read-only and checks that every table is there with the rows counted. */
+function verify(buildDir: string, tables: Record<string, TableStats>): void {
+  for (const file of Object.keys(SNAPSHOT_FILES) as SnapshotFile[]) {
+    const db = openSqlite(path.join(buildDir, SNAPSHOT_FILES[file]), { readonly: true, fileMustExist: true });
+    try {
+      for (const t of ALL_TABLES.filter((t) => t.file === file)) {
+        // An existence probe, not count(*): counting 70 M rows would read the whole table.
+        const r = db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${t.name} LIMIT 1)`).get() as { n: number };
+        if ((r.n > 0) !== (tables[t.name].rows > 0)) throw new ImportError(`verificação falhou: a tabela ${t.name} não tem as linhas esperadas`);
+      }
+      if (file === 'companies') {
+        const v = db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string } | undefined;
+        if (v?.value !== String(SNAPSHOT_SCHEMA_VERSION)) throw new ImportError('verificação falhou: versão do esquema ausente');
+      }
+    } finally {
+      db.close();
+    }
+  }
+}

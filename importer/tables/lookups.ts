@@ -1,0 +1,16 @@
+// The six code → description tables (2 fields each).
+import { lookupTable, type LookupTable } from '../../src/registry/tables.ts';
+import { code, text } from './fields.ts';
+import type { SourceTable } from './source-table.ts';
+
+export function lookupSource(name: LookupTable): SourceTable {
+  return {
+    table: lookupTable(name),
+    fields: 2,
+    toRow(f) {
+      const c = code(f[0]);
+      if (c === null) return 'código vazio';
+      return [c, text(f[1])];
+    },
+  };
+}

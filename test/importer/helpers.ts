@@ -1,0 +1,42 @@
+// Test helpers for the importer: temp data dirs, hand-made Receita zips, reading snapshots back.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ZipWriter } from '../../scripts/sample/zip-writer.ts';
+import { openSqlite } from '../../src/db/sqlite.ts';
+
+export const SAMPLES = fileURLToPath(new URL('../../../shared/samples/receita-mini/', import.meta.url));
+
+export function tempDir(prefix = 'cnpj-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Writes a one-member zip whose member text is encoded as Latin-1, like the Receita files. */
+export function writeZip(file: string, member: string, text: string): string {
+  const w = new ZipWriter(file);
+  w.addText(member, text);
+  w.close();
+  return file;
+}
+
+/** A quoted `;` record, the Receita way. */
+export function rec(...fields: string[]): string {
+  return fields.map((f) => `"${f}"`).join(';') + '\n';
+}
+
+/** Copies the real sample folder (so tests can add or damage files). */
+export function copySamples(dest: string): string {
+  fs.mkdirSync(dest, { recursive: true });
+  for (const f of fs.readdirSync(SAMPLES)) if (f.endsWith('.zip')) fs.copyFileSync(path.join(SAMPLES, f), path.join(dest, f));
+  return dest;
+}
+
+export function querySnapshot<T>(dir: string, file: 'establishments.db' | 'companies.db', sql: string, ...params: unknown[]): T[] {
+  const db = openSqlite(path.join(dir, file), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,73 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { readDelimitedRecords, DelimitedLayoutError, type DelimitedItem } from '../../../importer/read/delimited.ts';
+import { listZip, openMemberStream } from '../../../importer/read/zip.ts';
+
+const SAMPLES = '/work/shared/samples/receita-mini';
+const HEADER = ['ano', 'cnpj', 'cnpj_da_scp', 'forma_de_tributacao', 'quantidade_de_escrituracoes'];
+
+async function collect(stream: Readable): Promise<DelimitedItem[]> {
+  const out: DelimitedItem[] = [];
+  for await (const item of readDelimitedRecords(stream, { expectedHeader: HEADER })) out.push(item);
+  return out;
+}
+const chunks = (...parts: string[]) => Readable.from(parts.map((p) => Buffer.from(p, 'latin1')));
+
+describe('readDelimitedRecords (Regime Tributário files)', () => {
+  test('real sample zips: header skipped, CRLF (Lucro Presumido) and LF (Lucro Real)', async () => {
+    const expected: Record<string, string[]> = {
+      'Lucro Presumido.zip': ['2018', '33.683.111/0002-80', '0', 'LUCRO PRESUMIDO', '1'],
+      'Lucro Real.zip': ['2023', '00.000.000/0001-91', '0', 'LUCRO REAL', '1'],
+      'Imunes e Isentas.zip': ['2023', '00.000.001/0001-36', '0', 'IMUNE DO IRPJ', '1'],
+      'Lucro Arbitrado.zip': ['2023', '00.055.699/0001-97', '0', 'LUCRO ARBITRADO', '1'],
+    };
+    for (const [zip, fields] of Object.entries(expected)) {
+      const file = path.join(SAMPLES, zip);
+      const [m] = await listZip(file);
+      assert.deepEqual(await collect(openMemberStream(file, m)), [{ fields, recordNo: 1 }], zip);
+    }
+  });
+
+  test('older variant: `;` separator, no header, quoted fields', async () => {
+    const items = await collect(chunks('"2019";"33.683.111/0002-80";"0";"LUCRO PRESUMIDO";"1"\n2020;00.000.000/0001-91;0;LUCRO REAL;2\n'));
+    assert.deepEqual(items, [
+      { fields: ['2019', '33.683.111/0002-80', '0', 'LUCRO PRESUMIDO', '1'], recordNo: 1 },
+      { fields: ['2020', '00.000.000/0001-91', '0', 'LUCRO REAL', '2'], recordNo: 2 },
+    ]);
+  });
+
+  test('repeated header lines (concatenated per-year files), BOM and upper-case header', async () => {
+    const items = await collect(chunks(
+      '\u00EF\u00BB\u00BFANO,CNPJ,CNPJ_DA_SCP,FORMA_DE_TRIBUTACAO,QUANTIDADE_DE_ESCRITURACOES\r\n2018,1,0,LUCRO REAL,1\r\n',
+      'ano,cnpj,cnpj_da_scp,forma_de_tributacao,quantidade_de_escrituracoes\r\n2019,2,0,LUCRO REAL,1\r\n',
+    ));
+    assert.deepEqual(items.map((i) => ('fields' in i ? i.fields[0] : 'reject')), ['2018', '2019']);
+    assert.deepEqual(items.map((i) => ('fields' in i ? i.recordNo : 0)), [1, 2]);
+  });
+
+  test('sniffing works when the first line arrives in several small chunks', async () => {
+    const items = await collect(chunks('ano,cn', 'pj,cnpj_da_scp,forma_de_tributacao,quant', 'idade_de_escrituracoes\n2018,1', ',0,"LUCRO, REAL",1\n'));
+    assert.deepEqual(items, [{ fields: ['2018', '1', '0', 'LUCRO, REAL', '1'], recordNo: 1 }]);
+  });
+
+  test('wrong field count → reject with raw text, record number and line; blank lines skipped', async () => {
+    const items = await collect(chunks('ano,cnpj,cnpj_da_scp,forma_de_tributacao,quantidade_de_escrituracoes\n2018,1,0,LUCRO REAL\n\n2019,2,0,LUCRO REAL,1\n'));
+    assert.deepEqual(items, [
+      { reject: { raw: '2018,1,0,LUCRO REAL', recordNo: 1, line: 2, reason: 'esperados 5 campos, encontrados 4' } },
+      { fields: ['2019', '2', '0', 'LUCRO REAL', '1'], recordNo: 2 },
+    ]);
+  });
+
+  test('an unexpected header (layout change, e.g. the 2021 layout) is refused', async () => {
+    await assert.rejects(collect(chunks('Ano,CNPJ,Forma_de_Tributacao,Municipio,UF\n2019,1,LUCRO REAL,SAO PAULO,SP\n')), DelimitedLayoutError);
+  });
+
+  test('empty input yields nothing; source errors propagate', async () => {
+    assert.deepEqual(await collect(chunks('')), []);
+    assert.deepEqual(await collect(chunks('\n\r\n')), []);
+    const failing = new Readable({ read() { this.destroy(new Error('boom')); } });
+    await assert.rejects(collect(failing), /boom/);
+  });
+});

@@ -1,0 +1,296 @@
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { listZip, openMemberStream, ZipError, type ZipMember } from '../../../importer/read/zip.ts';
+import { RecordParser } from '../../../importer/read/records.ts';
+import { buildZip, writeZip } from '../../helpers/zip-writer.ts';
+import { generateEstabelecimentos, rng } from '../../helpers/gen-records.ts';
+
+const SAMPLES = '/work/shared/samples/receita-mini';
+let tmp: string;
+
+before(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'zip-read-'));
+});
+after(() => {
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function readAll(s: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of s) parts.push(c as Buffer);
+  return Buffer.concat(parts);
+}
+
+/** Lists and fully reads every member; resolves to the ZipError (or null when the zip is sound). */
+async function zipFailure(file: string): Promise<ZipError | null> {
+  let members: ZipMember[];
+  try {
+    members = await listZip(file);
+  } catch (err) {
+    assert.ok(err instanceof ZipError, `expected ZipError, got ${String(err)}`);
+    return err;
+  }
+  for (const m of members) {
+    try {
+      await readAll(openMemberStream(file, m));
+    } catch (err) {
+      assert.ok(err instanceof ZipError, `expected ZipError, got ${String(err)}`);
+      return err;
+    }
+  }
+  return null;
+}
+
+function parseAll(data: Buffer, expectedFields: number) {
+  const records: { fields: string[]; recordNo: number; line: number }[] = [];
+  const rejects: unknown[] = [];
+  const p = new RecordParser({ expectedFields, onRecord: (fields, recordNo, line) => records.push({ fields, recordNo, line }), onReject: (r) => rejects.push(r) });
+  p.push(data);
+  p.end();
+  return { records, rejects };
+}
+
+describe('listZip / openMemberStream on the real samples', () => {
+  test('every sample zip lists and streams with a valid CRC', async () => {
+    const zips = fs.readdirSync(SAMPLES).filter((f) => f.endsWith('.zip'));
+    assert.ok(zips.length >= 14);
+    for (const z of zips) {
+      const members = await listZip(path.join(SAMPLES, z));
+      assert.equal(members.length, 1, z);
+      const data = await readAll(openMemberStream(path.join(SAMPLES, z), members[0]));
+      assert.equal(data.length, members[0].uncompressedSize, z);
+    }
+  });
+
+  test('Estabelecimentos0.zip: SERPRO 33683111/0002-80, 30 fields, trailing blank line skipped', async () => {
+    const file = path.join(SAMPLES, 'Estabelecimentos0.zip');
+    const [m] = await listZip(file);
+    assert.deepEqual({ ...m, crc32: typeof m.crc32 }, { name: 'Estabelecimentos0', method: 8, compressedSize: m.compressedSize, uncompressedSize: 240, crc32: 'number', localHeaderOffset: 0 });
+    const data = await readAll(openMemberStream(file, m));
+    assert.ok(data.subarray(-2).equals(Buffer.from('\n\n')), 'sample ends with a blank line');
+    const { records, rejects } = parseAll(data, 30);
+    assert.equal(rejects.length, 0);
+    assert.equal(records.length, 1);
+    const f = records[0].fields;
+    assert.equal(f.length, 30);
+    assert.deepEqual([f[0], f[1], f[2]], ['33683111', '0002', '80']);
+    assert.equal(f[4], 'REGIONAL BRASILIA-DF');
+    assert.equal(f[12], '6201501,6202300,6203100,6209100,6311900');
+    assert.equal(f[20], '9701');
+  });
+
+  test('Socios0.zip: 7 records of 11 fields', async () => {
+    const file = path.join(SAMPLES, 'Socios0.zip');
+    const [m] = await listZip(file);
+    const { records, rejects } = parseAll(await readAll(openMemberStream(file, m)), 11);
+    assert.equal(rejects.length, 0);
+    assert.equal(records.length, 7);
+    for (const r of records) assert.equal(r.fields.length, 11);
+    assert.deepEqual(records.map((r) => r.line), [1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  test('Lucro Presumido.zip: member inside a folder, CRLF content', async () => {
+    const file = path.join(SAMPLES, 'Lucro Presumido.zip');
+    const members = await listZip(file);
+    assert.deepEqual(members.map((m) => m.name), ['Lucro Presumido/Lucro Presumido 2018.csv']);
+    const text = (await readAll(openMemberStream(file, members[0]))).toString('latin1');
+    assert.ok(text.startsWith('ano,cnpj,cnpj_da_scp,forma_de_tributacao,quantidade_de_escrituracoes\r\n'));
+    assert.match(text, /33\.683\.111\/0002-80/);
+  });
+
+  test('Latin-1 lookups stream byte-exact (Cnaes: "informação")', async () => {
+    const file = path.join(SAMPLES, 'Cnaes.zip');
+    const [m] = await listZip(file);
+    const { records } = parseAll(await readAll(openMemberStream(file, m)), 2);
+    assert.deepEqual(records[0].fields, ['6204000', 'Consultoria em tecnologia da informação']);
+  });
+});
+
+describe('corrupt inputs give a clean ZipError', () => {
+  test('0-byte file', async () => {
+    const f = path.join(tmp, 'Empresas3.zip');
+    fs.writeFileSync(f, '');
+    await assert.rejects(listZip(f), (e: unknown) => e instanceof ZipError && /^Empresas3\.zip: arquivo vazio/.test(e.message));
+  });
+
+  test('non-zip file, tiny file and missing file', async () => {
+    const f = path.join(tmp, 'nota.zip');
+    fs.writeFileSync(f, 'isto não é um zip\n'.repeat(50));
+    await assert.rejects(listZip(f), (e: unknown) => e instanceof ZipError && /não é um arquivo zip/.test(e.message));
+    const g = path.join(tmp, 'tiny.zip');
+    fs.writeFileSync(g, 'PK\x03\x04');
+    await assert.rejects(listZip(g), ZipError);
+    await assert.rejects(listZip(path.join(tmp, 'nao-existe.zip')), (e: unknown) => e instanceof ZipError && /não foi possível abrir/.test(e.message));
+  });
+
+  test('real sample truncated at every offset', async () => {
+    const src = fs.readFileSync(path.join(SAMPLES, 'Estabelecimentos0.zip'));
+    const f = path.join(tmp, 'Estabelecimentos0.zip');
+    for (let cut = 1; cut < src.length; cut++) {
+      fs.writeFileSync(f, src.subarray(0, cut));
+      const err = await zipFailure(f);
+      assert.ok(err, `cut at ${cut} was not detected`);
+      assert.match(err.message, /^Estabelecimentos0\.zip: /);
+    }
+  });
+
+  test('truncated inside the EOCD comment', async () => {
+    const buf = buildZip([{ name: 'a.csv', data: '"1";"2"\n' }], { comment: 'comentário do zip' });
+    const f = path.join(tmp, 'comment.zip');
+    fs.writeFileSync(f, buf);
+    assert.equal(await zipFailure(f), null, 'full zip with comment is fine');
+    fs.writeFileSync(f, buf.subarray(0, buf.length - 5));
+    const err = await zipFailure(f);
+    assert.match(err?.message ?? '', /fim do diretório central não encontrado/);
+  });
+
+  test('member data overwritten with garbage: CRC error (stored) / corrupt data (deflate)', async () => {
+    const data = generateEstabelecimentos(2000, 7);
+    const name = 'K3241.K03200Y0.D51213.EMPRECSV';
+    const stored = buildZip([{ name, data, method: 0 }]);
+    const dataStart = 30 + name.length;
+    stored.fill(0x41, dataStart + 1000, dataStart + 1100);
+    const f = path.join(tmp, 'stored.zip');
+    fs.writeFileSync(f, stored);
+    const err = await zipFailure(f);
+    assert.equal(err?.message, `stored.zip: CRC inválido no membro ${name} (arquivo corrompido)`);
+
+    const r = rng(3);
+    for (let trial = 0; trial < 20; trial++) {
+      const deflated = buildZip([{ name, data }]);
+      const compLen = deflated.readUInt32LE(18);
+      const at = dataStart + Math.floor(r() * (compLen - 64));
+      for (let k = 0; k < 64; k++) deflated[at + k] = Math.floor(r() * 256);
+      const g = path.join(tmp, 'deflate.zip');
+      fs.writeFileSync(g, deflated);
+      const e = await zipFailure(g);
+      assert.ok(e, `garbage at ${at} not detected`);
+      assert.match(e.message, /CRC inválido|dados comprimidos inválidos|truncado|maior que/);
+    }
+  });
+
+  test('declared size differs from the data', async () => {
+    const name = 'x.csv';
+    const buf = buildZip([{ name, data: 'abcdef'.repeat(100), method: 0 }]);
+    const f = path.join(tmp, 'size.zip');
+    const cd = buf.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    const bigger = Buffer.from(buf);
+    bigger.writeUInt32LE(601, cd + 24);
+    fs.writeFileSync(f, bigger);
+    assert.match((await zipFailure(f))?.message ?? '', /terminou com 600 de 601 bytes/);
+
+    // Deflate member whose declared uncompressed size is smaller than what it inflates to.
+    const d = buildZip([{ name, data: 'abcdef'.repeat(100) }]);
+    const cd2 = d.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    d.writeUInt32LE(10, cd2 + 24);
+    fs.writeFileSync(f, d);
+    assert.match((await zipFailure(f))?.message ?? '', /maior que o tamanho declarado/);
+  });
+
+  test('unsupported method and encrypted members', async () => {
+    const buf = buildZip([{ name: 'x.csv', data: 'abc', method: 0 }]);
+    const cd = buf.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    const f = path.join(tmp, 'method.zip');
+    const m = Buffer.from(buf);
+    m.writeUInt16LE(12, cd + 10); // bzip2
+    fs.writeFileSync(f, m);
+    await assert.rejects(listZip(f), /método de compressão 12 não suportado/);
+    const e = Buffer.from(buf);
+    e.writeUInt16LE(e.readUInt16LE(cd + 8) | 1, cd + 8);
+    fs.writeFileSync(f, e);
+    await assert.rejects(listZip(f), /criptografado/);
+    // A member object with a bad method passed directly also fails cleanly (as a stream error).
+    await assert.rejects(readAll(openMemberStream(f, { name: 'x.csv', method: 14, compressedSize: 3, uncompressedSize: 3, crc32: 0, localHeaderOffset: 0 })), ZipError);
+  });
+
+  test('bad local header offset', async () => {
+    const f = path.join(tmp, 'ok.zip');
+    writeZip(f, [{ name: 'a', data: 'hello world', method: 0 }]);
+    const [m] = await listZip(f);
+    await assert.rejects(readAll(openMemberStream(f, { ...m, localHeaderOffset: 3 })), /cabeçalho local do membro a inválido/);
+  });
+});
+
+describe('ZIP64 and streaming behaviour', () => {
+  test('forced ZIP64 (EOCD64 record/locator, zip64 extra), data descriptors, directory entry, comment', async () => {
+    const big = generateEstabelecimentos(3000, 11);
+    const f = path.join(tmp, 'z64.zip');
+    writeZip(
+      f,
+      [
+        { name: 'dir/', data: '', method: 0 },
+        { name: 'K3241.K03200Y0.D51213.ESTABELE', data: big, dataDescriptor: true },
+        { name: 'dir/stored.csv', data: '"a";"b"\n', method: 0, dataDescriptor: true },
+        { name: 'empty', data: '', method: 8 },
+      ],
+      { zip64: true, comment: 'zip64 de teste' },
+    );
+    const members = await listZip(f);
+    assert.deepEqual(members.map((m) => [m.name, m.method, m.uncompressedSize]), [
+      ['K3241.K03200Y0.D51213.ESTABELE', 8, big.length],
+      ['dir/stored.csv', 0, 8],
+      ['empty', 8, 0],
+    ]);
+    assert.ok((await readAll(openMemberStream(f, members[0]))).equals(big));
+    assert.equal((await readAll(openMemberStream(f, members[1]))).toString(), '"a";"b"\n');
+    assert.equal((await readAll(openMemberStream(f, members[2]))).length, 0);
+  });
+
+  test('ZIP64 fields above 4 GiB are decoded (central directory values patched, no 4 GB file needed)', async () => {
+    const f = path.join(tmp, 'z64big.zip');
+    const buf = buildZip([{ name: 'm', data: 'x', method: 0 }], { zip64: true });
+    const cd = buf.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    // zip64 extra after the 1-byte name: header(4) + usize(8) + csize(8) + offset(8)
+    const extra = cd + 46 + 1;
+    assert.equal(buf.readUInt16LE(extra), 1);
+    buf.writeUInt32LE(1, extra + 4 + 4); // usize high word → 4 GiB + 1
+    fs.writeFileSync(f, buf);
+    const [m] = await listZip(f);
+    assert.equal(m.uncompressedSize, 2 ** 32 + 1);
+    await assert.rejects(readAll(openMemberStream(f, m)), /terminou com 1 de 4294967297 bytes/);
+  });
+
+  test('ZIP64 record pointed to by a broken locator', async () => {
+    const f = path.join(tmp, 'z64bad.zip');
+    const buf = buildZip([{ name: 'm', data: 'x', method: 0 }], { zip64: true });
+    const loc = buf.indexOf(Buffer.from([0x50, 0x4b, 0x06, 0x07]));
+    buf.writeUInt32LE(3, loc + 8);
+    fs.writeFileSync(f, buf);
+    await assert.rejects(listZip(f), /registro ZIP64/);
+  });
+
+  test('large member in small chunks: content, CRC and onCompressedBytes', async () => {
+    const data = generateEstabelecimentos(20000, 5);
+    const f = path.join(tmp, 'big.zip');
+    writeZip(f, [{ name: 'ESTABELE', data, level: 1 }]);
+    const [m] = await listZip(f);
+    let compressed = 0;
+    let chunks = 0;
+    const s = openMemberStream(f, m, { highWaterMark: 64 * 1024, onCompressedBytes: (n) => (compressed += n) });
+    const parts: Buffer[] = [];
+    for await (const c of s) {
+      parts.push(c as Buffer);
+      chunks++;
+    }
+    assert.ok(Buffer.concat(parts).equals(data));
+    assert.equal(compressed, m.compressedSize);
+    assert.ok(chunks > 10);
+  });
+
+  test('consumer stopping early does not hang or throw', async () => {
+    const data = generateEstabelecimentos(20000, 6);
+    const f = path.join(tmp, 'early.zip');
+    writeZip(f, [{ name: 'ESTABELE', data }]);
+    const [m] = await listZip(f);
+    const s = openMemberStream(f, m, { highWaterMark: 16 * 1024 });
+    for await (const c of s) {
+      assert.ok((c as Buffer).length > 0);
+      break;
+    }
+    assert.ok(s.destroyed);
+  });
+});
