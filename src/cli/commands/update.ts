@@ -1,0 +1,64 @@
+import type { CommandModule } from 'yargs';
+import { fmtBytes } from '../../../importer/download/progress.ts';
+import { runUpdate } from '../../../importer/download/update.ts';
+import { dataDirOf, type GlobalArgs } from '../options.ts';
+import { cliErrorOf, netOf, sourceOptions, type SourceArgs } from './download.ts';
+
+interface Args extends SourceArgs {
+  'keep-downloads': boolean;
+  'allow-partial': boolean;
+}
+
+export const updateCommand: CommandModule<GlobalArgs, Args> = {
+  command: 'update',
+  describe: 'download and import the newest month not imported yet (for cron or a systemd timer; see docs/update.md)',
+  builder: (y) =>
+    sourceOptions(y)
+      .option('keep-downloads', {
+        type: 'boolean',
+        default: false,
+        describe: 'keep the downloaded zips after a successful import (default: delete them)',
+      })
+      .option('allow-partial', {
+        type: 'boolean',
+        default: false,
+        describe: 'import the month even if it lacks some of the 37 standard zips (default: refuse, publication may be in progress)',
+      }),
+  handler: async (argv) => {
+    const dataDir = dataDirOf(argv);
+    const tty = !!process.stderr.isTTY;
+    const log = (line: string) => process.stderr.write(`${line}\n`);
+    try {
+      const r = await runUpdate({
+        dataDir,
+        source: argv.source,
+        regimeSource: argv['regime-source'],
+        parallel: argv.parallel,
+        net: netOf(argv),
+        keepDownloads: argv['keep-downloads'],
+        allowPartial: argv['allow-partial'],
+        // Off a TTY (cron) per-file success lines are dropped; warnings, retries and errors stay.
+        log: (line) => {
+          if (tty || !/zip test ok$/.test(line)) log(line);
+        },
+        importMonth: async (dir, month) => {
+          // Loaded on demand: the importer is heavy and only this path needs it.
+          const { runImport } = await import('../../../importer/run.ts');
+          return runImport({ dataDir, inputs: [dir], month, progress: tty, log: tty || argv.verbose ? log : undefined });
+        },
+      });
+      if (r.status === 'up-to-date') {
+        console.log(`already up to date (month ${r.month})`);
+        return;
+      }
+      const d = r.download;
+      console.log(
+        `updated to ${r.month}: snapshot ${r.snapshotId}${r.previous ? ` (previous month ${r.previous})` : ''}; ` +
+          `downloaded ${d.files} files, ${fmtBytes(d.fetchedBytes)} in ${d.seconds.toFixed(0)} s (${d.retries} retries); ` +
+          `imported in ${r.importSeconds.toFixed(0)} s; zips ${r.downloadsKept ? `kept in ${d.dir}` : 'deleted'}`,
+      );
+    } catch (err) {
+      throw cliErrorOf(err);
+    }
+  },
+};
