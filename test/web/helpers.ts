@@ -1,0 +1,40 @@
+// A real server (API + web app) on 127.0.0.1 with a temp data dir, plus a second app.db handle
+// to seed accounts and read what the pages wrote.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createAccount } from '../../src/accounts/accounts.ts';
+import { createUser, type UserRole } from '../../src/accounts/users.ts';
+import { openAppDb, type AppDb } from '../../src/db/app-db.ts';
+import { startServer } from '../../src/server.ts';
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  app: AppDb;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(opts: { now?: () => Date } = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-web-'));
+  const server = await startServer({ dataDir, host: '127.0.0.1', port: 0, now: opts.now, log: () => {} });
+  const app = await openAppDb(dataDir);
+  return {
+    url: server.url,
+    dataDir,
+    app,
+    async close() {
+      await server.close();
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const PASSWORD = 'senha-segura-123';
+
+export async function seedAccount(app: AppDb, name: string, plan = 'Ouro') {
+  const account = createAccount(app.sqlite, { name, plan });
+  const user = (email: string, role: UserRole) => createUser(app.sqlite, { accountId: account.id, email, password: PASSWORD, role });
+  return { account, user };
+}

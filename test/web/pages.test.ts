@@ -1,0 +1,245 @@
+// Web pages over plain HTTP: headers, cookies, sessions, CSRF, throttling, roles, suspension.
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { suspendAccount } from '../../src/accounts/accounts.ts';
+import { createToken } from '../../src/accounts/tokens.ts';
+import { spMonth } from '../../src/accounts/time.ts';
+import { WebClient } from './client.ts';
+import { PASSWORD, seedAccount, startTestServer, type TestServer } from './helpers.ts';
+
+let server: TestServer;
+let clock = Date.parse('2026-11-20T15:00:00Z');
+const now = () => new Date(clock);
+let acmeId: number;
+let otherTokenId: number;
+
+const client = (headers?: Record<string, string>) => new WebClient(server.url, headers);
+async function loggedIn(email: string, headers?: Record<string, string>): Promise<WebClient> {
+  const c = client(headers);
+  const r = await c.login(email, PASSWORD);
+  assert.equal(r.status, 303, `login of ${email}`);
+  return c;
+}
+
+before(async () => {
+  server = await startTestServer({ now });
+  const acme = await seedAccount(server.app, 'Acme', 'Ouro');
+  acmeId = acme.account.id;
+  await acme.user('admin@acme.com.br', 'billing_admin');
+  await acme.user('membro@acme.com.br', 'member');
+  const other = await seedAccount(server.app, 'Outra', 'Bronze');
+  await other.user('admin@outra.com.br', 'billing_admin');
+  otherTokenId = createToken(server.app.sqlite, { accountId: other.account.id, name: 'da outra', createdBy: 'cli' }, now).id;
+  const suspended = await seedAccount(server.app, 'Caloteira', 'Prata');
+  await suspended.user('admin@caloteira.com.br', 'billing_admin');
+  createToken(server.app.sqlite, { accountId: suspended.account.id, name: 'antigo', createdBy: 'cli' }, now);
+  suspendAccount(server.app.sqlite, 'Caloteira', now);
+  server.app.sqlite.prepare('INSERT INTO usage_monthly (account_id, month, calls) VALUES (?, ?, ?)').run(acmeId, spMonth(now()), 1234);
+});
+
+after(async () => {
+  await server?.close();
+});
+
+describe('web pages', () => {
+  test('every page and asset carries the security headers; token pages are no-store', async () => {
+    const c = await loggedIn('admin@acme.com.br');
+    const home = await (await c.get('/api-de-cnpj')).text();
+    const css = /href="(\/static\/style-[0-9a-f]+\.css)"/.exec(home)![1]!;
+    const js = /src="(\/static\/copy-[0-9a-f]+\.js)"/.exec(home)![1]!;
+    for (const path of ['/login', '/api-de-cnpj', '/api-de-cnpj/tokens', css, js]) {
+      const r = path === '/login' ? await client().get(path) : await c.get(path);
+      assert.equal(r.status, 200, path);
+      const csp = r.headers.get('content-security-policy') ?? '';
+      assert.match(csp, /default-src 'self'/, path);
+      assert.match(csp, /frame-ancestors 'none'/, path);
+      assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/, path);
+      assert.equal(r.headers.get('x-frame-options'), 'DENY', path);
+      assert.equal(r.headers.get('x-content-type-options'), 'nosniff', path);
+      assert.match(r.headers.get('referrer-policy') ?? '', /^(no-referrer|same-origin)$/, path);
+      const body = await r.text();
+      if (path.startsWith('/static/')) {
+        assert.match(r.headers.get('cache-control') ?? '', /immutable/);
+        assert.match(r.headers.get('content-type') ?? '', path.endsWith('.css') ? /^text\/css/ : /^text\/javascript/);
+      } else {
+        // Nothing the CSP would block: no inline script, no style attribute.
+        assert.doesNotMatch(body, /<script(?![^>]*\ssrc=)[^>]*>/, path);
+        assert.doesNotMatch(body, /\sstyle=/, path);
+        assert.match(body, /<html lang="pt-BR">/);
+      }
+    }
+    assert.equal((await c.get('/api-de-cnpj/tokens')).headers.get('cache-control'), 'no-store');
+  });
+
+  test('session cookie: random, HttpOnly, SameSite=Lax, Path=/, expiring; Secure behind HTTPS; stored hashed', async () => {
+    const plain = client();
+    const r = await plain.login('admin@acme.com.br', PASSWORD);
+    const set = r.headers.getSetCookie().find((s) => s.startsWith('cnpj_sessao='))!;
+    assert.match(set, /; HttpOnly/);
+    assert.match(set, /; SameSite=Lax/);
+    assert.match(set, /; Path=\//);
+    assert.match(set, /; Max-Age=\d+/);
+    assert.doesNotMatch(set, /; Secure/);
+    const cookie = plain.cookies.get('cnpj_sessao')!;
+    assert.match(cookie, /^[A-Za-z0-9_-]{43}$/);
+    const hash = crypto.createHash('sha256').update(cookie).digest('hex');
+    const rows = server.app.sqlite.prepare('SELECT id_hash FROM sessions').all() as { id_hash: string }[];
+    assert.ok(rows.some((x) => x.id_hash === hash));
+    assert.ok(!rows.some((x) => x.id_hash === cookie));
+
+    const proxied = client({ 'x-forwarded-proto': 'https' });
+    const r2 = await proxied.login('admin@acme.com.br', PASSWORD);
+    assert.match(r2.headers.getSetCookie().find((s) => s.startsWith('cnpj_sessao='))!, /; Secure/);
+  });
+
+  test('without a session: pages redirect to /login, posts are refused with 403', async () => {
+    const c = client();
+    for (const path of ['/', '/app', '/api-de-cnpj', '/api-de-cnpj/tokens']) {
+      const r = await c.get(path);
+      assert.equal(r.status, 303, path);
+      assert.equal(r.headers.get('location'), '/login', path);
+    }
+    assert.equal((await c.post('/api-de-cnpj/tokens', { nome: 'x', expiracao: '30d' })).status, 403);
+    // A forged cookie is no session either.
+    c.cookies.set('cnpj_sessao', crypto.randomBytes(32).toString('base64url'));
+    assert.equal((await c.get('/api-de-cnpj')).headers.get('location'), '/login');
+  });
+
+  test('an oversized form is refused with 413, not read into memory', async () => {
+    const c = await loggedIn('admin@acme.com.br');
+    const csrf_token = await c.csrf('/api-de-cnpj/tokens');
+    const r = await c.post('/api-de-cnpj/tokens', { csrf_token, nome: 'x'.repeat(40_000), expiracao: '30d' });
+    assert.equal(r.status, 413);
+  });
+
+  test('the login form is CSRF-protected too (double-submit cookie)', async () => {
+    const c = client();
+    const r = await c.post('/login', { email: 'admin@acme.com.br', senha: PASSWORD });
+    assert.equal(r.status, 403);
+    await c.csrf('/login');
+    const r2 = await c.post('/login', { email: 'admin@acme.com.br', senha: PASSWORD, csrf_token: 'errado' });
+    assert.equal(r2.status, 403);
+    assert.equal(c.cookies.has('cnpj_sessao'), false);
+  });
+
+  test('login attempts are limited per e-mail and per address, with a clear message', async () => {
+    const email = 'membro@acme.com.br';
+    // All requests come from 127.0.0.1 (X-Forwarded-For is not trusted by default), so the
+    // per-e-mail limit (5) trips long before the per-address one (20).
+    const c = client();
+    for (let i = 0; i < 5; i++) {
+      const r = await c.login(email, 'senha-errada-' + i);
+      assert.equal(r.status, 401);
+      assert.match(await r.text(), /E-mail ou senha inválidos/);
+    }
+    const blocked = await c.login(email, PASSWORD);
+    assert.equal(blocked.status, 429);
+    assert.match(await blocked.text(), /Muitas tentativas de entrada sem sucesso.*aguarde 15 minutos/s);
+    // Other e-mails from the same address still get in (the address limit is higher).
+    await loggedIn('admin@outra.com.br');
+    // After the window the account can log in again.
+    clock += 16 * 60_000;
+    await loggedIn(email);
+
+    // Per address: 20 failures over many e-mails block the address, whatever the e-mail.
+    for (let i = 0; i < 20; i++) await c.login(`ninguem${i}@exemplo.com.br`, 'x'.repeat(12));
+    const byIp = await c.login('admin@outra.com.br', PASSWORD);
+    assert.equal(byIp.status, 429);
+    clock += 16 * 60_000;
+    await loggedIn('admin@outra.com.br');
+  });
+
+  test('home shows plan and pt-BR usage against the quota, and the curl example', async () => {
+    const c = await loggedIn('admin@acme.com.br');
+    const html = await (await c.get('/api-de-cnpj')).text();
+    assert.match(html, /<h1>API de CNPJ<\/h1>/);
+    assert.match(html, /1\.234 <small>de 50\.000 chamadas<\/small>/);
+    assert.ok(html.includes(`curl -H &quot;Authorization: Bearer SEU_TOKEN&quot; ${server.url}/api/v1/brazilian_companies/33683111000280/company`));
+    assert.match(html, /Gerenciar Tokens da API/);
+    assert.match(html, /<svg class="chart"[^>]*role="img"/);
+  });
+
+  test('a new token is shown once, is sealed in app.db meanwhile, and the name is escaped', async () => {
+    const c = await loggedIn('admin@acme.com.br');
+    const csrf_token = await c.csrf('/api-de-cnpj/tokens');
+    const r = await c.post('/api-de-cnpj/tokens', { csrf_token, nome: '<script>alert(1)</script>', expiracao: 'never' });
+    assert.equal(r.status, 303);
+    assert.equal(r.headers.get('location'), '/api-de-cnpj/tokens');
+    const sealed = (server.app.sqlite.prepare("SELECT flash FROM sessions WHERE flash IS NOT NULL").all() as { flash: string }[]).map((x) => x.flash);
+    assert.equal(sealed.length, 1);
+    assert.doesNotMatch(sealed[0]!, /cnpj_/);
+    const first = await (await c.get('/api-de-cnpj/tokens')).text();
+    const token = /id="novo-token">([^<]+)</.exec(first)![1]!;
+    assert.match(token, /^cnpj_/);
+    assert.ok(!first.includes('<script>alert(1)'));
+    assert.ok(first.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+    const second = await (await c.get('/api-de-cnpj/tokens')).text();
+    assert.ok(!second.includes(token));
+    assert.ok(!second.includes('id="novo-token"'));
+  });
+
+  test('creation input is validated with a readable message', async () => {
+    const c = await loggedIn('admin@acme.com.br');
+    const csrf_token = await c.csrf('/api-de-cnpj/tokens');
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ nome: '', expiracao: '30d' }, /nome do token/],
+      [{ nome: 'x', expiracao: '15d' }, /Escolha uma opção de expiração/],
+      [{ nome: 'x', expiracao: 'data', data_expiracao: '' }, /Informe a data de expiração/],
+      [{ nome: 'x', expiracao: 'data', data_expiracao: '2020-01-01' }, /já passou/],
+    ];
+    for (const [form, message] of cases) {
+      const r = await c.post('/api-de-cnpj/tokens', { csrf_token, ...form });
+      assert.equal(r.status, 422, JSON.stringify(form));
+      assert.match(await r.text(), message);
+    }
+    const ok = await c.post('/api-de-cnpj/tokens', { csrf_token, nome: 'com data', expiracao: 'data', data_expiracao: '2027-01-31' });
+    assert.equal(ok.status, 303);
+    assert.match(await (await c.get('/api-de-cnpj/tokens')).text(), /31\/01\/2027/);
+  });
+
+  test("another account's token cannot be touched", async () => {
+    const c = await loggedIn('admin@acme.com.br');
+    const csrf_token = await c.csrf('/api-de-cnpj/tokens');
+    const r = await c.post(`/api-de-cnpj/tokens/${otherTokenId}/desativar`, { csrf_token });
+    assert.equal(r.status, 303);
+    assert.match(await (await c.get('/api-de-cnpj/tokens')).text(), /Token não encontrado/);
+    const row = server.app.sqlite.prepare('SELECT enabled FROM api_tokens WHERE id = ?').get(otherTokenId) as { enabled: number };
+    assert.equal(row.enabled, 1);
+  });
+
+  test('suspended account: tokens shown as invalidado, a notice, no creation (403)', async () => {
+    const c = await loggedIn('admin@caloteira.com.br');
+    const home = await (await c.get('/api-de-cnpj')).text();
+    assert.match(home, /Conta suspensa/);
+    const page = await (await c.get('/api-de-cnpj/tokens')).text();
+    assert.match(page, /Conta suspensa/);
+    assert.match(page, /badge-invalidado">invalidado</);
+    assert.doesNotMatch(page, /Criar token/);
+    assert.doesNotMatch(page, />(Ativar|Desativar)</);
+    const csrf_token = /name="csrf_token" value="([^"]+)"/.exec(page)![1]!;
+    const r = await c.post('/api-de-cnpj/tokens', { csrf_token, nome: 'novo', expiracao: '30d' });
+    assert.equal(r.status, 403);
+    assert.match(await r.text(), /suspensa/);
+  });
+
+  test('logout ends the session server-side; an expired session sends the user to /login', async () => {
+    const c = await loggedIn('admin@acme.com.br');
+    const cookie = c.cookies.get('cnpj_sessao')!;
+    const csrf_token = await c.csrf('/api-de-cnpj');
+    const r = await c.post('/logout', { csrf_token });
+    assert.equal(r.status, 303);
+    assert.equal(r.headers.get('location'), '/login?saiu');
+    assert.equal(c.cookies.has('cnpj_sessao'), false);
+    const replay = client();
+    replay.cookies.set('cnpj_sessao', cookie);
+    assert.equal((await replay.get('/api-de-cnpj')).status, 303);
+
+    const d = await loggedIn('admin@acme.com.br');
+    assert.equal((await d.get('/api-de-cnpj')).status, 200);
+    clock += 13 * 3600_000;
+    const late = await d.get('/api-de-cnpj');
+    assert.equal(late.status, 303);
+    assert.equal(late.headers.get('location'), '/login');
+  });
+});
