@@ -10,8 +10,102 @@ export interface RegistrySnapshotsTable {
   stats_json: string;
 }
 
+// 0002_accounts. Booleans are 0/1 integers; timestamps are ISO 8601 UTC text.
+export interface PlansTable {
+  name: string;
+  monthly_quota: number;
+  api_included: 0 | 1;
+  sort_order: Generated<number>;
+}
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  plan: string;
+  status: Generated<'active' | 'suspended'>;
+  created_at: string;
+  suspended_at: string | null;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  account_id: number;
+  /** Lowercased. */
+  email: string;
+  password_hash: string;
+  role: 'billing_admin' | 'member';
+  created_at: string;
+}
+
+export interface ApiTokensTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** SHA-256 hex of the token string. */
+  token_hash: string;
+  display_prefix: string;
+  /** 'YYYY-MM-DD', last valid day in America/Sao_Paulo; null = permanent. */
+  expires_at: string | null;
+  enabled: Generated<0 | 1>;
+  invalidated_at: string | null;
+  created_at: string;
+  /** A user id (as text) or 'cli'. */
+  created_by: string;
+  last_used_at: string | null;
+}
+
+export interface UsageMonthlyTable {
+  account_id: number;
+  /** 'YYYY-MM' in America/Sao_Paulo. */
+  month: string;
+  calls: Generated<number>;
+}
+
+export interface UsageDailyTable {
+  token_id: number;
+  /** 'YYYY-MM-DD' in America/Sao_Paulo. */
+  day: string;
+  calls: Generated<number>;
+}
+
+export interface ExtraContactsTable {
+  id: Generated<number>;
+  cnpj: string;
+  tipo_contato: string;
+  tipo_website: Generated<string>;
+  contato: string;
+}
+
+// 0003_web_sessions.
+export interface SessionsTable {
+  /** SHA-256 hex of the cookie value. */
+  id_hash: string;
+  user_id: number;
+  csrf_secret: string;
+  /** Sealed one-time message, or null. */
+  flash: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  email: string;
+  ip: string;
+  attempted_at: string;
+}
+
 export interface AppDatabase {
   registry_snapshots: RegistrySnapshotsTable;
+  plans: PlansTable;
+  accounts: AccountsTable;
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  usage_monthly: UsageMonthlyTable;
+  usage_daily: UsageDailyTable;
+  extra_contacts: ExtraContactsTable;
+  sessions: SessionsTable;
+  login_attempts: LoginAttemptsTable;
 }
 
 export type { Generated };

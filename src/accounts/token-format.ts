@@ -1,0 +1,49 @@
+// API token strings: `cnpj_` + 33 base62 chars (192 random bits) + 6 base62 chars of CRC32.
+// The checksum lets the hot path reject typos and garbage without touching the database;
+// only the SHA-256 of the whole string is stored.
+import { createHash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+export const TOKEN_PREFIX = 'cnpj_';
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const RANDOM_BYTES = 24;
+const BODY_LEN = 33; // ceil(192 / log2(62))
+const CHECK_LEN = 6; // 62^6 > 2^32
+export const TOKEN_LENGTH = TOKEN_PREFIX.length + BODY_LEN + CHECK_LEN;
+const SHAPE = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${BODY_LEN + CHECK_LEN}}$`);
+
+function base62(n: bigint, width: number): string {
+  let out = '';
+  while (n > 0n) {
+    out = ALPHABET[Number(n % 62n)] + out;
+    n /= 62n;
+  }
+  return out.padStart(width, '0');
+}
+
+function checksum(body: string): string {
+  return base62(BigInt(crc32(body)), CHECK_LEN);
+}
+
+/** A new random token. Shown to its owner once; store only hashToken(token). */
+export function generateToken(): string {
+  const body = base62(BigInt('0x' + randomBytes(RANDOM_BYTES).toString('hex')), BODY_LEN);
+  return TOKEN_PREFIX + body + checksum(body);
+}
+
+/** Shape and checksum only: false means "invalid_token" without a database read. */
+export function isWellFormedToken(token: unknown): token is string {
+  if (typeof token !== 'string' || token.length !== TOKEN_LENGTH || !SHAPE.test(token)) return false;
+  const body = token.slice(TOKEN_PREFIX.length, TOKEN_PREFIX.length + BODY_LEN);
+  return token.slice(TOKEN_PREFIX.length + BODY_LEN) === checksum(body);
+}
+
+/** SHA-256 hex: what api_tokens.token_hash holds. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Non-secret label to recognise a token in lists, e.g. `cnpj_Ab3x…`. */
+export function displayPrefix(token: string): string {
+  return token.slice(0, TOKEN_PREFIX.length + 4);
+}

@@ -1,0 +1,53 @@
+import type { Argv, CommandModule } from 'yargs';
+import { listPlans, setPlan } from '../../accounts/plans.ts';
+import { CliError } from '../errors.ts';
+import type { GlobalArgs } from '../options.ts';
+import { printTable, withApp } from './app-helpers.ts';
+
+interface ListArgs extends GlobalArgs {
+  json?: boolean;
+}
+interface SetArgs extends GlobalArgs {
+  name: string;
+  quota?: number;
+  api?: string;
+}
+
+const list: CommandModule<GlobalArgs, ListArgs> = {
+  command: 'list',
+  describe: 'list plans with their monthly quota and whether the API is included',
+  builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+  handler: (argv) =>
+    withApp(argv, ({ sqlite }) => {
+      const plans = listPlans(sqlite);
+      if (argv.json) return void console.log(JSON.stringify(plans, null, 2));
+      printTable(['PLAN', 'CALLS/MONTH', 'API'], plans.map((p) => [p.name, p.monthlyQuota, p.apiIncluded ? 'yes' : 'no']));
+    }),
+};
+
+const set: CommandModule<GlobalArgs, SetArgs> = {
+  command: 'set <name>',
+  describe: 'change a plan (or create it, which needs --quota); applies from the next request',
+  builder: (y) =>
+    y
+      .positional('name', { type: 'string', demandOption: true, describe: 'plan name' })
+      .option('quota', { type: 'number', describe: 'calls per month (integer >= 0)' })
+      .option('api', { type: 'string', describe: 'yes or no: whether the plan includes API access' }),
+  handler: (argv) =>
+    withApp(argv, ({ sqlite }) => {
+      if (argv.quota === undefined && argv.api === undefined) throw new CliError('Nothing to change: give --quota and/or --api.');
+      if (argv.api !== undefined && argv.api !== 'yes' && argv.api !== 'no') throw new CliError(`--api must be yes or no, not "${argv.api}".`);
+      if (argv.quota !== undefined && !(Number.isSafeInteger(argv.quota) && argv.quota >= 0)) {
+        throw new CliError('--quota must be an integer >= 0.');
+      }
+      const p = setPlan(sqlite, argv.name, { monthlyQuota: argv.quota, apiIncluded: argv.api === undefined ? undefined : argv.api === 'yes' });
+      console.log(`plan ${p.name}: ${p.monthlyQuota} calls/month, API ${p.apiIncluded ? 'included' : 'not included'}`);
+    }),
+};
+
+export const plansCommand: CommandModule<GlobalArgs, GlobalArgs> = {
+  command: 'plans',
+  describe: 'show and edit plans (monthly quota, API included)',
+  builder: (y: Argv<GlobalArgs>) => y.command(list).command(set).demandCommand(1, 'Choose a plans subcommand; see --help.'),
+  handler: () => {},
+};
