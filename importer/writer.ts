@@ -47,8 +47,8 @@ function bulkPragmas(db: Sqlite, maxPageCount?: number): void {
   db.pragma('synchronous = OFF');
   db.pragma('locking_mode = EXCLUSIVE');
   db.pragma('temp_store = FILE');
-  // 160 MB of page cache per writer: two writers plus the parent stay well under 500 MB RSS.
-  db.pragma('cache_size = -160000');
+  // 32 MB of page cache per writer: appends need little, and two writers plus the parent must stay under 500 MB RSS.
+  db.pragma('cache_size = -32000');
   if (maxPageCount) db.pragma(`max_page_count = ${maxPageCount}`);
 }
 

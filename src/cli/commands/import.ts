@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { runImport, type ImportSummary } from '../../../importer/run.ts';
+import type { ImportSummary } from '../../../importer/run.ts';
 import { fmtDuration } from '../../../importer/progress.ts';
 import { CliError } from '../errors.ts';
 import { dataDirOf, type GlobalArgs } from '../options.ts';
@@ -25,6 +25,8 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
       .example('$0 import ./downloads/2026-09', 'import a downloaded month')
       .example('$0 import Empresas0.zip Estabelecimentos0.zip --month 2026-09', 'import some files only'),
   handler: async (argv) => {
+    // Loaded on use: every command module is loaded to build --help, and the import parent's RSS counts.
+    const { runImport } = await import('../../../importer/run.ts');
     let summary: ImportSummary;
     try {
       summary = await runImport({
