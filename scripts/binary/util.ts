@@ -1,0 +1,60 @@
+// Small helpers shared by the standalone-binary build steps.
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/**
+ * Everything reusable between builds: Node runtime, compiled addon, work files. Default
+ * .cache/binary in the clone (gitignored); CNPJ_BINARY_CACHE moves it, e.g. to keep it across
+ * fresh clones on a CI machine.
+ */
+export const cacheRoot = process.env.CNPJ_BINARY_CACHE
+  ? path.resolve(process.env.CNPJ_BINARY_CACHE)
+  : path.join(repoRoot, '.cache', 'binary');
+
+export function log(msg: string): void {
+  console.log(`[build-binary] ${msg}`);
+}
+
+/** Runs a command, inheriting stdio unless told otherwise; throws with its output on failure. */
+export function run(cmd: string, args: string[], opts: SpawnSyncOptions = {}): string {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20, ...opts });
+  if (r.error) throw new Error(`${cmd} ${args.join(' ')}: ${r.error.message}`);
+  if (r.status !== 0) {
+    const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-40).join('\n');
+    throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}\n${out}`);
+  }
+  return String(r.stdout ?? '');
+}
+
+/** Environment for child builds without npm's exported config (npm run sets npm_config_nodedir=...). */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_/i.test(k)));
+}
+
+/** Numeric compare of dotted versions ("24.10.0" > "24.9.0"). */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}
+
+/** Moves a finished temp directory into place; a concurrent builder that got there first wins. */
+export function publishDir(tmp: string, final: string): void {
+  try {
+    fs.renameSync(tmp, final);
+  } catch (err) {
+    if (!fs.existsSync(final)) throw err;
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+export function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
