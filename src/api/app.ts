@@ -1,0 +1,158 @@
+// The polka application: API routes, the web app, and the rules every answer follows
+// (JSON errors, 404/405, 500 without a stack trace, one log line per request).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import polka, { type Middleware, type Next, type Polka, type Request } from 'polka';
+import type { Kysely } from 'kysely';
+import type { ApiAccess } from '../accounts/api-access.ts';
+import type { StatusBody } from '../company/schema.ts';
+import type { AppDatabase } from '../db/schema.ts';
+import type { Sqlite } from '../db/sqlite.ts';
+import type { RegistryReader } from '../registry/reader.ts';
+import { mountWeb } from '../web/index.ts';
+import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, ConsumeBatcher, companyHandler } from './company.ts';
+import { buildDocsHtml } from './docs.ts';
+import { sendError, sendJson } from './errors.ts';
+import { logRequest, type LogFn } from './log.ts';
+import { buildOpenApi } from './openapi.ts';
+
+export interface AppDeps {
+  sqlite: Sqlite;
+  db: Kysely<AppDatabase>;
+  access: ApiAccess;
+  reader: RegistryReader;
+  now: () => Date;
+  baseUrl: string;
+  log: LogFn;
+  /** Extra routes (tests use it to mount a failing route). */
+  extend?: (app: Polka) => void;
+}
+
+type Handler = (req: Request, res: ServerResponse, next: Next) => unknown;
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * polka 0.5 lets a synchronous throw escape to the http server (a crash) and ignores rejected
+ * promises (another crash, or a request left hanging). Every handler registered on the app,
+ * ours and the web app's, is wrapped so both end in onError, i.e. a logged 500.
+ */
+function guard(fn: Handler, onError: NonNullable<polka.Options['onError']>): Handler {
+  return (req, res, next) => {
+    // polka calls a lone route handler without `next` (its fast path when no middleware exists).
+    const fail = (err: unknown) => {
+      const e = err instanceof Error ? err : new Error(String(err));
+      if (typeof next === 'function') next(e);
+      else onError(e, req, res, () => {});
+    };
+    try {
+      const r = fn(req, res, next) as { then?: unknown } | undefined;
+      if (r && typeof r.then === 'function') (r as Promise<unknown>).then(undefined, fail);
+    } catch (err) {
+      fail(err);
+    }
+  };
+}
+
+function guardedPolka(opts: polka.Options & Required<Pick<polka.Options, 'onError'>>): Polka {
+  const app = polka(opts);
+  const add = app.add.bind(app);
+  const wrap = (fns: unknown[]) => fns.map((f) => (typeof f === 'function' && !(f as { handler?: unknown }).handler ? guard(f as Handler, opts.onError) : f));
+  (app as { add: unknown }).add = (method: string, pattern: string | RegExp, ...fns: unknown[]) =>
+    add(method as 'GET', pattern, ...(wrap(fns) as Middleware[]));
+  // trouter bound get/post/... to the original add in its constructor: rebind them.
+  for (const m of ['all', 'get', 'head', 'patch', 'options', 'connect', 'delete', 'trace', 'post', 'put'] as const) {
+    const method = m === 'all' ? '*' : m.toUpperCase();
+    (app as unknown as Record<string, unknown>)[m] = (pattern: string | RegExp, ...fns: unknown[]) => app.add(method as 'GET', pattern, ...(fns as Middleware[]));
+  }
+  const use = app.use.bind(app) as (...args: unknown[]) => Polka;
+  (app as { use: unknown }).use = (...args: unknown[]) => use(...wrap(args));
+  return app;
+}
+
+export interface BuiltApp {
+  app: Polka;
+  /** The http server's 'request' listener. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+}
+
+export function buildApp(deps: AppDeps): BuiltApp {
+  const { log } = deps;
+
+  const onError = (err: unknown, req: IncomingMessage, res: ServerResponse) => {
+    const e = err instanceof Error ? err : new Error(String(err));
+    // The stack goes to the server log only; the client gets the fixed sentence.
+    log(`error: ${req.method} ${(req.url ?? '').split('?')[0]}: ${e.stack ?? e.message}`);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const h of res.getHeaderNames()) res.removeHeader(h);
+    sendError(res, 'internal_error');
+  };
+
+  const onNoMatch = (req: Request, res: ServerResponse) => {
+    const path = req.path ?? (req.url ?? '/').split('?')[0];
+    const allowed = METHODS.filter((m) => m !== req.method && app.find(m, path));
+    if (allowed.length > 0) return sendError(res, 'method_not_allowed', { Allow: allowed.join(', ') });
+    sendError(res, 'route_not_found');
+  };
+
+  const app = guardedPolka({ onError, onNoMatch });
+
+  const batcher = new ConsumeBatcher(deps.sqlite, deps.access);
+  const company = companyHandler({
+    access: deps.access,
+    reader: deps.reader,
+    batcher,
+    now: deps.now,
+    fail: (err, req, res) => onError(err, req, res),
+  }) as unknown as Middleware;
+  app.get(COMPANY_ROUTE, company);
+  app.get(COMPANY_ROUTE_SLASHED, company);
+
+  const health: Handler = (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
+  app.get('/healthz', health as unknown as Middleware);
+  app.head('/healthz', health as unknown as Middleware);
+
+  const status: Handler = (_req, res) => {
+    const info = deps.reader.info;
+    const body: StatusBody = info
+      ? {
+          status: 'ok',
+          registry: { id: info.id, month: info.month, imported_at: info.importedAt, schema_version: info.schemaVersion, counts: info.counts },
+        }
+      : { status: 'registry_unavailable', registry: null };
+    sendJson(res, 200, body, { 'Cache-Control': 'no-store' });
+  };
+  app.get('/api/v1/status', status as unknown as Middleware);
+
+  const openapi = JSON.stringify(buildOpenApi(deps.baseUrl));
+  app.get('/openapi.json', ((_req: Request, res: ServerResponse) => {
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(openapi));
+    res.end(openapi);
+  }) as unknown as Middleware);
+
+  const docs = buildDocsHtml(deps.baseUrl);
+  app.get('/docs', ((_req: Request, res: ServerResponse) => {
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(docs));
+    res.end(docs);
+  }) as unknown as Middleware);
+
+  mountWeb(app, { sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl });
+  deps.extend?.(app);
+
+  return {
+    app,
+    handle(req, res) {
+      logRequest(req, res, log);
+      try {
+        app.handler(req as Request, res);
+      } catch (err) {
+        // Not from a handler (those are guarded): the router itself, e.g. on a malformed URL.
+        onError(err, req, res);
+      }
+    },
+  };
+}

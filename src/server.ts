@@ -1,0 +1,81 @@
+// The HTTP server: app.db (accounts, tokens, usage), the registry reader with its snapshot swap,
+// the API and the web app on one port.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Polka } from 'polka';
+import { ApiAccess } from './accounts/api-access.ts';
+import { buildApp } from './api/app.ts';
+import { bufferedWriter, type LogFn } from './api/log.ts';
+import { openAppDb } from './db/app-db.ts';
+import { RegistryReader } from './registry/reader.ts';
+
+export interface ServerOptions {
+  dataDir: string;
+  host: string;
+  port: number;
+  now?: () => Date;
+  /** Active-snapshot polling interval (ms). */
+  pollMs?: number;
+  /** Where request and operational lines go (default: stdout, batched per event-loop turn). */
+  log?: LogFn;
+  /** Extra routes, for tests. */
+  extend?: (app: Polka) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const now = opts.now ?? (() => new Date());
+  const buffered = opts.log ? null : bufferedWriter(process.stdout);
+  const log: LogFn = opts.log ?? buffered!;
+  const appDb = await openAppDb(opts.dataDir); // migrates: the reader's read-only connections need the tables
+  let reader: RegistryReader | undefined;
+  const server = http.createServer();
+  try {
+    reader = new RegistryReader({ dataDir: opts.dataDir, pollMs: opts.pollMs, log });
+    const access = new ApiAccess(appDb.sqlite, { now });
+    // Bind first: the base URL (for the docs and the web app's curl example) needs the real port.
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port, opts.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const addr = server.address() as AddressInfo;
+    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    const url = `http://${host}:${addr.port}`;
+    // Registered before the event loop can deliver the first request.
+    const { handle } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, now, baseUrl: url, log, extend: opts.extend });
+    server.on('request', handle);
+    log(`listening on ${url}${reader.info ? ` (registry ${reader.info.month})` : ' (no registry imported yet)'}`);
+
+    let closing: Promise<void> | undefined;
+    const r = reader;
+    return {
+      url,
+      close() {
+        closing ??= (async () => {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+            // Requests in flight finish; keep-alive sockets that stay open are cut after a grace period.
+            setTimeout(() => server.closeAllConnections(), 2000).unref();
+          });
+          r.close();
+          await appDb.close();
+          buffered?.flush();
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    server.close();
+    reader?.close();
+    await appDb.close();
+    throw err;
+  }
+}
