@@ -9,7 +9,7 @@ import type { AppDatabase } from '../db/schema.ts';
 import type { Sqlite } from '../db/sqlite.ts';
 import type { RegistryReader } from '../registry/reader.ts';
 import { mountWeb } from '../web/index.ts';
-import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, ConsumeBatcher, companyHandler } from './company.ts';
+import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, companyHandler } from './company.ts';
 import { buildDocsHtml } from './docs.ts';
 import { sendError, sendJson } from './errors.ts';
 import { logRequest, type LogFn } from './log.ts';
@@ -99,11 +99,9 @@ export function buildApp(deps: AppDeps): BuiltApp {
 
   const app = guardedPolka({ onError, onNoMatch });
 
-  const batcher = new ConsumeBatcher(deps.sqlite, deps.access);
   const company = companyHandler({
     access: deps.access,
     reader: deps.reader,
-    batcher,
     now: deps.now,
     fail: (err, req, res) => onError(err, req, res),
   }) as unknown as Middleware;

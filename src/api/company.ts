@@ -3,9 +3,8 @@
 // lookup. Auth failures and invalid CNPJs are not counted; 200 and 404 are.
 import type { ServerResponse } from 'node:http';
 import type { Request } from 'polka';
-import type { AccessDenied, AccessGranted, AccessResult, ApiAccess, QuotaState } from '../accounts/api-access.ts';
+import type { AccessDenied, ApiAccess, QuotaState } from '../accounts/api-access.ts';
 import { normalizeCnpj } from '../cnpj.ts';
-import type { Sqlite } from '../db/sqlite.ts';
 import type { RegistryReader } from '../registry/reader.ts';
 import { sendError, sendJson, type ErrorKey } from './errors.ts';
 import { setLogAccount } from './log.ts';
@@ -13,45 +12,6 @@ import { setLogAccount } from './log.ts';
 export const COMPANY_ROUTE = '/api/v1/brazilian_companies/:cnpj/company';
 /** `33.683.111/0002-80` typed into the path splits it in two segments: accepted as a convenience. */
 export const COMPANY_ROUTE_SLASHED = '/api/v1/brazilian_companies/:a/:b/company';
-
-type Done = (err: unknown, result?: AccessResult) => void;
-
-/**
- * Group commit for the quota counter. Each consume() is one atomic statement, but its own
- * transaction would cost one fsync per call (synchronous=FULL, ~0.25 ms here), which caps the
- * whole server. Calls that arrive in the same event-loop turn are counted inside one outer
- * transaction (consume()'s own transaction becomes a savepoint): one fsync per batch, the same
- * exactness, and no answer leaves before its count is durable.
- */
-export class ConsumeBatcher {
-  private pending: { grant: AccessGranted; done: Done }[] = [];
-  private readonly batchTx: { immediate(grants: AccessGranted[]): AccessResult[] };
-
-  constructor(
-    sqlite: Sqlite,
-    private readonly access: ApiAccess,
-  ) {
-    this.batchTx = sqlite.transaction((grants: AccessGranted[]) => grants.map((g) => access.consume(g)));
-  }
-
-  submit(grant: AccessGranted, done: Done): void {
-    this.pending.push({ grant, done });
-    if (this.pending.length === 1) setImmediate(this.flush);
-  }
-
-  private readonly flush = (): void => {
-    const batch = this.pending;
-    this.pending = [];
-    let results: AccessResult[];
-    try {
-      results = batch.length === 1 ? [this.access.consume(batch[0].grant)] : this.batchTx.immediate(batch.map((b) => b.grant));
-    } catch (err) {
-      for (const b of batch) b.done(err);
-      return;
-    }
-    for (let i = 0; i < batch.length; i++) batch[i].done(null, results[i]);
-  };
-}
 
 export function rateLimitHeaders(q: QuotaState): Record<string, number> {
   return { 'X-RateLimit-Limit': q.limit, 'X-RateLimit-Remaining': q.remaining, 'X-RateLimit-Reset': q.reset };
@@ -92,14 +52,13 @@ function decodeSafe(s: string | undefined): string {
 export interface CompanyDeps {
   access: ApiAccess;
   reader: RegistryReader;
-  batcher: ConsumeBatcher;
   now: () => Date;
   /** Unexpected failures after the handler returned go to the app's 500 handler. */
   fail: (err: unknown, req: Request, res: ServerResponse) => void;
 }
 
 export function companyHandler(deps: CompanyDeps) {
-  const { access, reader, batcher, now, fail } = deps;
+  const { access, reader, now, fail } = deps;
   return (req: Request, res: ServerResponse): void => {
     const auth = access.authenticate(tokenOf(req));
     if (!auth.ok) return sendDenied(res, auth, now);
@@ -108,17 +67,15 @@ export function companyHandler(deps: CompanyDeps) {
     const cnpj = normalizeCnpj(raw);
     if (cnpj === null) return sendError(res, 'invalid_cnpj', rateLimitHeaders(auth.quota));
     if (!reader.available) return sendError(res, 'registry_unavailable', rateLimitHeaders(auth.quota));
-    batcher.submit(auth, (err, counted) => {
-      try {
-        if (err) throw err;
-        if (!counted) throw new Error('consume returned nothing');
+    // Group commit: the calls of one event-loop turn share one durable transaction, and each
+    // answer leaves only after its count is on disk.
+    access.consumeGrouped(auth).then(
+      (counted) => {
         if (!counted.ok) return sendDenied(res, counted, now);
         const body = reader.lookup(cnpj);
         if (body === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
         sendJson(res, 200, body, rateLimitHeaders(counted.quota));
-      } catch (e) {
-        fail(e, req, res);
-      }
-    });
+      },
+    ).catch((e) => fail(e, req, res));
   };
 }

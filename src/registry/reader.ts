@@ -5,19 +5,15 @@
 // a new handle is opened and prepared beside the old one, then swapped in, then the old one is
 // closed. Lookups are synchronous, so no lookup is running while the timer callback runs: no
 // request ever sees a closed handle, and a snapshot that fails to open leaves the old one serving.
-import fs from 'node:fs';
-import path from 'node:path';
 import { contactsFor } from '../accounts/contacts.ts';
 import { dataPaths } from '../config.ts';
-import { ATTACHED, activeSnapshot, attachSnapshot, type SnapshotInfo } from '../db/snapshots.ts';
+import { activeSnapshot, attachSnapshot, type SnapshotInfo } from '../db/snapshots.ts';
 import { openSqlite, type Sqlite } from '../db/sqlite.ts';
 import { mapCompany, type Lookups } from '../company/map.ts';
 import type { CompanyResponse, ContatoExtra } from '../company/schema.ts';
 import {
   LOOKUP_TABLES,
-  SNAPSHOT_FILES,
   SNAPSHOT_SCHEMA_VERSION,
-  type SnapshotFile,
   companies,
   establishments,
   partners,
@@ -31,11 +27,6 @@ import {
   type SimplesRow,
 } from './tables.ts';
 
-// attachSnapshot() opens the snapshot files as `?mode=ro&immutable=1` URIs: immutable skips
-// SQLite's file locking on every statement (measured: a lookup 50 → 32 µs). better-sqlite3 only
-// parses URIs when this is set before its native addon loads (first connection of the process);
-// if something opened a connection earlier, attach() below falls back to plain paths.
-process.env.SQLITE_USE_URI ??= '1';
 
 export interface RegistryInfo {
   id: string;
@@ -108,7 +99,7 @@ class SnapshotHandle {
     const sqlite = openSqlite(appDb, { readonly: true, fileMustExist: true });
     try {
       sqlite.pragma('busy_timeout = 5000');
-      attach(sqlite, snap.dir);
+      attachSnapshot(sqlite, snap.dir);
       // The snapshot files are immutable: memory-map them so hot pages are shared with the OS
       // cache instead of copied into SQLite's page cache.
       for (const schema of ['est', 'reg']) sqlite.pragma(`${schema}.mmap_size = 2147418112`);
@@ -119,7 +110,6 @@ class SnapshotHandle {
       throw new SnapshotRefused(`snapshot ${snap.id} cannot be opened: ${(err as Error).message}`);
     }
   }
-
 
   lookup(cnpj: string): CompanyResponse | null {
     const establishment = this.byCnpj.get(cnpj);
@@ -142,29 +132,6 @@ class SnapshotHandle {
 
   close(): void {
     this.sqlite.close();
-  }
-}
-
-/**
- * attachSnapshot() ATTACHes `file:…?mode=ro&immutable=1` URIs, which SQLite reads as URIs only
- * when URI handling is on (better-sqlite3 builds with SQLITE_USE_URI=0 unless the env var
- * SQLITE_USE_URI=1 was set before the addon loaded). Otherwise fall back to plain paths: the
- * connection is read-only, and ATTACHed files inherit that.
- */
-function attach(sqlite: Sqlite, dir: string): void {
-  try {
-    attachSnapshot(sqlite, dir);
-    return;
-  } catch (err) {
-    for (const schema of Object.values(ATTACHED)) {
-      if ((sqlite.prepare('SELECT 1 FROM pragma_database_list WHERE name = ?').get(schema))) sqlite.prepare(`DETACH DATABASE ${schema}`).run();
-    }
-    if (!/unable to open/i.test((err as Error).message)) throw err;
-  }
-  for (const [file, schema] of Object.entries(ATTACHED) as [SnapshotFile, string][]) {
-    const p = path.join(dir, SNAPSHOT_FILES[file]);
-    if (!fs.existsSync(p)) throw new SnapshotRefused(`missing ${p}`);
-    sqlite.prepare(`ATTACH DATABASE ? AS ${schema}`).run(p);
   }
 }
 
