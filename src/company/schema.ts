@@ -122,6 +122,7 @@ export const StatusSchema = Type.Object(
         month: Type.String({ description: 'Mês dos dados da Receita, AAAA-MM.' }),
         imported_at: Type.String({ description: 'Quando a importação foi publicada (ISO 8601).' }),
         schema_version: Type.Integer(),
+        synthetic: Type.Boolean({ description: 'true quando os dados são sintéticos (demonstração do primeiro uso), não da Receita.' }),
         counts: Type.Record(Type.String(), Type.Integer(), { description: 'Linhas por tabela.' }),
       }),
       Type.Null(),

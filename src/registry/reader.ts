@@ -35,6 +35,8 @@ export interface RegistryInfo {
   schemaVersion: number;
   /** Rows per table, from the import statistics (no COUNT(*) over millions of rows). */
   counts: Record<string, number>;
+  /** Generated test data (the first-run demo), not the Receita's. */
+  synthetic: boolean;
 }
 
 export interface ReaderOptions {
@@ -92,7 +94,7 @@ class SnapshotHandle {
     }
     const counts: Record<string, number> = {};
     for (const [name, t] of Object.entries(snap.stats?.tables ?? {})) counts[name] = t.rows;
-    this.info = { id: snap.id, month: snap.month, importedAt: snap.importedAt, schemaVersion: version, counts };
+    this.info = { id: snap.id, month: snap.month, importedAt: snap.importedAt, schemaVersion: version, counts, synthetic: snap.stats?.synthetic === true };
   }
 
   static open(appDb: string, snap: SnapshotInfo): SnapshotHandle {
