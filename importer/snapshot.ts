@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Sqlite } from '../src/db/sqlite.ts';
+import { processAlive } from '../src/runtime.ts';
 import { listSnapshots, markDeleted, recordPublished, type SnapshotStats } from '../src/db/snapshots.ts';
 
 const BUILDING_PREFIX = '.building-';
@@ -12,15 +13,6 @@ const LOCK = 'importer.pid';
 export function newSnapshotId(month: string, now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `${month}_${stamp}`;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Removes half-built snapshots whose importer is gone. Refuses when another import is running. */
@@ -36,7 +28,7 @@ export function cleanStaleBuilds(registryDir: string): string[] {
     } catch {
       /* no lock: a build that died before writing it */
     }
-    if (pid && pid !== process.pid && pidAlive(pid)) {
+    if (pid && pid !== process.pid && processAlive(pid)) {
       throw new Error(`outra importação (pid ${pid}) está em andamento em ${registryDir}`);
     }
     fs.rmSync(dir, { recursive: true, force: true });

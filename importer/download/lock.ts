@@ -1,14 +1,7 @@
 // A pid lock file: two runs writing the same .part files would corrupt them (cron + a manual run).
 import fs from 'node:fs';
+import { processAlive } from '../../src/runtime.ts';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Takes the lock or throws a one-sentence error; a lock left by a dead process is taken over. */
 export function acquireLock(file: string, what: string): () => void {
@@ -19,7 +12,7 @@ export function acquireLock(file: string, what: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number(fs.readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
         throw new Error(`Another ${what} is running (pid ${pid}, lock file ${file}).`);
       }
       fs.rmSync(file, { force: true });
