@@ -119,7 +119,6 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       bytes: dirBytes(buildDir),
       ...(opts.synthetic ? { synthetic: true } : {}),
     };
-    const rejectsFiles = jobs.filter((j) => hasRejects(tables, j.file)).map((j) => path.basename(j.rejectsPath));
     const dir = publish(app.sqlite, paths.registryDir, buildDir, { id, month, importedAt, stats });
     buildDir = null;
     const pruned = pruneSnapshots(app.sqlite, paths.registryDir, opts.keep ?? 2);
@@ -130,7 +129,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       stats,
       previous: previous?.id ?? null,
       pruned,
-      rejectsFiles: rejectsFiles.map((f) => path.join(dir, f)),
+      // The rejects files moved with the build folder.
+      rejectsFiles: jobs.filter((j) => hasRejects(tables, j.file)).map((j) => path.join(dir, path.basename(j.rejectsPath))),
       peakRssBytes: { parent: process.resourceUsage().maxRSS * 1024, writers: results.map((r) => r.maxRssBytes) },
       writers: results.map((r, i) => ({ file: jobs[i].file, ...r.seconds })),
       compressedBytes: plan.compressedBytes,
