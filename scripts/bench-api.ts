@@ -27,6 +27,8 @@ interface LoadConfig {
 
 interface LoadResult {
   requests: number;
+  /** Including the warm-up, for the server's CPU time per request. */
+  allRequests: number;
   errors: number;
   statuses: Record<string, number>;
   seconds: number;
@@ -45,6 +47,7 @@ async function runLoad(cfg: LoadConfig): Promise<LoadResult> {
   let measuring = false;
   let stop = false;
   let i = 0;
+  let all = 0;
   const one = async () => {
     while (!stop) {
       const p = cfg.paths[i++ % cfg.paths.length];
@@ -52,6 +55,7 @@ async function runLoad(cfg: LoadConfig): Promise<LoadResult> {
       try {
         const res = await pool.request({ path: p, method: 'GET', headers: cfg.headers });
         await res.body.dump({ limit: 1 << 20 });
+        all++;
         const ms = performance.now() - t0;
         if (measuring) {
           lat.push(ms);
@@ -75,7 +79,7 @@ async function runLoad(cfg: LoadConfig): Promise<LoadResult> {
   await pool.close();
   lat.sort((a, b) => a - b);
   const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? NaN;
-  return { requests: lat.length, errors, statuses, seconds, p50: q(0.5), p99: q(0.99), max: lat[lat.length - 1] ?? NaN };
+  return { requests: lat.length, allRequests: all, errors, statuses, seconds, p50: q(0.5), p99: q(0.99), max: lat[lat.length - 1] ?? NaN };
 }
 
 /** The load generator runs in a process of its own (a worker thread cannot load .ts via tsx on Node 20). */
@@ -95,7 +99,17 @@ function load(cfg: LoadConfig): Promise<LoadResult> {
 const children = new Set<ChildProcess>();
 
 // ---------------------------------------------------------------- server children
-type ChildMsg = { url: string } | { rss: number };
+type ChildMsg = { url: string } | { rss: number; cpuMs: number };
+
+/** user + system CPU time of a process, in ms (clock ticks are 10 ms on Linux). */
+function procCpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
 
 function procRss(pid: number): number {
   try {
@@ -139,7 +153,8 @@ async function childMain(role: string, dataDir: string, workers: number): Promis
       // This process plus its cluster workers.
       const pids = Object.values(cluster.workers ?? {}).map((w) => w!.process.pid!);
       const rss = [process.pid, ...pids].reduce((sum, pid) => sum + procRss(pid), 0);
-      process.send!({ rss } satisfies ChildMsg);
+      const cpuMs = [process.pid, ...pids].reduce((sum, pid) => sum + procCpuMs(pid), 0);
+      process.send!({ rss, cpuMs } satisfies ChildMsg);
     }
     if (m === 'exit' && role === 'bare') process.exit(0);
   });
@@ -157,9 +172,9 @@ function startChild(role: string, dataDir: string, workers = 1): Promise<{ child
   });
 }
 
-function childRss(child: ChildProcess): Promise<number> {
+function childUsage(child: ChildProcess): Promise<{ rss: number; cpuMs: number }> {
   return new Promise((resolve) => {
-    child.once('message', (m) => resolve((m as { rss: number }).rss));
+    child.once('message', (m) => resolve(m as { rss: number; cpuMs: number }));
     child.send('rss');
   });
 }
@@ -258,22 +273,28 @@ async function main(): Promise<void> {
   console.log(`server: ${workers} process(es); load: ${cfg.connections} keep-alive connections, ${values.warmup} s warm-up, ${values.duration} s measured, ${os.cpus().length} cores`);
 
   const api = await startChild('server', dataDir, workers);
+  const before = await childUsage(api.child);
   const apiResult = await load({
     ...cfg,
     url: api.url,
     paths: cnpjs.map((c) => `/api/v1/brazilian_companies/${c}/company`),
     headers: { authorization: `Bearer ${token}` },
   });
-  const rss = await childRss(api.child);
+  const { rss, cpuMs } = await childUsage(api.child);
   api.child.send('exit');
 
   const bare = await startChild('bare', dataDir);
+  const bareBefore = await childUsage(bare.child);
   const bareResult = await load({ ...cfg, url: bare.url, paths: ['/'], headers: {} });
+  const bareAfter = await childUsage(bare.child);
   bare.child.send('exit');
+  // CPU per request is what the server costs whatever else runs on the machine.
+  const cpuUs = (ms: number, r: LoadResult) => ((ms * 1000) / r.allRequests).toFixed(0);
 
   console.log(`API lookups : ${fmt(apiResult)}`);
   console.log(`bare 2 KB   : ${fmt(bareResult)}`);
   console.log(`server RSS  : ${(rss / 2 ** 20).toFixed(0)} MiB`);
+  console.log(`server CPU  : ${cpuUs(cpuMs - before.cpuMs, apiResult)} µs per lookup, bare ${cpuUs(bareAfter.cpuMs - bareBefore.cpuMs, bareResult)} µs per answer`);
   const ratio = apiResult.requests / apiResult.seconds / (bareResult.requests / bareResult.seconds);
   for (const c of children) c.kill();
   console.log(`ratio       : ${(ratio * 100).toFixed(0)}% of bare (target ≥ 50%), p99 ${apiResult.p99.toFixed(2)} ms (target < 10 ms)`);
