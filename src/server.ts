@@ -4,9 +4,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Polka } from 'polka';
 import { ApiAccess } from './accounts/api-access.ts';
+import { contactsFor } from './accounts/contacts.ts';
 import { buildApp } from './api/app.ts';
 import { bufferedWriter, type LogFn } from './api/log.ts';
-import { openAppDb } from './db/app-db.ts';
+import { openAppDb, openAppSqlite } from './db/app-db.ts';
+import type { Sqlite } from './db/sqlite.ts';
+import { WalSync } from './db/wal-sync.ts';
+import { dataPaths } from './config.ts';
 import { RegistryReader } from './registry/reader.ts';
 
 export interface ServerOptions {
@@ -33,10 +37,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log: LogFn = opts.log ?? buffered!;
   const appDb = await openAppDb(opts.dataDir); // migrates: the reader's read-only connections need the tables
   let reader: RegistryReader | undefined;
+  let apiConn: Sqlite | undefined;
+  const walSync = new WalSync(`${dataPaths(opts.dataDir).appDb}-wal`);
   const server = http.createServer();
   try {
-    reader = new RegistryReader({ dataDir: opts.dataDir, pollMs: opts.pollMs, log });
-    const access = new ApiAccess(appDb.sqlite, { now });
+    // The API's own app.db connection: its counted calls commit without fsync and are made
+    // durable by WalSync off the event loop, before any answer leaves (group commit, see
+    // ApiAccess). It also reads the extra contacts for lookups.
+    const conn = (apiConn = openAppSqlite(opts.dataDir));
+    conn.pragma('synchronous = NORMAL');
+    conn.pragma('mmap_size = 268435456');
+    const access = new ApiAccess(conn, { now, walSync });
+    reader = new RegistryReader({ dataDir: opts.dataDir, pollMs: opts.pollMs, log, contacts: (cnpj) => contactsFor(conn, cnpj) });
     // Bind first: the base URL (for the docs and the web app's curl example) needs the real port.
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -55,6 +67,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
     let closing: Promise<void> | undefined;
     const r = reader;
+    const c = conn;
     return {
       url,
       close() {
@@ -66,6 +79,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
             setTimeout(() => server.closeAllConnections(), 2000).unref();
           });
           r.close();
+          // Answers waiting for a WAL flush have been sent once server.close() returned.
+          c.close();
+          walSync.close();
           await appDb.close();
           buffered?.flush();
         })();
@@ -75,6 +91,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   } catch (err) {
     server.close();
     reader?.close();
+    apiConn?.close();
+    walSync.close();
     await appDb.close();
     throw err;
   }

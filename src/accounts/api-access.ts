@@ -3,6 +3,7 @@
 // A malformed token is refused on its shape and checksum alone, without a database read.
 import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../db/sqlite.ts';
+import type { WalSync } from '../db/wal-sync.ts';
 import { nextMonthStartEpoch, spDay, spMonth, systemClock, type Clock } from './time.ts';
 import { hashToken, isWellFormedToken } from './token-format.ts';
 
@@ -22,11 +23,17 @@ export interface QuotaState {
   reset: number;
 }
 
-export interface AccessGranted {
+/** A token that may call the API: who it is and the plan's monthly limit (usage not read yet). */
+export interface AccessIdentity {
   ok: true;
   accountId: number;
   accountName: string;
   tokenId: number;
+  /** The plan's calls per month. */
+  limit: number;
+}
+
+export interface AccessGranted extends AccessIdentity {
   quota: QuotaState;
 }
 
@@ -68,7 +75,8 @@ const MSG_INVALID = 'O token da API informado é inválido.';
 const MSG_DEACTIVATED = 'Este token da API está desativado. Reative-o em "Gerenciar Tokens da API" ou use outro token.';
 const MSG_SUSPENDED = 'A conta está suspensa e seus tokens da API foram invalidados. Regularize a conta e crie um novo token.';
 
-interface LookupRow {
+/** Everything the token check reads, for one token hash. */
+interface TokenRecord {
   token_id: number;
   account_id: number;
   enabled: number;
@@ -79,35 +87,53 @@ interface LookupRow {
   plan: string;
   monthly_quota: number;
   api_included: number;
-  calls: number;
 }
 
 /** last_used_at is written at most this often per token (contract 3). */
 const TOUCH_INTERVAL_MS = 60_000;
+/** Token records kept in memory; the map is emptied when full (a bound, not an LRU). */
+const TOKEN_CACHE_MAX = 10_000;
+
+export interface ApiAccessOptions {
+  now?: Clock;
+  /**
+   * Group commit without blocking: consumeGrouped() counts on `sqlite` with synchronous=NORMAL
+   * and waits for this WAL flush before answering (see WalSync). Without it, each group commit
+   * is a synchronous=FULL COMMIT on the calling thread.
+   */
+  walSync?: WalSync;
+}
 
 export class ApiAccess {
   private readonly now: Clock;
-  private readonly lookup: Statement<[string, string], LookupRow>;
+  private readonly walSync: WalSync | undefined;
+  private readonly tokenByHash: Statement<[string], TokenRecord>;
+  private readonly authEpoch: Statement<[], number>;
+  private readonly monthlyCalls: Statement<[number, string], number>;
+  /** Token records by hash, valid while auth_epoch keeps the value they were read under. */
+  private readonly tokens = new Map<string, TokenRecord>();
+  private tokensEpoch = -1;
   private readonly bumpMonthly: Statement<[number, string, number], { calls: number }>;
-  private readonly bumpDaily: Statement<[number, string]>;
+  private readonly bumpDaily: Statement<[number, string, number]>;
   private readonly touch: Statement<[string, number, string]>;
   private readonly lastTouch = new Map<number, number>();
-  private readonly countTx: (g: AccessGranted, month: string, day: string, at: Date) => number | undefined;
-  private readonly countBatchTx: (gs: AccessGranted[], month: string, day: string, at: Date) => (number | undefined)[];
-  private pending: { g: AccessGranted; resolve: (r: AccessResult) => void; reject: (e: unknown) => void }[] = [];
+  private readonly countTx: (g: AccessIdentity, month: string, day: string, at: Date) => number | undefined;
+  private readonly countBatchTx: (gs: AccessIdentity[], month: string, day: string, at: Date) => (number | undefined)[];
+  private pending: { g: AccessIdentity; resolve: (r: AccessResult) => void; reject: (e: unknown) => void }[] = [];
 
-  constructor(sqlite: Sqlite, opts: { now?: Clock } = {}) {
+  constructor(sqlite: Sqlite, opts: ApiAccessOptions = {}) {
     this.now = opts.now ?? systemClock;
-    this.lookup = sqlite.prepare(
+    this.walSync = opts.walSync;
+    this.tokenByHash = sqlite.prepare(
       `SELECT t.id AS token_id, t.account_id, t.enabled, t.expires_at, t.invalidated_at,
-              a.name AS account_name, a.status, a.plan, p.monthly_quota, p.api_included,
-              coalesce(u.calls, 0) AS calls
+              a.name AS account_name, a.status, a.plan, p.monthly_quota, p.api_included
        FROM api_tokens t
        JOIN accounts a ON a.id = t.account_id
        JOIN plans p ON p.name = a.plan
-       LEFT JOIN usage_monthly u ON u.account_id = t.account_id AND u.month = ?
        WHERE t.token_hash = ?`,
     );
+    this.authEpoch = sqlite.prepare<[], number>('SELECT n FROM auth_epoch WHERE id = 1').pluck();
+    this.monthlyCalls = sqlite.prepare<[number, string], number>('SELECT calls FROM usage_monthly WHERE account_id = ? AND month = ?').pluck();
     // Check and increment in ONE statement: under SQLite's write lock no two processes can both
     // see calls = limit - 1 and both pass. No row returned = the quota is used up.
     this.bumpMonthly = sqlite.prepare(
@@ -116,57 +142,101 @@ export class ApiAccess {
        RETURNING calls`,
     );
     this.bumpDaily = sqlite.prepare(
-      `INSERT INTO usage_daily (token_id, day, calls) VALUES (?, ?, 1)
-       ON CONFLICT (token_id, day) DO UPDATE SET calls = calls + 1`,
+      `INSERT INTO usage_daily (token_id, day, calls) VALUES (?, ?, ?)
+       ON CONFLICT (token_id, day) DO UPDATE SET calls = calls + excluded.calls`,
     );
     // The WHERE keeps several server processes from each rewriting the same minute.
     this.touch = sqlite.prepare(
       'UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
     );
-    const countOne = (g: AccessGranted, month: string, day: string, at: Date): number | undefined => {
-      if (g.quota.limit <= 0) return undefined; // the INSERT branch would otherwise count a first call
-      const row = this.bumpMonthly.get(g.accountId, month, g.quota.limit);
-      if (!row) return undefined;
-      this.bumpDaily.run(g.tokenId, day);
-      const ms = at.getTime();
-      if (ms - (this.lastTouch.get(g.tokenId) ?? 0) >= TOUCH_INTERVAL_MS) {
-        this.touch.run(at.toISOString(), g.tokenId, new Date(ms - TOUCH_INTERVAL_MS).toISOString());
-        this.lastTouch.set(g.tokenId, ms);
-      }
-      return row.calls;
+    /** The monthly check-and-increment of one call: the new count, undefined when used up. */
+    const bumpOne = (g: AccessIdentity, month: string): number | undefined => {
+      if (g.limit <= 0) return undefined; // the INSERT branch would otherwise count a first call
+      return this.bumpMonthly.get(g.accountId, month, g.limit)?.calls;
     };
-    // One transaction (one WAL commit, one fsync) for the counter, the daily row and the touch:
-    // a crash keeps all or none. IMMEDIATE takes the write lock up front so busy_timeout applies.
-    const tx = sqlite.transaction(countOne);
-    this.countTx = (g, month, day, at) => tx.immediate(g, month, day, at);
-    const batchTx = sqlite.transaction((gs: AccessGranted[], month: string, day: string, at: Date) => gs.map((g) => countOne(g, month, day, at)));
-    this.countBatchTx = (gs, month, day, at) => batchTx.immediate(gs, month, day, at);
+    /** Per-token daily rows (one upsert per token and batch) and the last-used stamp. */
+    const recordGranted = (tokenCalls: Map<number, number>, day: string, at: Date) => {
+      for (const [tokenId, n] of tokenCalls) {
+        this.bumpDaily.run(tokenId, day, n);
+        const ms = at.getTime();
+        if (ms - (this.lastTouch.get(tokenId) ?? 0) >= TOUCH_INTERVAL_MS) {
+          this.touch.run(at.toISOString(), tokenId, new Date(ms - TOUCH_INTERVAL_MS).toISOString());
+          this.lastTouch.set(tokenId, ms);
+        }
+      }
+    };
+    const countAll = (gs: AccessIdentity[], month: string, day: string, at: Date): (number | undefined)[] => {
+      const tokenCalls = new Map<number, number>();
+      const out = gs.map((g) => {
+        const calls = bumpOne(g, month);
+        if (calls !== undefined) tokenCalls.set(g.tokenId, (tokenCalls.get(g.tokenId) ?? 0) + 1);
+        return calls;
+      });
+      recordGranted(tokenCalls, day, at);
+      return out;
+    };
+    // One transaction (one WAL commit) for the counters, the daily rows and the touch: a crash
+    // keeps all or none. IMMEDIATE takes the write lock up front so busy_timeout applies.
+    const tx = sqlite.transaction(countAll);
+    this.countTx = (g, month, day, at) => tx.immediate([g], month, day, at)[0];
+    this.countBatchTx = (gs, month, day, at) => tx.immediate(gs, month, day, at);
   }
 
   /**
-   * Checks a token without counting a call: format and checksum first (no DB), then the hash
-   * lookup, the token and account state, the plan, and whether any quota is left. The granted
-   * quota is the usage so far; consume() counts the call.
+   * Checks a token without reading usage: format and checksum first (no DB), then the token's
+   * record (cached, see auth_epoch), its state, the account's state and the plan.
    */
-  authenticate(token: string | undefined | null): AccessResult {
+  identify(token: string | undefined | null): AccessIdentity | AccessDenied {
     if (token === undefined || token === null) return deny('missing_token', MSG_MISSING);
     const t = String(token).trim();
     if (t === '') return deny('missing_token', MSG_MISSING);
     if (!isWellFormedToken(t)) return deny('invalid_token', MSG_INVALID);
 
-    const at = this.now();
-    const r = this.lookup.get(spMonth(at), hashToken(t));
+    const r = this.tokenRecord(hashToken(t));
     if (!r) return deny('invalid_token', MSG_INVALID);
     if (r.invalidated_at !== null || r.status !== 'active') return deny('account_suspended', MSG_SUSPENDED);
     if (r.enabled !== 1) return deny('token_deactivated', MSG_DEACTIVATED);
-    if (r.expires_at !== null && r.expires_at < spDay(at)) {
+    if (r.expires_at !== null && r.expires_at < spDay(this.now())) {
       return deny('token_expired', `Este token da API expirou em ${brDate(r.expires_at)}. Crie um novo em "Gerenciar Tokens da API".`);
     }
     if (r.api_included !== 1) return deny('plan_without_api', `O plano ${r.plan} não inclui acesso à API de CNPJ.`);
+    return { ok: true, accountId: r.account_id, accountName: r.account_name, tokenId: r.token_id, limit: r.monthly_quota };
+  }
 
-    const quota: QuotaState = { limit: r.monthly_quota, remaining: Math.max(0, r.monthly_quota - r.calls), reset: nextMonthStartEpoch(at) };
+  /**
+   * identify() plus this month's usage: the quota state for an answer that does not count a
+   * call (400, 503), or quota_exceeded when nothing is left.
+   */
+  authenticate(token: string | undefined | null): AccessResult {
+    const id = this.identify(token);
+    return id.ok ? this.withQuota(id) : id;
+  }
+
+  /** The usage so far this month for an identified token; quota_exceeded when used up. */
+  withQuota(id: AccessIdentity): AccessResult {
+    const at = this.now();
+    const calls = this.monthlyCalls.get(id.accountId, spMonth(at)) ?? 0;
+    const quota: QuotaState = { limit: id.limit, remaining: Math.max(0, id.limit - calls), reset: nextMonthStartEpoch(at) };
     if (quota.remaining === 0) return this.quotaExceeded(quota, at);
-    return { ok: true, accountId: r.account_id, accountName: r.account_name, tokenId: r.token_id, quota };
+    return { ...id, quota };
+  }
+
+  /** Token, account and plan for a token hash, from memory while auth_epoch has not moved. */
+  private tokenRecord(hash: string): TokenRecord | undefined {
+    const epoch = this.authEpoch.get();
+    if (epoch !== this.tokensEpoch) {
+      this.tokens.clear();
+      this.tokensEpoch = epoch ?? -1;
+    }
+    let r = this.tokens.get(hash);
+    if (r === undefined) {
+      // Unknown hashes are not cached: a flood of made-up tokens cannot grow the map.
+      r = this.tokenByHash.get(hash);
+      if (r === undefined) return undefined;
+      if (this.tokens.size >= TOKEN_CACHE_MAX) this.tokens.clear();
+      this.tokens.set(hash, r);
+    }
+    return r;
   }
 
   /**
@@ -174,7 +244,7 @@ export class ApiAccess {
    * (any number of processes on the same app.db) at most `limit` are granted per month.
    * Returns the updated quota, or quota_exceeded when the last call was taken meanwhile.
    */
-  consume(granted: AccessGranted): AccessResult {
+  consume(granted: AccessIdentity): AccessResult {
     const at = this.now();
     return this.counted(granted, this.countTx(granted, spMonth(at), spDay(at), at), at);
   }
@@ -183,9 +253,10 @@ export class ApiAccess {
    * Same as consume(), but the calls arriving in the same event-loop turn share one transaction
    * (group commit): one fsync for the batch instead of one per call, which is what bounds
    * throughput with synchronous=FULL. Each call is still its own atomic check-and-increment, and
-   * the promise settles only after COMMIT, so an answered call is never lost in a crash.
+   * the promise settles only once the COMMIT is durable (after COMMIT, or after the WAL flush
+   * with the walSync option), so an answered call is never lost in a crash.
    */
-  consumeGrouped(granted: AccessGranted): Promise<AccessResult> {
+  consumeGrouped(granted: AccessIdentity): Promise<AccessResult> {
     return new Promise((resolve, reject) => {
       this.pending.push({ g: granted, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => this.flush());
@@ -203,14 +274,19 @@ export class ApiAccess {
       for (const b of batch) b.reject(err);
       return;
     }
-    batch.forEach((b, i) => b.resolve(this.counted(b.g, results[i], at)));
+    const answer = () => batch.forEach((b, i) => b.resolve(this.counted(b.g, results[i], at)));
+    if (!this.walSync) return answer();
+    // Committed, not yet durable: answer once the WAL is on disk.
+    this.walSync.sync().then(answer, (err) => {
+      for (const b of batch) b.reject(err);
+    });
   }
 
-  private counted(granted: AccessGranted, calls: number | undefined, at: Date): AccessResult {
+  private counted(id: AccessIdentity, calls: number | undefined, at: Date): AccessResult {
     const reset = nextMonthStartEpoch(at);
-    const limit = granted.quota.limit;
+    const limit = id.limit;
     if (calls === undefined) return this.quotaExceeded({ limit, remaining: 0, reset }, at);
-    return { ...granted, quota: { limit, remaining: Math.max(0, limit - calls), reset } };
+    return { ok: true, accountId: id.accountId, accountName: id.accountName, tokenId: id.tokenId, limit, quota: { limit, remaining: Math.max(0, limit - calls), reset } };
   }
 
   private quotaExceeded(quota: QuotaState, at: Date): AccessDenied {

@@ -21,8 +21,15 @@ function base62(n: bigint, width: number): string {
   return out.padStart(width, '0');
 }
 
+/** CRC-32 in base62; plain numbers (a CRC fits a double exactly): this runs on every request. */
 function checksum(body: string): string {
-  return base62(BigInt(crc32(body)), CHECK_LEN);
+  let n = crc32(body);
+  let out = '';
+  for (let i = 0; i < CHECK_LEN; i++) {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
 }
 
 /** A new random token. Shown to its owner once; store only hashToken(token). */

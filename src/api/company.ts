@@ -60,16 +60,21 @@ export interface CompanyDeps {
 export function companyHandler(deps: CompanyDeps) {
   const { access, reader, now, fail } = deps;
   return (req: Request, res: ServerResponse): void => {
-    const auth = access.authenticate(tokenOf(req));
-    if (!auth.ok) return sendDenied(res, auth, now);
-    setLogAccount(res, auth.accountId);
+    const id = access.identify(tokenOf(req));
+    if (!id.ok) return sendDenied(res, id, now);
+    setLogAccount(res, id.accountId);
+    // Answers that count no call still carry the quota headers (and 429 when it is used up).
+    const uncounted = (key: ErrorKey) => {
+      const q = access.withQuota(id);
+      return q.ok ? sendError(res, key, rateLimitHeaders(q.quota)) : sendDenied(res, q, now);
+    };
     const raw = req.params.cnpj !== undefined ? decodeSafe(req.params.cnpj) : `${decodeSafe(req.params.a)}/${decodeSafe(req.params.b)}`;
     const cnpj = normalizeCnpj(raw);
-    if (cnpj === null) return sendError(res, 'invalid_cnpj', rateLimitHeaders(auth.quota));
-    if (!reader.available) return sendError(res, 'registry_unavailable', rateLimitHeaders(auth.quota));
+    if (cnpj === null) return uncounted('invalid_cnpj');
+    if (!reader.available) return uncounted('registry_unavailable');
     // Group commit: the calls of one event-loop turn share one durable transaction, and each
     // answer leaves only after its count is on disk.
-    access.consumeGrouped(auth).then(
+    access.consumeGrouped(id).then(
       (counted) => {
         if (!counted.ok) return sendDenied(res, counted, now);
         const body = reader.lookup(cnpj);

@@ -97,10 +97,8 @@ export type ErrorKey = keyof typeof ERRORS;
 /** Writes a JSON body with its length (no chunked encoding for a few hundred bytes). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string | number>): void {
   const json = JSON.stringify(body);
-  res.statusCode = status;
-  if (headers) for (const k in headers) res.setHeader(k, headers[k]);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
+  // One writeHead instead of a setHeader per header: this is every API answer.
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
   res.end(json);
 }
 

@@ -77,6 +77,12 @@ export interface ExtraContactsTable {
 }
 
 // 0003_web_sessions.
+/** Moves when a token, account or plan changes (triggers): the API's token cache key. */
+export interface AuthEpochTable {
+  id: number;
+  n: number;
+}
+
 export interface SessionsTable {
   /** SHA-256 hex of the cookie value. */
   id_hash: string;
@@ -105,6 +111,7 @@ export interface AppDatabase {
   usage_daily: UsageDailyTable;
   extra_contacts: ExtraContactsTable;
   sessions: SessionsTable;
+  auth_epoch: AuthEpochTable;
   login_attempts: LoginAttemptsTable;
 }
 

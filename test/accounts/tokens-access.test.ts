@@ -7,6 +7,7 @@ import { setPlan } from '../../src/accounts/plans.ts';
 import { generateToken } from '../../src/accounts/token-format.ts';
 import { activateToken, createToken, deactivateToken, getTokenInfo, listTokens, parseExpiry } from '../../src/accounts/tokens.ts';
 import { currentUsage, dailyUsage } from '../../src/accounts/usage.ts';
+import { openAppSqlite } from '../../src/db/app-db.ts';
 import { manualClock, tempAppDb } from './helpers/setup.ts';
 
 function denied(r: AccessResult) {
@@ -247,6 +248,48 @@ test('consumeGrouped: calls of one event-loop turn share a commit and still stop
     assert.equal(currentUsage(app.sqlite, acc.id).calls, 5);
     assert.equal(app.sqlite.pragma('data_version', { simple: true }), before); // own commits do not bump it
   } finally {
+    await cleanup();
+  }
+});
+
+test('what the API keeps in memory follows changes made through another connection at once', async () => {
+  // The server checks tokens on a connection of its own and keeps the token rows it has read;
+  // the web app, the CLI and other server processes change them through other connections.
+  const { app, dir, cleanup } = await tempAppDb();
+  const apiConn = openAppSqlite(dir);
+  try {
+    const access = new ApiAccess(apiConn);
+    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
+    const t = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' });
+    assert.equal(granted(access.authenticate(t.token)).quota.limit, 50000);
+    assert.equal(granted(access.authenticate(t.token)).quota.limit, 50000, 'served from memory');
+
+    deactivateToken(app.sqlite, t.info.id);
+    assert.equal(denied(access.authenticate(t.token)).error, 'token_deactivated');
+    activateToken(app.sqlite, t.info.id);
+    granted(access.authenticate(t.token));
+
+    setPlan(app.sqlite, 'Ouro', { monthlyQuota: 7 });
+    assert.equal(granted(access.authenticate(t.token)).quota.limit, 7);
+    setPlan(app.sqlite, 'Ouro', { apiIncluded: false });
+    assert.equal(denied(access.authenticate(t.token)).error, 'plan_without_api');
+    setPlan(app.sqlite, 'Ouro', { apiIncluded: true });
+    granted(access.authenticate(t.token));
+
+    // A counted call and the last-used stamp do not empty the cache, but they are not cached:
+    // the quota state is read fresh.
+    assert.ok(access.consume(granted(access.authenticate(t.token))).ok);
+    assert.equal(granted(access.authenticate(t.token)).quota.remaining, 6);
+
+    suspendAccount(app.sqlite, 'Acme');
+    assert.equal(denied(access.authenticate(t.token)).error, 'account_suspended');
+    reactivateAccount(app.sqlite, 'Acme');
+    assert.equal(denied(access.authenticate(t.token)).error, 'account_suspended', 'suspension invalidated the token for good');
+
+    app.sqlite.prepare('DELETE FROM api_tokens WHERE id = ?').run(t.info.id);
+    assert.equal(denied(access.authenticate(t.token)).error, 'invalid_token');
+  } finally {
+    apiConn.close();
     await cleanup();
   }
 });

@@ -4,9 +4,11 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_registry_snapshots.ts';
 import * as m0002 from './0002_accounts.ts';
 import * as m0003 from './0003_web_sessions.ts';
+import * as m0004 from './0004_auth_epoch.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_registry_snapshots': m0001,
   '0002_accounts': m0002,
   '0003_web_sessions': m0003,
+  '0004_auth_epoch': m0004,
 };
