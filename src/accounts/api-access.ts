@@ -91,6 +91,8 @@ interface TokenRecord {
 
 /** last_used_at is written at most this often per token (contract 3). */
 const TOUCH_INTERVAL_MS = 60_000;
+/** How long a batch keeps retrying for the write lock before its calls fail (500). */
+const LOCK_WAIT_MS = 10_000;
 /** Token records kept in memory; the map is emptied when full (a bound, not an LRU). */
 const TOKEN_CACHE_MAX = 10_000;
 
@@ -119,11 +121,21 @@ export class ApiAccess {
   private readonly lastTouch = new Map<number, number>();
   private readonly countTx: (g: AccessIdentity, month: string, day: string, at: Date) => number | undefined;
   private readonly countBatchTx: (gs: AccessIdentity[], month: string, day: string, at: Date) => (number | undefined)[];
-  private pending: { g: AccessIdentity; resolve: (r: AccessResult) => void; reject: (e: unknown) => void }[] = [];
+  private pending: { g: AccessIdentity; resolve: (r: AccessResult) => void; reject: (e: unknown) => void; since: number }[] = [];
+  private flushScheduled = false;
+  /** busy_timeout off / back on around the batch transaction (walSync mode only). */
+  private readonly noWait: (() => void) | undefined;
+  private readonly wait: (() => void) | undefined;
 
   constructor(sqlite: Sqlite, opts: ApiAccessOptions = {}) {
     this.now = opts.now ?? systemClock;
     this.walSync = opts.walSync;
+    if (opts.walSync) {
+      const timeout = Number(sqlite.pragma('busy_timeout', { simple: true }));
+      // A PRAGMA acts when prepared, not when run: a prepared one cannot be reused.
+      this.noWait = () => sqlite.pragma('busy_timeout = 0');
+      this.wait = () => sqlite.pragma(`busy_timeout = ${Number.isInteger(timeout) ? timeout : 10_000}`);
+    }
     this.tokenByHash = sqlite.prepare(
       `SELECT t.id AS token_id, t.account_id, t.enabled, t.expires_at, t.invalidated_at,
               a.name AS account_name, a.status, a.plan, p.monthly_quota, p.api_included
@@ -258,19 +270,43 @@ export class ApiAccess {
    */
   consumeGrouped(granted: AccessIdentity): Promise<AccessResult> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ g: granted, resolve, reject });
-      if (this.pending.length === 1) setImmediate(() => this.flush());
+      this.pending.push({ g: granted, resolve, reject, since: 0 });
+      this.scheduleFlush();
     });
+  }
+
+  private scheduleFlush(retry = false): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    const run = () => {
+      this.flushScheduled = false;
+      this.flush();
+    };
+    // A retry waits a millisecond: a long-held lock (a big CLI import of contacts) must not spin.
+    if (retry) setTimeout(run, 1);
+    else setImmediate(run);
   }
 
   private flush(): void {
     const batch = this.pending;
     this.pending = [];
+    if (batch.length === 0) return;
     const at = this.now();
     let results: (number | undefined)[];
     try {
-      results = this.countBatchTx(batch.map((b) => b.g), spMonth(at), spDay(at), at);
+      results = this.countBatch(batch.map((b) => b.g), spMonth(at), spDay(at), at);
     } catch (err) {
+      if (this.noWait && (err as { code?: string }).code === 'SQLITE_BUSY') {
+        // Another process holds the write lock: try again on the next turn instead of letting
+        // SQLite's busy handler sleep (it would stop every request of this process meanwhile).
+        const first = batch[0].since || Date.now();
+        if (Date.now() - first < LOCK_WAIT_MS) {
+          for (const b of batch) b.since ||= first;
+          this.pending = batch.concat(this.pending);
+          this.scheduleFlush(true);
+          return;
+        }
+      }
       for (const b of batch) b.reject(err);
       return;
     }
@@ -280,6 +316,17 @@ export class ApiAccess {
     this.walSync.sync().then(answer, (err) => {
       for (const b of batch) b.reject(err);
     });
+  }
+
+  /** The batch transaction; with walSync, without waiting in SQLite for the write lock. */
+  private countBatch(gs: AccessIdentity[], month: string, day: string, at: Date): (number | undefined)[] {
+    if (!this.noWait) return this.countBatchTx(gs, month, day, at);
+    this.noWait();
+    try {
+      return this.countBatchTx(gs, month, day, at);
+    } finally {
+      this.wait!();
+    }
   }
 
   private counted(id: AccessIdentity, calls: number | undefined, at: Date): AccessResult {

@@ -7,7 +7,9 @@ import { setPlan } from '../../src/accounts/plans.ts';
 import { generateToken } from '../../src/accounts/token-format.ts';
 import { activateToken, createToken, deactivateToken, getTokenInfo, listTokens, parseExpiry } from '../../src/accounts/tokens.ts';
 import { currentUsage, dailyUsage } from '../../src/accounts/usage.ts';
+import path from 'node:path';
 import { openAppSqlite } from '../../src/db/app-db.ts';
+import { WalSync } from '../../src/db/wal-sync.ts';
 import { manualClock, tempAppDb } from './helpers/setup.ts';
 
 function denied(r: AccessResult) {
@@ -289,6 +291,38 @@ test('what the API keeps in memory follows changes made through another connecti
     app.sqlite.prepare('DELETE FROM api_tokens WHERE id = ?').run(t.info.id);
     assert.equal(denied(access.authenticate(t.token)).error, 'invalid_token');
   } finally {
+    apiConn.close();
+    await cleanup();
+  }
+});
+
+test('grouped counting waits for another writer without blocking the event loop', async () => {
+  const { app, dir, cleanup } = await tempAppDb();
+  const apiConn = openAppSqlite(dir);
+  apiConn.pragma('synchronous = NORMAL');
+  const walSync = new WalSync(path.join(dir, 'app.db-wal'));
+  try {
+    const access = new ApiAccess(apiConn, { walSync });
+    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
+    const t = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' });
+    const id = access.identify(t.token);
+    assert.ok(id.ok);
+    // Another process (here: connection) holds the write lock for 150 ms.
+    app.sqlite.exec('BEGIN IMMEDIATE');
+    const started = performance.now();
+    const counted = Promise.all([access.consumeGrouped(id), access.consumeGrouped(id)]);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 10);
+    await new Promise((r) => setTimeout(r, 150));
+    app.sqlite.exec('COMMIT');
+    const results = await counted;
+    clearInterval(ticker);
+    assert.ok(ticks >= 5, `the event loop kept running while waiting for the lock (${ticks} ticks)`);
+    assert.ok(performance.now() - started >= 150);
+    assert.deepEqual(results.map((r) => (r.ok ? r.quota.remaining : r.error)), [49999, 49998]);
+    assert.equal(currentUsage(app.sqlite, acc.id).calls, 2);
+  } finally {
+    walSync.close();
     apiConn.close();
     await cleanup();
   }
