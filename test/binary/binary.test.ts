@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test, type TestContext } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -18,12 +18,6 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 // CI clones the repository with shared/ beside it.
 const sample = path.resolve(repo, '..', 'shared', 'samples', 'receita-mini');
 const SERPRO = '33683111000280';
-
-// Commands other engineers were still writing when this test was written. A command listed here
-// that the binary's --help does not show yet skips its step (and the steps that need it) with a
-// "PENDING" message; once every command has landed, empty this list so that a missing command
-// fails the test instead.
-const PENDING_COMMANDS: string[] = [];
 
 const skip = process.env.CNPJ_SKIP_BINARY === '1' ? 'CNPJ_SKIP_BINARY=1: standalone binary not built or tested' : false;
 
@@ -62,17 +56,9 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
     return r.stdout;
   }
 
-  /** Skips the step when its command is still pending; fails when a landed command is missing. */
-  function needs(t: TestContext, ...names: string[]): boolean {
-    for (const name of names) {
-      if (have.has(name)) continue;
-      if (PENDING_COMMANDS.includes(name)) {
-        t.skip(`PENDING: \`cnpj-api ${name}\` is not in the binary's --help yet`);
-        return false;
-      }
-      assert.fail(`\`cnpj-api ${name}\` is missing from --help:\n${help}`);
-    }
-    return true;
+  /** Fails the step when the binary's --help does not list a command it uses. */
+  function needs(...names: string[]): void {
+    for (const name of names) if (!have.has(name)) assert.fail(`\`cnpj-api ${name}\` is missing from --help:\n${help}`);
   }
 
   before(async () => {
@@ -156,14 +142,14 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
     assert.equal(fs.readdirSync(dir).filter((f) => f.endsWith('.node')).length, 1);
   });
 
-  // ---- Steps that need the commands other engineers are writing (see PENDING_COMMANDS). ----
+  // ---- The commands, end to end, in order: each step needs the ones before it. ----
   let imported = false;
   let token = '';
   let baseUrl = '';
   let server: ChildProcess | undefined;
 
-  test('import ../shared/samples/receita-mini', async (t) => {
-    if (!needs(t, 'import')) return;
+  test('import ../shared/samples/receita-mini', async () => {
+    needs('import');
     assert.ok(fs.existsSync(sample), `sample dump missing: ${sample} (CI clones the repo with shared/ beside it)`);
     // The folder name carries no month; the importer's own tests use 2026-09 for this sample.
     await ok(['import', sample, '--month', '2026-09', '--data-dir', './data']);
@@ -172,19 +158,16 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
     imported = true;
   });
 
-  test('create an account and a token', async (t) => {
-    if (!needs(t, 'accounts', 'tokens')) return;
+  test('create an account and a token', async () => {
+    needs('accounts', 'tokens');
     await ok(['accounts', 'create', '--name', 'Binario', '--plan', 'Diamante', '--data-dir', './data']);
     token = (await ok(['tokens', 'create', '--account', 'Binario', '--name', 'binary-test', '--expires', 'never', '--data-dir', './data'])).trim();
     assert.match(token, /^cnpj_[0-9A-Za-z]+$/);
   });
 
-  test('serve answers the company lookup with the SERPRO record', async (t) => {
-    if (!needs(t, 'serve')) return;
-    if (!imported || !token) {
-      t.skip('PENDING: needs the import and token steps above');
-      return;
-    }
+  test('serve answers the company lookup with the SERPRO record', async () => {
+    needs('serve');
+    assert.ok(imported && token, 'the import and token steps above failed');
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     server = spawn(bin, ['serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', './data'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
