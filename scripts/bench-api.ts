@@ -99,15 +99,15 @@ function load(cfg: LoadConfig): Promise<LoadResult> {
 const children = new Set<ChildProcess>();
 
 // ---------------------------------------------------------------- server children
-type ChildMsg = { url: string } | { rss: number; cpuMs: number };
+type ChildMsg = { url: string } | { rss: number; cpuMs: number; sysMs: number };
 
-/** user + system CPU time of a process, in ms (clock ticks are 10 ms on Linux). */
-function procCpuMs(pid: number): number {
+/** [user, system] CPU time of a process, in ms (clock ticks are 10 ms on Linux). */
+function procCpuMs(pid: number): [number, number] {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return [Number(fields[11]) * 10, Number(fields[12]) * 10];
   } catch {
-    return 0;
+    return [0, 0];
   }
 }
 
@@ -153,8 +153,9 @@ async function childMain(role: string, dataDir: string, workers: number): Promis
       // This process plus its cluster workers.
       const pids = Object.values(cluster.workers ?? {}).map((w) => w!.process.pid!);
       const rss = [process.pid, ...pids].reduce((sum, pid) => sum + procRss(pid), 0);
-      const cpuMs = [process.pid, ...pids].reduce((sum, pid) => sum + procCpuMs(pid), 0);
-      process.send!({ rss, cpuMs } satisfies ChildMsg);
+      const cpu = [process.pid, ...pids].map(procCpuMs);
+      const sysMs = cpu.reduce((sum, [, sys]) => sum + sys, 0);
+      process.send!({ rss, cpuMs: cpu.reduce((sum, [user]) => sum + user, 0) + sysMs, sysMs } satisfies ChildMsg);
     }
     if (m === 'exit' && role === 'bare') process.exit(0);
   });
@@ -172,9 +173,9 @@ function startChild(role: string, dataDir: string, workers = 1): Promise<{ child
   });
 }
 
-function childUsage(child: ChildProcess): Promise<{ rss: number; cpuMs: number }> {
+function childUsage(child: ChildProcess): Promise<{ rss: number; cpuMs: number; sysMs: number }> {
   return new Promise((resolve) => {
-    child.once('message', (m) => resolve(m as { rss: number; cpuMs: number }));
+    child.once('message', (m) => resolve(m as { rss: number; cpuMs: number; sysMs: number }));
     child.send('rss');
   });
 }
@@ -280,7 +281,7 @@ async function main(): Promise<void> {
     paths: cnpjs.map((c) => `/api/v1/brazilian_companies/${c}/company`),
     headers: { authorization: `Bearer ${token}` },
   });
-  const { rss, cpuMs } = await childUsage(api.child);
+  const { rss, cpuMs, sysMs } = await childUsage(api.child);
   api.child.send('exit');
 
   const bare = await startChild('bare', dataDir);
@@ -294,7 +295,10 @@ async function main(): Promise<void> {
   console.log(`API lookups : ${fmt(apiResult)}`);
   console.log(`bare 2 KB   : ${fmt(bareResult)}`);
   console.log(`server RSS  : ${(rss / 2 ** 20).toFixed(0)} MiB`);
-  console.log(`server CPU  : ${cpuUs(cpuMs - before.cpuMs, apiResult)} µs per lookup, bare ${cpuUs(bareAfter.cpuMs - bareBefore.cpuMs, bareResult)} µs per answer`);
+  console.log(
+    `server CPU  : ${cpuUs(cpuMs - before.cpuMs, apiResult)} µs per lookup (${cpuUs(sysMs - before.sysMs, apiResult)} in the kernel), ` +
+      `bare ${cpuUs(bareAfter.cpuMs - bareBefore.cpuMs, bareResult)} µs per answer (${cpuUs(bareAfter.sysMs - bareBefore.sysMs, bareResult)} in the kernel)`,
+  );
   const ratio = apiResult.requests / apiResult.seconds / (bareResult.requests / bareResult.seconds);
   for (const c of children) c.kill();
   console.log(`ratio       : ${(ratio * 100).toFixed(0)}% of bare (target ≥ 50%), p99 ${apiResult.p99.toFixed(2)} ms (target < 10 ms)`);

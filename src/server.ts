@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Polka } from 'polka';
 import { ApiAccess } from './accounts/api-access.ts';
-import { contactsFor } from './accounts/contacts.ts';
+import { ContactsCache } from './accounts/contacts.ts';
 import { buildApp } from './api/app.ts';
 import { bufferedWriter, type LogFn } from './api/log.ts';
 import { openAppDb, openAppSqlite } from './db/app-db.ts';
@@ -43,12 +43,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   try {
     // The API's own app.db connection: its counted calls commit without fsync and are made
     // durable by WalSync off the event loop, before any answer leaves (group commit, see
-    // ApiAccess). It also reads the extra contacts for lookups.
+    // ApiAccess).
     const conn = (apiConn = openAppSqlite(opts.dataDir));
     conn.pragma('synchronous = NORMAL');
     conn.pragma('mmap_size = 268435456');
     const access = new ApiAccess(conn, { now, walSync });
-    reader = new RegistryReader({ dataDir: opts.dataDir, pollMs: opts.pollMs, log, contacts: (cnpj) => contactsFor(conn, cnpj) });
+    // Extra contacts from memory, keyed on the auth_epoch value the token check just read.
+    const contacts = new ContactsCache(conn, () => access.epoch);
+    reader = new RegistryReader({ dataDir: opts.dataDir, pollMs: opts.pollMs, log, contacts: (cnpj) => contacts.get(cnpj) });
     // Bind first: the base URL (for the docs and the web app's curl example) needs the real port.
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -233,6 +233,11 @@ export class ApiAccess {
     return { ...id, quota };
   }
 
+  /** The auth_epoch value read by the last identify(): what other in-memory copies key on. */
+  get epoch(): number {
+    return this.tokensEpoch;
+  }
+
   /** Token, account and plan for a token hash, from memory while auth_epoch has not moved. */
   private tokenRecord(hash: string): TokenRecord | undefined {
     const epoch = this.authEpoch.get();

@@ -124,6 +124,50 @@ export function contactsFor(sqlite: Sqlite, cnpj: string): ExtraContact[] {
   return st.all(cnpj);
 }
 
+/** Above this many rows the contacts stay on disk and each lookup reads its own. */
+const CACHE_MAX_ROWS = 200_000;
+const NONE: readonly ExtraContact[] = Object.freeze([]);
+
+/**
+ * The extra contacts held in memory for the API, reloaded whenever app.db's auth_epoch moved
+ * (its triggers cover extra_contacts). The epoch comes from the caller (the API's token check
+ * has just read it), so a lookup costs no read transaction of its own.
+ */
+export class ContactsCache {
+  private byCnpj: Map<string, readonly ExtraContact[]> | null = null;
+  private loadedEpoch = Number.NaN;
+
+  constructor(
+    private readonly sqlite: Sqlite,
+    private readonly epoch: () => number,
+    private readonly maxRows = CACHE_MAX_ROWS,
+  ) {}
+
+  get(cnpj: string): readonly ExtraContact[] {
+    const e = this.epoch();
+    if (e !== this.loadedEpoch) this.reload(e);
+    return this.byCnpj === null ? contactsFor(this.sqlite, cnpj) : (this.byCnpj.get(cnpj) ?? NONE);
+  }
+
+  private reload(epoch: number): void {
+    this.loadedEpoch = epoch;
+    const n = (this.sqlite.prepare('SELECT count(*) AS n FROM extra_contacts').get() as { n: number }).n;
+    if (n > this.maxRows) {
+      this.byCnpj = null;
+      return;
+    }
+    const map = new Map<string, ExtraContact[]>();
+    const rows = this.sqlite.prepare('SELECT cnpj, tipo_contato, tipo_website, contato FROM extra_contacts ORDER BY id').all() as (ExtraContact & { cnpj: string })[];
+    for (const { cnpj, ...c } of rows) {
+      const list = map.get(cnpj);
+      if (list) list.push(Object.freeze(c));
+      else map.set(cnpj, [Object.freeze(c)]);
+    }
+    for (const list of map.values()) Object.freeze(list);
+    this.byCnpj = map;
+  }
+}
+
 export function hasWebsite(contacts: readonly ExtraContact[]): boolean {
   return contacts.some((c) => c.tipo_contato === 'website');
 }

@@ -50,7 +50,7 @@ export interface ReaderOptions {
    * the API's own app.db connection: the one that counts calls keeps its page cache across its
    * own commits, while any other connection has to revalidate it after each of them.
    */
-  contacts?: (cnpj: string) => ContatoExtra[];
+  contacts?: (cnpj: string) => readonly ContatoExtra[];
 }
 
 /** A snapshot that must not be served (wrong schema version, missing tables). */
@@ -102,12 +102,12 @@ class SnapshotHandle {
   private readonly regimesByBase: RowQuery<RegimeRow>;
   private readonly lookups: Lookups;
 
-  private readonly contacts: (cnpj: string) => ContatoExtra[];
+  private readonly contacts: (cnpj: string) => readonly ContatoExtra[];
 
   private constructor(
     readonly sqlite: Sqlite,
     snap: SnapshotInfo,
-    contacts: ((cnpj: string) => ContatoExtra[]) | undefined,
+    contacts: ((cnpj: string) => readonly ContatoExtra[]) | undefined,
   ) {
     this.contacts = contacts ?? ((cnpj) => contactsFor(sqlite, cnpj));
     const version = readSchemaVersion(sqlite);
@@ -140,7 +140,7 @@ class SnapshotHandle {
     this.info = { id: snap.id, month: snap.month, importedAt: snap.importedAt, schemaVersion: version, counts, synthetic: snap.stats?.synthetic === true };
   }
 
-  static open(appDb: string, snap: SnapshotInfo, contacts?: (cnpj: string) => ContatoExtra[]): SnapshotHandle {
+  static open(appDb: string, snap: SnapshotInfo, contacts?: (cnpj: string) => readonly ContatoExtra[]): SnapshotHandle {
     const sqlite = openSqlite(appDb, { readonly: true, fileMustExist: true });
     try {
       sqlite.pragma('busy_timeout = 5000');
@@ -202,7 +202,7 @@ export class RegistryReader {
   private readonly appDb: string;
   private readonly registryDir: string;
   private readonly log: (line: string) => void;
-  private readonly contacts: ((cnpj: string) => ContatoExtra[]) | undefined;
+  private readonly contacts: ((cnpj: string) => readonly ContatoExtra[]) | undefined;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(opts: ReaderOptions) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { contactsFor, hasWebsite, loadContactsFile, parseContactsCsv, storeContacts } from '../../src/accounts/contacts.ts';
+import { ContactsCache, contactsFor, hasWebsite, loadContactsFile, parseContactsCsv, storeContacts } from '../../src/accounts/contacts.ts';
 import { AccountsError } from '../../src/accounts/errors.ts';
 import { tempAppDb } from './helpers/setup.ts';
 
@@ -63,6 +63,24 @@ test('a bad line names its line number and changes nothing', async () => {
     }
     assert.equal(contactsFor(app.sqlite, '00000000000191').length, 1);
     await assert.rejects(loadContactsFile(app.sqlite, path.join(dir, 'missing.csv')), /Não foi possível ler/);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('the in-memory copy follows auth_epoch; past its row limit it reads per lookup', async () => {
+  const { app, cleanup } = await tempAppDb();
+  try {
+    const epoch = () => (app.sqlite.prepare('SELECT n FROM auth_epoch').get() as { n: number }).n;
+    const small = new ContactsCache(app.sqlite, epoch);
+    const tiny = new ContactsCache(app.sqlite, epoch, 1);
+    const row = (contato: string) => ({ cnpj: '33683111000280', contact: { tipo_contato: 'email', tipo_website: '', contato } });
+    for (const cache of [small, tiny]) assert.deepEqual(cache.get('33683111000280'), []);
+    storeContacts(app.sqlite, [row('a@example.com.br'), row('b@example.com.br')]);
+    for (const cache of [small, tiny]) assert.deepEqual(cache.get('33683111000280').map((c) => c.contato), ['a@example.com.br', 'b@example.com.br']);
+    storeContacts(app.sqlite, [row('c@example.com.br')], 'per-cnpj');
+    for (const cache of [small, tiny]) assert.deepEqual(cache.get('33683111000280').map((c) => c.contato), ['c@example.com.br']);
+    assert.throws(() => (small.get('33683111000280') as unknown as unknown[]).push({}), TypeError, 'shared lists are frozen');
   } finally {
     await cleanup();
   }

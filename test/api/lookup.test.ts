@@ -41,6 +41,22 @@ describe('lookup API', () => {
     assert.deepEqual(Object.keys(r.body.company).slice(0, 5), ['cnpj', 'cnpj_pretty', 'razao_social', 'nome_fantasia', 'situacao_cadastral']);
   });
 
+  test('extra contacts loaded while the server runs show up on the next lookup, and go away', async () => {
+    const before = await get(api(SERPRO_MATRIZ), bearer(acct.token));
+    assert.deepEqual(before.body.contatos_extras, []);
+    const row = { cnpj: SERPRO_MATRIZ, tipo_contato: 'website', tipo_website: 'institucional', contato: 'https://matriz.example' };
+    // Through another connection, as `cnpj-api contacts load` does.
+    await loadContacts(dataDir, [...SERPRO_CONTACT_ROWS, row]);
+    const added = await get(api(SERPRO_MATRIZ), bearer(acct.token));
+    assert.deepEqual(added.body.contatos_extras, [{ tipo_contato: 'website', tipo_website: 'institucional', contato: 'https://matriz.example' }]);
+    assert.equal(added.body.company.has_website, true);
+    await loadContacts(dataDir, SERPRO_CONTACT_ROWS);
+    const removed = await get(api(SERPRO_MATRIZ), bearer(acct.token));
+    assert.deepEqual(removed.body.contatos_extras, []);
+    assert.equal(removed.body.company.has_website, false);
+    assert.deepEqual((await get(api(SERPRO_FILIAL), bearer(acct.token))).body, SERPRO_EXPECTED);
+  });
+
   test('regime: by base, latest year, the exact CNPJ row wins within the year', async () => {
     const m = await get(api(SERPRO_MATRIZ), bearer(acct.token));
     assert.equal(m.status, 200);

@@ -5,10 +5,12 @@ import * as m0001 from './0001_registry_snapshots.ts';
 import * as m0002 from './0002_accounts.ts';
 import * as m0003 from './0003_web_sessions.ts';
 import * as m0004 from './0004_auth_epoch.ts';
+import * as m0005 from './0005_contacts_epoch.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_registry_snapshots': m0001,
   '0002_accounts': m0002,
   '0003_web_sessions': m0003,
   '0004_auth_epoch': m0004,
+  '0005_contacts_epoch': m0005,
 };
