@@ -89,6 +89,21 @@ interface TokenRecord {
   api_included: number;
 }
 
+/** One call through the counting transaction: who (re-checked) and the new monthly count. */
+interface Counted {
+  id: AccessIdentity | AccessDenied;
+  /** Undefined: the quota was used up (or the call was denied). */
+  calls?: number;
+}
+
+/** The trimmed token, or the denial for a missing or malformed one (no database read). */
+function tokenText(token: string | undefined | null): string | AccessDenied {
+  if (token === undefined || token === null) return deny('missing_token', MSG_MISSING);
+  const t = String(token).trim();
+  if (t === '') return deny('missing_token', MSG_MISSING);
+  return isWellFormedToken(t) ? t : deny('invalid_token', MSG_INVALID);
+}
+
 /** last_used_at is written at most this often per token (contract 3). */
 const TOUCH_INTERVAL_MS = 60_000;
 /** How long a batch keeps retrying for the write lock before its calls fail (500). */
@@ -110,6 +125,7 @@ export class ApiAccess {
   private readonly now: Clock;
   private readonly walSync: WalSync | undefined;
   private readonly tokenByHash: Statement<[string], TokenRecord>;
+  private readonly tokenById: Statement<[number], TokenRecord>;
   private readonly authEpoch: Statement<[], number>;
   private readonly monthlyCalls: Statement<[number, string], number>;
   /** Token records by hash, valid while auth_epoch keeps the value they were read under. */
@@ -119,9 +135,8 @@ export class ApiAccess {
   private readonly bumpDaily: Statement<[number, string, number]>;
   private readonly touch: Statement<[string, number, string]>;
   private readonly lastTouch = new Map<number, number>();
-  private readonly countTx: (g: AccessIdentity, month: string, day: string, at: Date) => number | undefined;
-  private readonly countBatchTx: (gs: AccessIdentity[], month: string, day: string, at: Date) => (number | undefined)[];
-  private pending: { g: AccessIdentity; resolve: (r: AccessResult) => void; reject: (e: unknown) => void; since: number }[] = [];
+  private readonly countTx: (ids: AccessIdentity[], month: string, day: string, at: Date) => Counted[];
+  private pending: { id: AccessIdentity; resolve: (r: AccessResult) => void; reject: (e: unknown) => void; since: number }[] = [];
   private flushScheduled = false;
   /** busy_timeout off / back on around the batch transaction (walSync mode only). */
   private readonly noWait: (() => void) | undefined;
@@ -136,14 +151,15 @@ export class ApiAccess {
       this.noWait = () => sqlite.pragma('busy_timeout = 0');
       this.wait = () => sqlite.pragma(`busy_timeout = ${Number.isInteger(timeout) ? timeout : 10_000}`);
     }
-    this.tokenByHash = sqlite.prepare(
+    const tokenSql = (where: string) =>
       `SELECT t.id AS token_id, t.account_id, t.enabled, t.expires_at, t.invalidated_at,
               a.name AS account_name, a.status, a.plan, p.monthly_quota, p.api_included
        FROM api_tokens t
        JOIN accounts a ON a.id = t.account_id
        JOIN plans p ON p.name = a.plan
-       WHERE t.token_hash = ?`,
-    );
+       WHERE ${where}`;
+    this.tokenByHash = sqlite.prepare(tokenSql('t.token_hash = ?'));
+    this.tokenById = sqlite.prepare(tokenSql('t.id = ?'));
     this.authEpoch = sqlite.prepare<[], number>('SELECT n FROM auth_epoch WHERE id = 1').pluck();
     this.monthlyCalls = sqlite.prepare<[number, string], number>('SELECT calls FROM usage_monthly WHERE account_id = ? AND month = ?').pluck();
     // Check and increment in ONE statement: under SQLite's write lock no two processes can both
@@ -161,58 +177,39 @@ export class ApiAccess {
     this.touch = sqlite.prepare(
       'UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at <= ?)',
     );
-    /** The monthly check-and-increment of one call: the new count, undefined when used up. */
-    const bumpOne = (g: AccessIdentity, month: string): number | undefined => {
-      if (g.limit <= 0) return undefined; // the INSERT branch would otherwise count a first call
-      return this.bumpMonthly.get(g.accountId, month, g.limit)?.calls;
-    };
-    /** Per-token daily rows (one upsert per token and batch) and the last-used stamp. */
-    const recordGranted = (tokenCalls: Map<number, number>, day: string, at: Date) => {
-      for (const [tokenId, n] of tokenCalls) {
-        this.bumpDaily.run(tokenId, day, n);
-        const ms = at.getTime();
-        if (ms - (this.lastTouch.get(tokenId) ?? 0) >= TOUCH_INTERVAL_MS) {
-          this.touch.run(at.toISOString(), tokenId, new Date(ms - TOUCH_INTERVAL_MS).toISOString());
-          this.lastTouch.set(tokenId, ms);
-        }
-      }
-    };
-    const countAll = (gs: AccessIdentity[], month: string, day: string, at: Date): (number | undefined)[] => {
-      const tokenCalls = new Map<number, number>();
-      const out = gs.map((g) => {
-        const calls = bumpOne(g, month);
-        if (calls !== undefined) tokenCalls.set(g.tokenId, (tokenCalls.get(g.tokenId) ?? 0) + 1);
-        return calls;
-      });
-      recordGranted(tokenCalls, day, at);
-      return out;
-    };
-    // One transaction (one WAL commit) for the counters, the daily rows and the touch: a crash
-    // keeps all or none. IMMEDIATE takes the write lock up front so busy_timeout applies.
-    const tx = sqlite.transaction(countAll);
-    this.countTx = (g, month, day, at) => tx.immediate([g], month, day, at)[0];
-    this.countBatchTx = (gs, month, day, at) => tx.immediate(gs, month, day, at);
+    // One transaction (one WAL commit) for the re-check, the counters, the daily rows and the
+    // touch: a crash keeps all or none. IMMEDIATE takes the write lock up front.
+    const tx = sqlite.transaction((ids: AccessIdentity[], month: string, day: string, at: Date) => this.countAll(ids, month, day, at));
+    this.countTx = (ids, month, day, at) => tx.immediate(ids, month, day, at);
   }
 
   /**
    * Checks a token without reading usage: format and checksum first (no DB), then the token's
-   * record (cached, see auth_epoch), its state, the account's state and the plan.
+   * record (cached, see auth_epoch; the epoch is read now), its state, the account's state and
+   * the plan.
    */
   identify(token: string | undefined | null): AccessIdentity | AccessDenied {
-    if (token === undefined || token === null) return deny('missing_token', MSG_MISSING);
-    const t = String(token).trim();
-    if (t === '') return deny('missing_token', MSG_MISSING);
-    if (!isWellFormedToken(t)) return deny('invalid_token', MSG_INVALID);
-
+    const t = tokenText(token);
+    if (typeof t !== 'string') return t;
     const r = this.tokenRecord(hashToken(t));
-    if (!r) return deny('invalid_token', MSG_INVALID);
-    if (r.invalidated_at !== null || r.status !== 'active') return deny('account_suspended', MSG_SUSPENDED);
-    if (r.enabled !== 1) return deny('token_deactivated', MSG_DEACTIVATED);
-    if (r.expires_at !== null && r.expires_at < spDay(this.now())) {
-      return deny('token_expired', `Este token da API expirou em ${brDate(r.expires_at)}. Crie um novo em "Gerenciar Tokens da API".`);
+    return r ? this.decide(r, this.now()) : deny('invalid_token', MSG_INVALID);
+  }
+
+  /**
+   * The hot path's identify(): a token already in memory is granted without reading auth_epoch,
+   * because counting the call (consumeGrouped/consume) re-reads it inside the counting
+   * transaction and re-checks the token if anything changed. Denials, and tokens not in memory,
+   * go through identify() and so are always decided on fresh data.
+   */
+  identifyForCount(token: string | undefined | null): AccessIdentity | AccessDenied {
+    const t = tokenText(token);
+    if (typeof t !== 'string') return t;
+    const r = this.tokens.get(hashToken(t));
+    if (r !== undefined) {
+      const d = this.decide(r, this.now());
+      if (d.ok) return d;
     }
-    if (r.api_included !== 1) return deny('plan_without_api', `O plano ${r.plan} não inclui acesso à API de CNPJ.`);
-    return { ok: true, accountId: r.account_id, accountName: r.account_name, tokenId: r.token_id, limit: r.monthly_quota };
+    return this.identify(t);
   }
 
   /**
@@ -233,18 +230,33 @@ export class ApiAccess {
     return { ...id, quota };
   }
 
-  /** The auth_epoch value read by the last identify(): what other in-memory copies key on. */
+  /** The auth_epoch value last read (by identify() or a count): what other in-memory copies key on. */
   get epoch(): number {
     return this.tokensEpoch;
   }
 
+  private decide(r: TokenRecord, at: Date): AccessIdentity | AccessDenied {
+    if (r.invalidated_at !== null || r.status !== 'active') return deny('account_suspended', MSG_SUSPENDED);
+    if (r.enabled !== 1) return deny('token_deactivated', MSG_DEACTIVATED);
+    if (r.expires_at !== null && r.expires_at < spDay(at)) {
+      return deny('token_expired', `Este token da API expirou em ${brDate(r.expires_at)}. Crie um novo em "Gerenciar Tokens da API".`);
+    }
+    if (r.api_included !== 1) return deny('plan_without_api', `O plano ${r.plan} não inclui acesso à API de CNPJ.`);
+    return { ok: true, accountId: r.account_id, accountName: r.account_name, tokenId: r.token_id, limit: r.monthly_quota };
+  }
+
+  /** Empties the token records when auth_epoch moved; returns true if it did. */
+  private syncEpoch(): boolean {
+    const epoch = this.authEpoch.get() ?? -1;
+    if (epoch === this.tokensEpoch) return false;
+    this.tokens.clear();
+    this.tokensEpoch = epoch;
+    return true;
+  }
+
   /** Token, account and plan for a token hash, from memory while auth_epoch has not moved. */
   private tokenRecord(hash: string): TokenRecord | undefined {
-    const epoch = this.authEpoch.get();
-    if (epoch !== this.tokensEpoch) {
-      this.tokens.clear();
-      this.tokensEpoch = epoch ?? -1;
-    }
+    this.syncEpoch();
     let r = this.tokens.get(hash);
     if (r === undefined) {
       // Unknown hashes are not cached: a flood of made-up tokens cannot grow the map.
@@ -257,13 +269,45 @@ export class ApiAccess {
   }
 
   /**
+   * Inside the counting transaction: if auth_epoch moved since the calls were identified, each
+   * is decided again on the current rows (a token deactivated a moment ago is refused here),
+   * then each granted call is its own atomic check-and-increment of the monthly counter.
+   */
+  private countAll(ids: AccessIdentity[], month: string, day: string, at: Date): Counted[] {
+    const recheck = this.syncEpoch();
+    const tokenCalls = new Map<number, number>();
+    const out = ids.map((given): Counted => {
+      let id: AccessIdentity | AccessDenied = given;
+      if (recheck) {
+        const r = this.tokenById.get(given.tokenId);
+        id = r ? this.decide(r, at) : deny('invalid_token', MSG_INVALID);
+        if (!id.ok) return { id };
+      }
+      // limit 0: the INSERT branch would otherwise count a first call.
+      const calls = id.limit > 0 ? this.bumpMonthly.get(id.accountId, month, id.limit)?.calls : undefined;
+      if (calls !== undefined) tokenCalls.set(id.tokenId, (tokenCalls.get(id.tokenId) ?? 0) + 1);
+      return { id, calls };
+    });
+    for (const [tokenId, n] of tokenCalls) {
+      this.bumpDaily.run(tokenId, day, n);
+      const ms = at.getTime();
+      if (ms - (this.lastTouch.get(tokenId) ?? 0) >= TOUCH_INTERVAL_MS) {
+        this.touch.run(at.toISOString(), tokenId, new Date(ms - TOUCH_INTERVAL_MS).toISOString());
+        this.lastTouch.set(tokenId, ms);
+      }
+    }
+    return out;
+  }
+
+  /**
    * Counts one call for a granted access, atomically against the quota: of N concurrent calls
    * (any number of processes on the same app.db) at most `limit` are granted per month.
-   * Returns the updated quota, or quota_exceeded when the last call was taken meanwhile.
+   * Returns the updated quota, or quota_exceeded when the last call was taken meanwhile, or
+   * the token's denial when it changed since it was identified.
    */
-  consume(granted: AccessIdentity): AccessResult {
+  consume(id: AccessIdentity): AccessResult {
     const at = this.now();
-    return this.counted(granted, this.countTx(granted, spMonth(at), spDay(at), at), at);
+    return this.counted(this.countTx([id], spMonth(at), spDay(at), at)[0], at);
   }
 
   /**
@@ -273,9 +317,9 @@ export class ApiAccess {
    * the promise settles only once the COMMIT is durable (after COMMIT, or after the WAL flush
    * with the walSync option), so an answered call is never lost in a crash.
    */
-  consumeGrouped(granted: AccessIdentity): Promise<AccessResult> {
+  consumeGrouped(id: AccessIdentity): Promise<AccessResult> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ g: granted, resolve, reject, since: 0 });
+      this.pending.push({ id, resolve, reject, since: 0 });
       this.scheduleFlush();
     });
   }
@@ -297,9 +341,9 @@ export class ApiAccess {
     this.pending = [];
     if (batch.length === 0) return;
     const at = this.now();
-    let results: (number | undefined)[];
+    let results: Counted[];
     try {
-      results = this.countBatch(batch.map((b) => b.g), spMonth(at), spDay(at), at);
+      results = this.countBatch(batch.map((b) => b.id), spMonth(at), spDay(at), at);
     } catch (err) {
       if (this.noWait && (err as { code?: string }).code === 'SQLITE_BUSY') {
         // Another process holds the write lock: try again on the next turn instead of letting
@@ -315,7 +359,7 @@ export class ApiAccess {
       for (const b of batch) b.reject(err);
       return;
     }
-    const answer = () => batch.forEach((b, i) => b.resolve(this.counted(b.g, results[i], at)));
+    const answer = () => batch.forEach((b, i) => b.resolve(this.counted(results[i], at)));
     if (!this.walSync) return answer();
     // Committed, not yet durable: answer once the WAL is on disk.
     this.walSync.sync().then(answer, (err) => {
@@ -324,17 +368,18 @@ export class ApiAccess {
   }
 
   /** The batch transaction; with walSync, without waiting in SQLite for the write lock. */
-  private countBatch(gs: AccessIdentity[], month: string, day: string, at: Date): (number | undefined)[] {
-    if (!this.noWait) return this.countBatchTx(gs, month, day, at);
+  private countBatch(ids: AccessIdentity[], month: string, day: string, at: Date): Counted[] {
+    if (!this.noWait) return this.countTx(ids, month, day, at);
     this.noWait();
     try {
-      return this.countBatchTx(gs, month, day, at);
+      return this.countTx(ids, month, day, at);
     } finally {
       this.wait!();
     }
   }
 
-  private counted(id: AccessIdentity, calls: number | undefined, at: Date): AccessResult {
+  private counted({ id, calls }: Counted, at: Date): AccessResult {
+    if (!id.ok) return id;
     const reset = nextMonthStartEpoch(at);
     const limit = id.limit;
     if (calls === undefined) return this.quotaExceeded({ limit, remaining: 0, reset }, at);

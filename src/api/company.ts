@@ -60,12 +60,14 @@ export interface CompanyDeps {
 export function companyHandler(deps: CompanyDeps) {
   const { access, reader, now, fail } = deps;
   return (req: Request, res: ServerResponse): void => {
-    const id = access.identify(tokenOf(req));
+    const token = tokenOf(req);
+    const id = access.identifyForCount(token);
     if (!id.ok) return sendDenied(res, id, now);
     setLogAccount(res, id.accountId);
-    // Answers that count no call still carry the quota headers (and 429 when it is used up).
+    // Answers that count no call are checked afresh and still carry the quota headers (and
+    // 429 when the quota is used up).
     const uncounted = (key: ErrorKey) => {
-      const q = access.withQuota(id);
+      const q = access.authenticate(token);
       return q.ok ? sendError(res, key, rateLimitHeaders(q.quota)) : sendDenied(res, q, now);
     };
     const raw = req.params.cnpj !== undefined ? decodeSafe(req.params.cnpj) : `${decodeSafe(req.params.a)}/${decodeSafe(req.params.b)}`;

@@ -327,3 +327,38 @@ test('grouped counting waits for another writer without blocking the event loop'
     await cleanup();
   }
 });
+
+test('a token changed between its check and its count is decided again inside the count', async () => {
+  const { app, dir, cleanup } = await tempAppDb();
+  const apiConn = openAppSqlite(dir);
+  try {
+    const access = new ApiAccess(apiConn);
+    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
+    const t = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' });
+    granted(access.authenticate(t.token)); // now in memory
+
+    // The hot path grants from memory; the change lands before the call is counted.
+    const id = access.identifyForCount(t.token);
+    assert.ok(id.ok);
+    deactivateToken(app.sqlite, t.info.id);
+    const r = await access.consumeGrouped(id);
+    assert.equal(denied(r).error, 'token_deactivated');
+    assert.equal(currentUsage(app.sqlite, acc.id).calls, 0, 'a refused call is not counted');
+    // Denials are never served from memory: reactivated elsewhere, the next check passes.
+    assert.equal(denied(access.identifyForCount(t.token)).error, 'token_deactivated');
+    activateToken(app.sqlite, t.info.id);
+    const again = access.identifyForCount(t.token);
+    assert.ok(again.ok);
+
+    // A plan change between check and count: the new limit applies to this very call.
+    setPlan(app.sqlite, 'Ouro', { monthlyQuota: 0 });
+    assert.equal(denied(await access.consumeGrouped(again)).error, 'quota_exceeded');
+    setPlan(app.sqlite, 'Ouro', { monthlyQuota: 3 });
+    const ok = granted(await access.consumeGrouped(access.identifyForCount(t.token) as never));
+    assert.deepEqual([ok.quota.limit, ok.quota.remaining], [3, 2]);
+    assert.equal(currentUsage(app.sqlite, acc.id).calls, 1);
+  } finally {
+    apiConn.close();
+    await cleanup();
+  }
+});
