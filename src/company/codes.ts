@@ -72,6 +72,12 @@ export function lookupText(table: ReadonlyMap<number, string>, v: Code, width: n
   return codeText(v, width);
 }
 
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** Gregorian (a Date per call cost more than the rest of the mapping of a date). */
+function daysInMonth(y: number, m: number): number {
+  return m === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0) ? 29 : DAYS[m - 1];
+}
+
 /** INTEGER yyyymmdd → "YYYY-MM-DD"; 0, empty and impossible dates → null. */
 export function isoDate(v: number | string | null): string | null {
   const n = codeNumber(v);
@@ -79,9 +85,7 @@ export function isoDate(v: number | string | null): string | null {
   const y = Math.floor(n / 10000);
   const m = Math.floor(n / 100) % 100;
   const d = n % 100;
-  if (m < 1 || m > 12 || d < 1) return null;
-  // Day 0 of the next month is the last day of this one.
-  if (d > new Date(Date.UTC(y, m, 0)).getUTCDate()) return null;
+  if (m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return null;
   return `${y}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
 }
 
@@ -115,12 +119,17 @@ export function text(v: string | number | null): string {
 
 /** Trimmed, internal runs of whitespace collapsed to one space. */
 export function collapse(v: string | null): string {
-  return v === null ? '' : v.replace(/\s+/g, ' ').trim();
+  if (v === null) return '';
+  const t = v.trim();
+  // Most names have nothing to collapse: test before building a new string.
+  return /\s\s|[^\S ]/.test(t) ? t.replace(/\s+/g, ' ') : t;
 }
 
 /** Only the digits (phone numbers, area codes). */
 export function digitsOnly(v: string | number | null): string {
-  return v === null ? '' : String(v).replace(/\D+/g, '');
+  if (v === null) return '';
+  const t = String(v);
+  return /^\d*$/.test(t) ? t : t.replace(/\D+/g, '');
 }
 
 /** Simples/MEI option flag: S → SIM, N → NÃO, anything else → "". */
