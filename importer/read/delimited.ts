@@ -1,10 +1,7 @@
 // Reader for the small "Regime Tributário" CSVs (layout doc §5.2): current files use `,` with a header
 // (LF or CRLF); older ones `;` without header.
-import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
-import { repairUtf8, type RejectedRecord } from './records.ts';
-
-export type DelimitedItem = { fields: string[]; recordNo: number } | { reject: RejectedRecord };
+import { SUSPECT, repairUtf8, type RejectedRecord } from './records.ts';
 
 const CANDIDATES = [',', ';', '\t', '|'];
 const SNIFF_LIMIT = 64 * 1024;
@@ -64,85 +61,101 @@ function sniff(firstLine: string, expected: string[]): Sniffed {
   return { delimiter: best, hasHeader: false };
 }
 
-export async function* readDelimitedRecords(
-  stream: Readable,
-  opts: { expectedHeader: string[] },
-): AsyncGenerator<DelimitedItem> {
-  const expected = opts.expectedHeader;
-  const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
-  const head: Buffer[] = [];
-  let headLen = 0;
-  let firstLine: string | undefined;
-  let done = false;
-  try {
-    // Read just enough to see the first non-blank line.
-    while (firstLine === undefined) {
-      const r = await it.next();
-      if (r.done) {
-        done = true;
-        const text = Buffer.concat(head).toString('latin1');
-        firstLine = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
-        break;
-      }
-      const b = typeof r.value === 'string' ? Buffer.from(r.value, 'latin1') : r.value;
-      head.push(b);
-      headLen += b.length;
-      const text = Buffer.concat(head).toString('latin1');
-      const m = /^(?:[ \t]*\r?\n)*([^\r\n]*)\r?\n/.exec(text);
-      if (m) firstLine = m[1];
-      else if (headLen > SNIFF_LIMIT) firstLine = text.slice(0, SNIFF_LIMIT);
-    }
-    if (firstLine.trim() === '') return; // empty file
-    const { delimiter } = sniff(firstLine, expected);
-    const headerKey = expected.map(normalizeHeaderCell).join('\u0000');
+export interface DelimitedParserOptions {
+  expectedHeader: string[];
+  onRecord: (fields: string[], recordNo: number, line: number) => void;
+  onReject: (r: RejectedRecord) => void;
+}
 
-    // Line by line: these files are unquoted in practice, so a split is ~10× faster than csv-parse
-    // (10 M rows a month); a line holding a quote goes through csv-parse to honour the quoting.
-    let recordNo = 0;
-    let lineNo = 0;
-    let rest = '';
-    const lines = function* (text: string, final: boolean): Generator<string> {
-      let start = 0;
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-        yield text.slice(start, nl);
-        start = nl + 1;
-      }
-      rest = text.slice(start);
-      if (final && rest !== '') {
-        const last = rest;
-        rest = '';
-        yield last;
-      }
-    };
-    const handle = (raw: string): DelimitedItem | null => {
-      lineNo++;
-      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-      if (line.trim() === '') return null;
-      const fields = line.includes('"') ? parseQuotedLine(line, delimiter) : line.split(delimiter);
-      // Header lines (the first one, or repeated when per-year files were concatenated) are dropped.
-      if (!/^\s*\d/.test(line) && fields.length === expected.length && fields.map(normalizeHeaderCell).join('\u0000') === headerKey) return null;
-      recordNo++;
-      if (fields.length !== expected.length) {
-        return { reject: { raw: line, recordNo, line: lineNo, reason: `esperados ${expected.length} campos, encontrados ${fields.length}` } };
-      }
-      return { fields: fields.map(repairUtf8), recordNo };
-    };
-    const feed = function* (b: Buffer, final: boolean): Generator<DelimitedItem> {
-      for (const raw of lines(rest + b.toString('latin1').replaceAll('\0', ''), final)) {
-        const item = handle(raw);
-        if (item) yield item;
-      }
-    };
-    for (const b of head) yield* feed(b, false);
-    while (!done) {
-      const r = await it.next();
-      if (r.done) break;
-      yield* feed(typeof r.value === 'string' ? Buffer.from(r.value, 'latin1') : r.value, false);
+/**
+ * Push parser (like RecordParser: push(chunk) … end(), records handed to callbacks). Buffers input
+ * until the first non-blank line is seen, sniffs the layout from it, then goes line by line. These
+ * files are unquoted in practice, so a split is ~10× faster than csv-parse (10 M rows a month); a
+ * line holding a quote goes through csv-parse to honour the quoting. Throws DelimitedLayoutError
+ * from push()/end() on an unexpected header.
+ */
+export class DelimitedParser {
+  private readonly expected: string[];
+  private readonly headerKey: string;
+  private readonly onRecord: DelimitedParserOptions['onRecord'];
+  private readonly onReject: DelimitedParserOptions['onReject'];
+  /** null until the first non-blank line has been seen */
+  private delimiter: string | null = null;
+  /** text received but not yet split into lines (everything, while still sniffing) */
+  private rest = '';
+  private recordNo = 0;
+  private lineNo = 0;
+
+  constructor(opts: DelimitedParserOptions) {
+    this.expected = opts.expectedHeader;
+    this.headerKey = this.expected.map(normalizeHeaderCell).join('\u0000');
+    this.onRecord = opts.onRecord;
+    this.onReject = opts.onReject;
+  }
+
+  push(chunk: Buffer): void {
+    let text = chunk.toString('latin1');
+    if (text.indexOf('\0') !== -1) text = text.replaceAll('\0', '');
+    this.rest += text;
+    if (this.delimiter === null && !this.sniff(false)) return;
+    this.lines(false);
+  }
+
+  end(): void {
+    if (this.delimiter === null && !this.sniff(true)) return;
+    this.lines(true);
+  }
+
+  /** Picks the delimiter from the first non-blank line once it is complete; false while still waiting. */
+  private sniff(final: boolean): boolean {
+    const text = this.rest;
+    let firstLine: string | null = null;
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1 && firstLine === null; nl = text.indexOf('\n', start)) {
+      if (text.slice(start, nl).trim() !== '') firstLine = text.slice(start, nl);
+      start = nl + 1;
     }
-    yield* feed(Buffer.alloc(0), true);
-  } finally {
-    // Stop the source if the consumer bailed out early or parsing failed.
-    if (!stream.destroyed && !stream.readableEnded) stream.destroy();
+    if (firstLine === null) {
+      if (text.length > SNIFF_LIMIT) firstLine = text.slice(start, start + SNIFF_LIMIT);
+      else if (!final) return false;
+      else if (text.slice(start).trim() !== '') firstLine = text.slice(start);
+      else return false; // empty file
+    }
+    this.delimiter = sniff(firstLine.endsWith('\r') ? firstLine.slice(0, -1) : firstLine, this.expected).delimiter;
+    return true;
+  }
+
+  private lines(final: boolean): void {
+    const text = this.rest;
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      this.line(text.slice(start, nl));
+      start = nl + 1;
+    }
+    this.rest = text.slice(start);
+    if (final && this.rest !== '') {
+      const last = this.rest;
+      this.rest = '';
+      this.line(last);
+    }
+  }
+
+  private line(raw: string): void {
+    const delimiter = this.delimiter!;
+    const n = this.expected.length;
+    const lineNo = ++this.lineNo;
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return;
+    const fields = line.includes('"') ? parseQuotedLine(line, delimiter) : line.split(delimiter);
+    // Header lines (the first one, or repeated when per-year files were concatenated) are dropped.
+    if (!/^\s*\d/.test(line) && fields.length === n && fields.map(normalizeHeaderCell).join('\u0000') === this.headerKey) return;
+    const recordNo = ++this.recordNo;
+    if (fields.length !== n) {
+      this.onReject({ raw: line, recordNo, line: lineNo, reason: `esperados ${n} campos, encontrados ${fields.length}` });
+      return;
+    }
+    if (SUSPECT.test(line)) for (let i = 0; i < n; i++) fields[i] = repairUtf8(fields[i]);
+    this.onRecord(fields, recordNo, lineNo);
   }
 }
 

@@ -12,10 +12,27 @@ export function text(s: string): string | null {
 
 const DIGITS = /^\d{1,15}$/;
 
+/**
+ * The value of 1–15 ASCII digits, or -1 for anything else. A charCode loop: the per-field hot
+ * path, measurably faster than a regex test plus a number conversion. Exact (15 digits < 2^53).
+ */
+function digitsValue(s: string): number {
+  const n = s.length;
+  if (n === 0 || n > 15) return -1;
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
 /** A numeric code stored as INTEGER (leading zeros come back on output); other text kept as is. */
 export function code(s: string): number | string | null {
   if (s === '') return null;
-  if (DIGITS.test(s)) return +s;
+  const v = digitsValue(s);
+  if (v >= 0) return v;
   const t = s.trim();
   if (t === '') return null;
   return DIGITS.test(t) ? +t : t;
@@ -30,8 +47,8 @@ const MAX_YEAR = new Date().getUTCFullYear() + 1;
  */
 export function date(s: string): number | null {
   if (s.length !== 8) return null;
-  const n = +s;
-  if (!Number.isInteger(n) || n <= 0) return null;
+  const n = digitsValue(s);
+  if (n <= 0) return null;
   const y = (n / 10000) | 0;
   const m = ((n / 100) | 0) % 100;
   const d = n % 100;
@@ -47,6 +64,16 @@ const MONEY = /^(\d+)(?:,(\d{1,2}))?$/;
  * Never a float: the digits are concatenated, and values past 2^53 cents become BigInt.
  */
 export function cents(s: string): number | bigint | null {
+  // Fast path for the usual shape `123,45`: exact while the result is a safe integer.
+  const comma = s.length - 3;
+  if (comma > 0 && s.charCodeAt(comma) === 44) {
+    const whole = digitsValue(s.slice(0, comma));
+    const frac = digitsValue(s.slice(comma + 1));
+    if (whole >= 0 && frac >= 0) {
+      const n = whole * 100 + frac;
+      if (Number.isSafeInteger(n)) return n;
+    }
+  }
   const t = s.trim().replace(/\./g, '');
   const m = MONEY.exec(t);
   if (!m) return null;
@@ -65,11 +92,18 @@ export function cep(s: string): string | null {
   return t;
 }
 
-/** Digits-only phone parts; other characters dropped (shifted columns sometimes hold text). */
-export function phone(s: string): string | null {
+/**
+ * Digits-only phone parts; other characters dropped (shifted columns sometimes hold text). An
+ * integer when it gives the same digits back (no leading zero, ≤ 15 digits), else the digit string.
+ * BigInt because better-sqlite3 binds JS numbers as REAL (8 bytes in a column with no declared type).
+ */
+export function phone(s: string): bigint | string | null {
   if (s === '') return null;
-  const t = /^\d+$/.test(s) ? s : s.replace(/\D/g, '');
-  return t === '' ? null : t;
+  const v = digitsValue(s);
+  if (v >= 0) return s.charCodeAt(0) !== 48 ? BigInt(v) : s;
+  const t = s.replace(/\D/g, '');
+  if (t === '') return null;
+  return t.length <= 15 && t.charCodeAt(0) !== 48 ? BigInt(t) : t;
 }
 
 /** `S` / `N` flags; anything else (empty = "outros") → null. */
@@ -85,6 +119,7 @@ const KEY_CHARS = /^[0-9A-Z]+$/;
  * occur), letters allowed (alphanumeric CNPJs, July 2026). null when it cannot be a key.
  */
 export function keyPart(s: string, width: number): string | null {
+  if (s.length === width && digitsValue(s) >= 0) return s;
   let t = s.trim().toUpperCase();
   if (t.length < width && /^\d+$/.test(t)) t = t.padStart(width, '0');
   return t.length === width && KEY_CHARS.test(t) ? t : null;

@@ -5,8 +5,12 @@ import type { SourceTable } from './source-table.ts';
 
 export const REGIME_HEADER = ['ano', 'cnpj', 'cnpj_da_scp', 'forma_de_tributacao', 'quantidade_de_escrituracoes'];
 
+const FORMATTED = /^[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d\d$/;
+
 /** Formatted CNPJ → 14 characters. Only the punctuation goes: letters stay (alphanumeric CNPJs). */
 function bareCnpj(s: string): string {
+  // The usual `00.000.000/0001-91`: slices are cheaper than a global replace.
+  if (FORMATTED.test(s)) return s.slice(0, 2) + s.slice(3, 6) + s.slice(7, 10) + s.slice(11, 15) + s.slice(16);
   return s.trim().replace(/[./\-\s]/g, '').toUpperCase();
 }
 

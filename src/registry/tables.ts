@@ -7,10 +7,17 @@
 // - Rowid tables with their lookup index built after the load: input order is not key order, and
 //   an index built by one sort is much cheaper than 70 M scattered B-tree inserts.
 // - Codes are INTEGERs (leading zeros come back on output, padded to the code's width), dates are
-//   INTEGER yyyymmdd, money is INTEGER cents, empty text is NULL: about 200 bytes per establishment.
-//   Values that do not fit (a garbage code) stay TEXT: SQLite keeps them as given.
+//   INTEGER yyyymmdd, money is INTEGER cents, empty text is NULL. Values that do not fit (a garbage
+//   code) stay TEXT: SQLite keeps them as given.
+// - Phone numbers and area codes (DIGITS) are stored as INTEGER when the number gives the same digits
+//   back (no leading zero), else as the digit string: 4–5 bytes less per number. Their columns have
+//   no declared type, so SQLite stores exactly what is bound (an INTEGER-affinity column would turn
+//   the text '0123' into 123). Readers get a number or a string of digits.
+// - 16 KiB pages: fewer half-empty page tails than 4 KiB (about 1.5% smaller files, same load speed).
+//   About 170 bytes per establishment, index included.
 
-export type ColumnType = 'TEXT' | 'INTEGER';
+/** DIGITS: a column with no declared type (see above); the other two are SQLite's. */
+export type ColumnType = 'TEXT' | 'INTEGER' | 'DIGITS';
 export type SnapshotFile = 'establishments' | 'companies';
 
 export interface TableDef {
@@ -56,12 +63,12 @@ export const establishments = table({
     ['cep', 'TEXT'],
     ['uf', 'TEXT'],
     ['municipio', 'INTEGER'],
-    ['ddd_1', 'TEXT'],
-    ['telefone_1', 'TEXT'],
-    ['ddd_2', 'TEXT'],
-    ['telefone_2', 'TEXT'],
-    ['ddd_fax', 'TEXT'],
-    ['fax', 'TEXT'],
+    ['ddd_1', 'DIGITS'],
+    ['telefone_1', 'DIGITS'],
+    ['ddd_2', 'DIGITS'],
+    ['telefone_2', 'DIGITS'],
+    ['ddd_fax', 'DIGITS'],
+    ['fax', 'DIGITS'],
     ['email', 'TEXT'],
     ['situacao_especial', 'TEXT'],
     ['data_situacao_especial', 'INTEGER'],
@@ -162,7 +169,7 @@ export const SNAPSHOT_FILES: Record<SnapshotFile, string> = {
 /** Bumped when the snapshot layout changes; the reader refuses snapshots of another version. */
 export const SNAPSHOT_SCHEMA_VERSION = 1;
 
-type SqlValue<T extends ColumnType> = T extends 'INTEGER' ? number | string | null : string | null;
+type SqlValue<T extends ColumnType> = T extends 'TEXT' ? string | null : number | string | null;
 /** The row type of a table, derived from its column list. */
 export type RowOf<D extends { columns: readonly (readonly [string, ColumnType])[] }> = {
   [C in D['columns'][number] as C[0]]: SqlValue<C[1]>;
@@ -175,13 +182,18 @@ export type PartnerRow = RowOf<typeof partners>;
 export type RegimeRow = RowOf<typeof regimes>;
 
 export function createTableSql(def: TableDef): string {
-  return `CREATE TABLE ${def.name} (${def.columns.map(([n, t]) => `${n} ${t}`).join(', ')})`;
+  return `CREATE TABLE ${def.name} (${def.columns.map(([n, t]) => (t === 'DIGITS' ? n : `${n} ${t}`)).join(', ')})`;
 }
+
+/** Page size of the snapshot files, set before their first table is created. */
+export const SNAPSHOT_PAGE_SIZE = 16384;
 
 export function createIndexSql(def: TableDef): string {
   return `CREATE INDEX ${def.name}_by_${def.index.join('_')} ON ${def.name} (${def.index.join(', ')})`;
 }
 
-export function insertSql(def: TableDef): string {
-  return `INSERT INTO ${def.name} VALUES (${def.columns.map(() => '?').join(', ')})`;
+/** INSERT of `rows` rows at once (the importer appends in groups), parameters in column order. */
+export function insertSql(def: TableDef, rows = 1): string {
+  const one = `(${def.columns.map(() => '?').join(', ')})`;
+  return `INSERT INTO ${def.name} VALUES ${Array(rows).fill(one).join(', ')}`;
 }

@@ -86,7 +86,7 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
     est('11222333', '0001', '81', { 4: 'SWEET HOME II\nINCORPORADORA' }) +
       est('11444777', '0001', '61', { 16: 'EDIF HORTO;BLOCO 2;ANDAR 805', 4: 'POLI BRILHO\\' }) +
       est('11444777', '0002', '42', { 16: 'SALA\u0000 1', 5: '2', 6: '0', 10: '2021221', 18: '1001000' }) +
-      est('11444777', '0003', '23', { 6: '00000000', 10: '20230231', 18: 'DE 19805' }) +
+      est('11444777', '0003', '23', { 6: '00000000', 10: '20230231', 18: 'DE 19805', 21: '011', 22: '3333-4444', 23: '0', 24: '12345678901234567' }) +
       '"11222333";"0002";"62";"too";"few"\n' +
       est('11222333', '0001', '99') + // wrong check digits
       est('12ABC345', '01DE', '35', { 4: 'ALFANUMERICA' }) +
@@ -131,6 +131,13 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
   assert.equal(by['11444777000242'].cep, '01001000', '7-digit CEP gets its zero back');
   assert.equal(by['11444777000323'].data_inicio_atividade, null, 'impossible date');
   assert.equal(by['11444777000323'].cep, 'DE 19805');
+  // Phones: an INTEGER when it gives the same digits back, else the digit string, exactly.
+  assert.equal(by['11444777000161'].ddd_1, 11);
+  assert.equal(by['11444777000161'].telefone_1, 999999999);
+  assert.equal(by['11444777000323'].ddd_1, '011', 'leading zero kept');
+  assert.equal(by['11444777000323'].telefone_1, 33334444, 'punctuation dropped');
+  assert.equal(by['11444777000323'].ddd_2, '0');
+  assert.equal(by['11444777000323'].telefone_2, '12345678901234567', 'too long for an exact integer');
   assert.equal(by['11222333000262'].nome_fantasia, 'SECOND VERSION', 'last one wins across shards');
   assert.equal(by['12ABC34501DE35'].nome_fantasia, 'ALFANUMERICA');
 

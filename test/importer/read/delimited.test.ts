@@ -2,20 +2,29 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { readDelimitedRecords, DelimitedLayoutError, type DelimitedItem } from '../../../importer/read/delimited.ts';
+import { DelimitedParser, DelimitedLayoutError } from '../../../importer/read/delimited.ts';
+import type { RejectedRecord } from '../../../importer/read/records.ts';
 import { listZip, openMemberStream } from '../../../importer/read/zip.ts';
 
 const SAMPLES = '/work/shared/samples/receita-mini';
 const HEADER = ['ano', 'cnpj', 'cnpj_da_scp', 'forma_de_tributacao', 'quantidade_de_escrituracoes'];
 
+type DelimitedItem = { fields: string[]; recordNo: number } | { reject: RejectedRecord };
+
 async function collect(stream: Readable): Promise<DelimitedItem[]> {
   const out: DelimitedItem[] = [];
-  for await (const item of readDelimitedRecords(stream, { expectedHeader: HEADER })) out.push(item);
+  const parser = new DelimitedParser({
+    expectedHeader: HEADER,
+    onRecord: (fields, recordNo) => out.push({ fields, recordNo }),
+    onReject: (reject) => out.push({ reject }),
+  });
+  for await (const chunk of stream) parser.push(chunk as Buffer);
+  parser.end();
   return out;
 }
 const chunks = (...parts: string[]) => Readable.from(parts.map((p) => Buffer.from(p, 'latin1')));
 
-describe('readDelimitedRecords (Regime Tributário files)', () => {
+describe('DelimitedParser (Regime Tributário files)', () => {
   test('real sample zips: header skipped, CRLF (Lucro Presumido) and LF (Lucro Real)', async () => {
     const expected: Record<string, string[]> = {
       'Lucro Presumido.zip': ['2018', '33.683.111/0002-80', '0', 'LUCRO PRESUMIDO', '1'],
