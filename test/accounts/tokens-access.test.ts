@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createAccount, reactivateAccount, suspendAccount } from '../../src/accounts/accounts.ts';
-import { ApiAccess, type AccessResult } from '../../src/accounts/api-access.ts';
+import { ApiAccess, type AccessDenied, type AccessIdentity, type AccessResult } from '../../src/accounts/api-access.ts';
 import { AccountsError } from '../../src/accounts/errors.ts';
 import { setPlan } from '../../src/accounts/plans.ts';
 import { generateToken } from '../../src/accounts/token-format.ts';
@@ -12,7 +12,7 @@ import { openAppSqlite } from '../../src/db/app-db.ts';
 import { WalSync } from '../../src/db/wal-sync.ts';
 import { manualClock, tempAppDb } from './helpers/setup.ts';
 
-function denied(r: AccessResult) {
+function denied(r: AccessResult | AccessIdentity | AccessDenied) {
   assert.equal(r.ok, false, 'expected a denial');
   return r as Extract<AccessResult, { ok: false }>;
 }
@@ -354,7 +354,9 @@ test('a token changed between its check and its count is decided again inside th
     setPlan(app.sqlite, 'Ouro', { monthlyQuota: 0 });
     assert.equal(denied(await access.consumeGrouped(again)).error, 'quota_exceeded');
     setPlan(app.sqlite, 'Ouro', { monthlyQuota: 3 });
-    const ok = granted(await access.consumeGrouped(access.identifyForCount(t.token) as never));
+    const next = access.identifyForCount(t.token);
+    assert.ok(next.ok);
+    const ok = granted(await access.consumeGrouped(next));
     assert.deepEqual([ok.quota.limit, ok.quota.remaining], [3, 2]);
     assert.equal(currentUsage(app.sqlite, acc.id).calls, 1);
   } finally {
