@@ -30,6 +30,10 @@ export interface ServeOptions {
 export async function serve(opts: ServeOptions): Promise<RunningServer> {
   if (opts.workers <= 1 || cluster.isWorker) return startServer(opts);
   await (await openAppDb(opts.dataDir)).close();
+  // The kernel hands each connection to a worker (SCHED_NONE). With Node's round-robin the
+  // primary accepts and passes connections on; one passed to a worker that dies at that moment
+  // stays stuck in the primary, unanswered (seen in the cluster test).
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   let stopping = false;
   const fork = () => cluster.fork();
   cluster.on('exit', (w, code, signal) => {
