@@ -82,12 +82,15 @@ export function cents(s: string): number | bigint | null {
   return Number.isSafeInteger(n) ? n : BigInt(digits);
 }
 
-/** CEP: 8 digits; a 7-digit value gets its leading zero back; zeros → null; anything else as given. */
-export function cep(s: string): string | null {
+/**
+ * CEP: 8 digits stored as an INTEGER (the reader pads it back to 8: 4 bytes instead of 9); a
+ * 7-digit value lost its leading zero, which the padding restores; zeros → null; anything else
+ * kept as the text given. BigInt: better-sqlite3 binds JS numbers as REAL.
+ */
+export function cep(s: string): bigint | string | null {
   const t = text(s);
   if (t === null) return null;
-  if (/^\d{8}$/.test(t)) return t;
-  if (/^\d{7}$/.test(t)) return '0' + t;
+  if (/^\d{7,8}$/.test(t)) return /^0+$/.test(t) ? null : BigInt(t);
   if (/^0+$/.test(t)) return null;
   return t;
 }

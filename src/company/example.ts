@@ -22,7 +22,7 @@ export const SERPRO_ESTABLISHMENT: EstablishmentRow = {
   numero: '601',
   complemento: 'MODULO G',
   bairro: 'ASA NORTE',
-  cep: '70836900',
+  cep: 70836900, // stored as an INTEGER, padded back to 8 digits
   uf: 'DF',
   municipio: 9701,
   ddd_1: null,

@@ -47,7 +47,7 @@ test('imports the real Receita sample: SERPRO branch, partners, capital, regime,
       data_situacao_cadastral: 20040522, motivo_situacao_cadastral: 0, nome_cidade_exterior: null, pais: null,
       data_inicio_atividade: 19670630, cnae_fiscal: 6204000, cnaes_secundarios: '6201501,6202300,6203100,6209100,6311900',
       tipo_logradouro: 'AVENIDA', logradouro: 'L2 SGAN', numero: '601', complemento: 'MODULO G', bairro: 'ASA NORTE',
-      cep: '70836900', uf: 'DF', municipio: 9701, ddd_1: null, telefone_1: null, ddd_2: null, telefone_2: null,
+      cep: 70836900, uf: 'DF', municipio: 9701, ddd_1: null, telefone_1: null, ddd_2: null, telefone_2: null,
       ddd_fax: null, fax: null, email: null, situacao_especial: null, data_situacao_especial: null,
     },
   );
@@ -128,7 +128,7 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
   assert.equal(by['11444777000242'].situacao_cadastral, 2);
   assert.equal(by['11444777000242'].data_situacao_cadastral, null);
   assert.equal(by['11444777000242'].data_inicio_atividade, null, '7-digit date');
-  assert.equal(by['11444777000242'].cep, '01001000', '7-digit CEP gets its zero back');
+  assert.equal(by['11444777000242'].cep, 1001000, '7-digit CEP: an INTEGER, padded back to 01001000 by the reader');
   assert.equal(by['11444777000323'].data_inicio_atividade, null, 'impossible date');
   assert.equal(by['11444777000323'].cep, 'DE 19805');
   // Phones: an INTEGER when it gives the same digits back, else the digit string, exactly.
