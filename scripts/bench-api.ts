@@ -4,7 +4,7 @@
 // (undici Pool, keep-alive) in a worker thread of this process, on loopback.
 //
 //   npm run bench:api -- [--companies 1000000] [--data-dir /tmp/cnpj-bench] [--duration 10]
-//                        [--connections 64] [--warmup 2] [--workers 1]
+//                        [--connections 64] [--warmup 2] [--workers <cores>]
 import { fork, type ChildProcess } from 'node:child_process';
 import cluster from 'node:cluster';
 import fs from 'node:fs';
@@ -255,7 +255,8 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '64' },
-      workers: { type: 'string', default: '1' },
+      // Both cores by default: the cluster is how the server is meant to run on this machine.
+      workers: { type: 'string', default: String(os.availableParallelism()) },
     },
   });
   const dataDir = path.resolve(values['data-dir']!);
