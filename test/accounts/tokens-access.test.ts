@@ -21,6 +21,34 @@ function granted(r: AccessResult) {
   return r;
 }
 
+/**
+ * The server's arrangement: ApiAccess on a connection of its own (optionally with the WAL flush),
+ * while the web app, the CLI and other processes change rows through another one (`app`).
+ */
+async function apiSetup(opts: { walSync?: boolean } = {}) {
+  const { app, dir, cleanup } = await tempAppDb();
+  const apiConn = openAppSqlite(dir);
+  let walSync: WalSync | undefined;
+  if (opts.walSync) {
+    apiConn.pragma('synchronous = NORMAL');
+    walSync = new WalSync(path.join(dir, 'app.db-wal'));
+  }
+  const access = new ApiAccess(apiConn, { walSync });
+  const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
+  const t = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' });
+  return {
+    app,
+    access,
+    acc,
+    t,
+    async cleanup() {
+      walSync?.close();
+      apiConn.close();
+      await cleanup();
+    },
+  };
+}
+
 test('missing and malformed tokens are refused without a database read', async () => {
   const { app, cleanup } = await tempAppDb();
   try {
@@ -255,14 +283,9 @@ test('consumeGrouped: calls of one event-loop turn share a commit and still stop
 });
 
 test('what the API keeps in memory follows changes made through another connection at once', async () => {
-  // The server checks tokens on a connection of its own and keeps the token rows it has read;
-  // the web app, the CLI and other server processes change them through other connections.
-  const { app, dir, cleanup } = await tempAppDb();
-  const apiConn = openAppSqlite(dir);
+  // The server checks tokens on a connection of its own and keeps the token rows it has read.
+  const { app, access, t, cleanup } = await apiSetup();
   try {
-    const access = new ApiAccess(apiConn);
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
-    const t = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' });
     assert.equal(granted(access.authenticate(t.token)).quota.limit, 50000);
     assert.equal(granted(access.authenticate(t.token)).quota.limit, 50000, 'served from memory');
 
@@ -291,20 +314,13 @@ test('what the API keeps in memory follows changes made through another connecti
     app.sqlite.prepare('DELETE FROM api_tokens WHERE id = ?').run(t.info.id);
     assert.equal(denied(access.authenticate(t.token)).error, 'invalid_token');
   } finally {
-    apiConn.close();
     await cleanup();
   }
 });
 
 test('grouped counting waits for another writer without blocking the event loop', async () => {
-  const { app, dir, cleanup } = await tempAppDb();
-  const apiConn = openAppSqlite(dir);
-  apiConn.pragma('synchronous = NORMAL');
-  const walSync = new WalSync(path.join(dir, 'app.db-wal'));
+  const { app, access, acc, t, cleanup } = await apiSetup({ walSync: true });
   try {
-    const access = new ApiAccess(apiConn, { walSync });
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
-    const t = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' });
     const id = access.identify(t.token);
     assert.ok(id.ok);
     // Another process (here: connection) holds the write lock for 150 ms.
@@ -322,19 +338,13 @@ test('grouped counting waits for another writer without blocking the event loop'
     assert.deepEqual(results.map((r) => (r.ok ? r.quota.remaining : r.error)), [49999, 49998]);
     assert.equal(currentUsage(app.sqlite, acc.id).calls, 2);
   } finally {
-    walSync.close();
-    apiConn.close();
     await cleanup();
   }
 });
 
 test('a token changed between its check and its count is decided again inside the count', async () => {
-  const { app, dir, cleanup } = await tempAppDb();
-  const apiConn = openAppSqlite(dir);
+  const { app, access, acc, t, cleanup } = await apiSetup();
   try {
-    const access = new ApiAccess(apiConn);
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
-    const t = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' });
     granted(access.authenticate(t.token)); // now in memory
 
     // The hot path grants from memory; the change lands before the call is counted.
@@ -360,7 +370,6 @@ test('a token changed between its check and its count is decided again inside th
     assert.deepEqual([ok.quota.limit, ok.quota.remaining], [3, 2]);
     assert.equal(currentUsage(app.sqlite, acc.id).calls, 1);
   } finally {
-    apiConn.close();
     await cleanup();
   }
 });

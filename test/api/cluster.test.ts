@@ -1,11 +1,11 @@
 // `serve --workers 2`: node:cluster processes sharing one port and app.db. The quota stays exact
 // across them, and a worker that dies is replaced while the other keeps answering.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { test } from 'node:test';
 import { SERPRO_FILIAL, fixture } from './fixtures.ts';
-import { bearer, get, makeAccount, publish, sleep, tempDataDir, withAppDb, writeSnapshot } from './helpers.ts';
+import { bearer, get, killServe, makeAccount, publish, sleep, spawnServe, tempDataDir, withAppDb, writeSnapshot } from './helpers.ts';
 
 function workerPids(primary: number): number[] {
   try {
@@ -32,39 +32,29 @@ test('serve --workers 2: exact quota across the workers, a killed worker is repl
   await publish(dataDir, 's', '2026-04', data);
   const N = 37;
   const a = await makeAccount(dataDir, 'Cluster', { quota: N });
-  const child = spawn(process.execPath, ['bin/cnpj-api.js', 'serve', '--port', '0', '--workers', '2', '--data-dir', dataDir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    detached: true, // its own process group: the cleanup kills the workers too
-  });
-  const exited = new Promise((r) => child.once('exit', r));
-  let err = '';
-  child.stderr.on('data', (b) => (err += b));
+  const server = await spawnServe(dataDir, ['--workers', '2'], (pid) => workerPids(pid).length === 2);
+  const primary = server.child.pid!;
+  const deadline = Date.now() + 30_000;
   try {
-    const deadline = Date.now() + 30_000;
-    let url: string | undefined;
-    while (!(url = /serving on (http:\/\/\S+)/.exec(err)?.[1]) || workerPids(child.pid!).length < 2) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve --workers 2 did not start:\n${err}`);
-      await sleep(25);
-    }
-    const target = `${url}/api/v1/brazilian_companies/${SERPRO_FILIAL}/company`;
+    const target = `${server.url}/api/v1/brazilian_companies/${SERPRO_FILIAL}/company`;
     const results = await Promise.all(Array.from({ length: 150 }, () => get(target, bearer(a.token))));
     assert.equal(results.filter((r) => r.status === 200).length, N);
     assert.equal(results.filter((r) => r.status === 429).length, 150 - N);
     assert.equal(await withAppDb(dataDir, (s) => (s.prepare('SELECT calls FROM usage_monthly WHERE account_id = ?').get(a.accountId) as { calls: number }).calls), N);
 
-    const [victim] = workerPids(child.pid!);
+    const [victim] = workerPids(primary);
     process.kill(victim, 'SIGKILL');
     // New connections are answered at once (by the survivor); the primary starts a replacement.
-    for (let i = 0; i < 20; i++) assert.equal(await freshGet(`${url}/healthz`), 200);
+    for (let i = 0; i < 20; i++) assert.equal(await freshGet(`${server.url}/healthz`), 200);
     const replaced = () => {
-      const pids = workerPids(child.pid!);
+      const pids = workerPids(primary);
       return pids.length === 2 && !pids.includes(victim);
     };
     while (!replaced()) {
-      if (Date.now() > deadline + 15_000) throw new Error(`no replacement worker:\n${err}`);
+      if (Date.now() > deadline + 15_000) throw new Error(`no replacement worker:\n${server.stderr()}`);
       await sleep(50);
     }
-    assert.match(err, new RegExp(`worker ${victim} exited \\(SIGKILL\\); starting another`));
+    assert.match(server.stderr(), new RegExp(`worker ${victim} exited \\(SIGKILL\\); starting another`));
     const after = await new Promise<number>((resolve, reject) => {
       http.get(target, { agent: false, headers: { Authorization: `Bearer ${a.token}` } }, (res) => {
         res.resume();
@@ -73,11 +63,6 @@ test('serve --workers 2: exact quota across the workers, a killed worker is repl
     });
     assert.equal(after, 429, 'still exact after the restart');
   } finally {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-    await exited;
+    await killServe(server);
   }
 });

@@ -170,3 +170,46 @@ export async function get(url: string, init: RequestInit = {}): Promise<{ status
 export const bearer = (token: string): RequestInit => ({ headers: { Authorization: `Bearer ${token}` } });
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface ServeProcess {
+  child: import('node:child_process').ChildProcess;
+  url: string;
+  /** What the process wrote on stderr so far. */
+  stderr(): string;
+  exited: Promise<unknown>;
+}
+
+/**
+ * `cnpj-api serve --port 0` as a child process (in its own process group, so a cleanup can kill
+ * its cluster workers too), once it printed its URL and `ready(pid)` holds.
+ */
+export async function spawnServe(dataDir: string, args: string[] = [], ready: (pid: number) => boolean = () => true): Promise<ServeProcess> {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['bin/cnpj-api.js', 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  let err = '';
+  child.stderr!.on('data', (b) => (err += b));
+  const deadline = Date.now() + 30_000;
+  let url: string | undefined;
+  while (!(url = /serving on (http:\/\/\S+)/.exec(err)?.[1]) || !ready(child.pid!)) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`serve ${args.join(' ')} did not start:\n${err}`);
+    }
+    await sleep(25);
+  }
+  return { child, url, stderr: () => err, exited };
+}
+
+/** Kills a spawnServe() process group and waits for the process to exit. */
+export async function killServe(s: ServeProcess): Promise<void> {
+  try {
+    process.kill(-s.child.pid!, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  await s.exited;
+}
