@@ -48,8 +48,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     conn.pragma('synchronous = NORMAL');
     conn.pragma('mmap_size = 268435456');
     const access = new ApiAccess(conn, { now, walSync });
-    // Extra contacts from memory, keyed on the auth_epoch value the token check just read.
-    const contacts = new ContactsCache(conn, () => access.epoch);
+    // Extra contacts from memory, keyed on the contacts_epoch value the count just read.
+    const contacts = new ContactsCache(conn, () => access.contactsEpoch);
     reader = new RegistryReader({ dataDir: opts.dataDir, pollMs: opts.pollMs, log, contacts: (cnpj) => contacts.get(cnpj) });
     // Bind first: the base URL (for the docs and the web app's curl example) needs the real port.
     await new Promise<void>((resolve, reject) => {

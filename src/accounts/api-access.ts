@@ -126,11 +126,12 @@ export class ApiAccess {
   private readonly walSync: WalSync | undefined;
   private readonly tokenByHash: Statement<[string], TokenRecord>;
   private readonly tokenById: Statement<[number], TokenRecord>;
-  private readonly authEpoch: Statement<[], number>;
+  private readonly epochs: Statement<[], { auth: number; contacts: number }>;
   private readonly monthlyCalls: Statement<[number, string], number>;
   /** Token records by hash, valid while auth_epoch keeps the value they were read under. */
   private readonly tokens = new Map<string, TokenRecord>();
   private tokensEpoch = -1;
+  private lastContactsEpoch = -1;
   private readonly bumpMonthly: Statement<[number, string, number], { calls: number }>;
   private readonly bumpDaily: Statement<[number, string, number]>;
   private readonly touch: Statement<[string, number, string]>;
@@ -160,7 +161,7 @@ export class ApiAccess {
        WHERE ${where}`;
     this.tokenByHash = sqlite.prepare(tokenSql('t.token_hash = ?'));
     this.tokenById = sqlite.prepare(tokenSql('t.id = ?'));
-    this.authEpoch = sqlite.prepare<[], number>('SELECT n FROM auth_epoch WHERE id = 1').pluck();
+    this.epochs = sqlite.prepare('SELECT (SELECT n FROM auth_epoch WHERE id = 1) AS auth, (SELECT n FROM contacts_epoch WHERE id = 1) AS contacts');
     this.monthlyCalls = sqlite.prepare<[number, string], number>('SELECT calls FROM usage_monthly WHERE account_id = ? AND month = ?').pluck();
     // Check and increment in ONE statement: under SQLite's write lock no two processes can both
     // see calls = limit - 1 and both pass. No row returned = the quota is used up.
@@ -230,9 +231,12 @@ export class ApiAccess {
     return { ...id, quota };
   }
 
-  /** The auth_epoch value last read (by identify() or a count): what other in-memory copies key on. */
-  get epoch(): number {
-    return this.tokensEpoch;
+  /**
+   * contacts_epoch as last read, in the same statement as auth_epoch (by identify() or inside a
+   * count): the API's contacts copy keys on it without a read of its own.
+   */
+  get contactsEpoch(): number {
+    return this.lastContactsEpoch;
   }
 
   private decide(r: TokenRecord, at: Date): AccessIdentity | AccessDenied {
@@ -247,7 +251,9 @@ export class ApiAccess {
 
   /** Empties the token records when auth_epoch moved; returns true if it did. */
   private syncEpoch(): boolean {
-    const epoch = this.authEpoch.get() ?? -1;
+    const { auth, contacts } = this.epochs.get()!;
+    this.lastContactsEpoch = contacts;
+    const epoch = auth;
     if (epoch === this.tokensEpoch) return false;
     this.tokens.clear();
     this.tokensEpoch = epoch;

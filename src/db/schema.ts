@@ -83,6 +83,12 @@ export interface AuthEpochTable {
   n: number;
 }
 
+/** Moves when extra contacts change (triggers): the API's contacts copy key. */
+export interface ContactsEpochTable {
+  id: number;
+  n: number;
+}
+
 export interface SessionsTable {
   /** SHA-256 hex of the cookie value. */
   id_hash: string;
@@ -112,6 +118,7 @@ export interface AppDatabase {
   extra_contacts: ExtraContactsTable;
   sessions: SessionsTable;
   auth_epoch: AuthEpochTable;
+  contacts_epoch: ContactsEpochTable;
   login_attempts: LoginAttemptsTable;
 }
 

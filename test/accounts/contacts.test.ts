@@ -68,10 +68,10 @@ test('a bad line names its line number and changes nothing', async () => {
   }
 });
 
-test('the in-memory copy follows auth_epoch; past its row limit it reads per lookup', async () => {
+test('the in-memory copy follows contacts_epoch; past its row limit it reads per lookup', async () => {
   const { app, cleanup } = await tempAppDb();
   try {
-    const epoch = () => (app.sqlite.prepare('SELECT n FROM auth_epoch').get() as { n: number }).n;
+    const epoch = () => (app.sqlite.prepare('SELECT n FROM contacts_epoch').get() as { n: number }).n;
     const small = new ContactsCache(app.sqlite, epoch);
     const tiny = new ContactsCache(app.sqlite, epoch, 1);
     const row = (contato: string) => ({ cnpj: '33683111000280', contact: { tipo_contato: 'email', tipo_website: '', contato } });
@@ -81,6 +81,10 @@ test('the in-memory copy follows auth_epoch; past its row limit it reads per loo
     storeContacts(app.sqlite, [row('c@example.com.br')], 'per-cnpj');
     for (const cache of [small, tiny]) assert.deepEqual(cache.get('33683111000280').map((c) => c.contato), ['c@example.com.br']);
     assert.throws(() => (small.get('33683111000280') as unknown as unknown[]).push({}), TypeError, 'shared lists are frozen');
+    // Token, account and plan changes move auth_epoch only: the copy is not reloaded for them.
+    const before = epoch();
+    app.sqlite.prepare("UPDATE plans SET monthly_quota = 1 WHERE name = 'Ouro'").run();
+    assert.equal(epoch(), before);
   } finally {
     await cleanup();
   }
