@@ -69,7 +69,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
     let closing: Promise<void> | undefined;
     const r = reader;
-    const c = conn;
     return {
       url,
       close() {
@@ -82,7 +81,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
           });
           r.close();
           // Answers waiting for a WAL flush have been sent once server.close() returned.
-          c.close();
+          conn.close();
           walSync.close();
           await appDb.close();
           buffered?.flush();

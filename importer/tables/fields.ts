@@ -89,10 +89,8 @@ export function cents(s: string): number | bigint | null {
  */
 export function cep(s: string): bigint | string | null {
   const t = text(s);
-  if (t === null) return null;
-  if (/^\d{7,8}$/.test(t)) return /^0+$/.test(t) ? null : BigInt(t);
-  if (/^0+$/.test(t)) return null;
-  return t;
+  if (t === null || /^0+$/.test(t)) return null;
+  return /^\d{7,8}$/.test(t) ? BigInt(t) : t;
 }
 
 /**

@@ -191,9 +191,7 @@ export class ApiAccess {
    */
   identify(token: string | undefined | null): AccessIdentity | AccessDenied {
     const t = tokenText(token);
-    if (typeof t !== 'string') return t;
-    const r = this.tokenRecord(hashToken(t));
-    return r ? this.decide(r, this.now()) : deny('invalid_token', MSG_INVALID);
+    return typeof t === 'string' ? this.identifyHash(hashToken(t)) : t;
   }
 
   /**
@@ -205,12 +203,19 @@ export class ApiAccess {
   identifyForCount(token: string | undefined | null): AccessIdentity | AccessDenied {
     const t = tokenText(token);
     if (typeof t !== 'string') return t;
-    const r = this.tokens.get(hashToken(t));
+    const hash = hashToken(t);
+    const r = this.tokens.get(hash);
     if (r !== undefined) {
       const d = this.decide(r, this.now());
       if (d.ok) return d;
     }
-    return this.identify(t);
+    return this.identifyHash(hash);
+  }
+
+  /** identify() once the token is known to be well formed: epoch read now, record, decision. */
+  private identifyHash(hash: string): AccessIdentity | AccessDenied {
+    const r = this.tokenRecord(hash);
+    return r ? this.decide(r, this.now()) : deny('invalid_token', MSG_INVALID);
   }
 
   /**
@@ -253,10 +258,9 @@ export class ApiAccess {
   private syncEpoch(): boolean {
     const { auth, contacts } = this.epochs.get()!;
     this.lastContactsEpoch = contacts;
-    const epoch = auth;
-    if (epoch === this.tokensEpoch) return false;
+    if (auth === this.tokensEpoch) return false;
     this.tokens.clear();
-    this.tokensEpoch = epoch;
+    this.tokensEpoch = auth;
     return true;
   }
 

@@ -1,5 +1,6 @@
 // Test fixtures for the API: a temp data dir, snapshots written straight from the schema source
 // (src/registry/tables.ts), accounts and tokens through the accounts module, a running server.
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -172,7 +173,7 @@ export const bearer = (token: string): RequestInit => ({ headers: { Authorizatio
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface ServeProcess {
-  child: import('node:child_process').ChildProcess;
+  child: ChildProcess;
   url: string;
   /** What the process wrote on stderr so far. */
   stderr(): string;
@@ -184,7 +185,6 @@ export interface ServeProcess {
  * its cluster workers too), once it printed its URL and `ready(pid)` holds.
  */
 export async function spawnServe(dataDir: string, args: string[] = [], ready: (pid: number) => boolean = () => true): Promise<ServeProcess> {
-  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, ['bin/cnpj-api.js', 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
