@@ -27,12 +27,43 @@ import type { Company, CompanyResponse, ContatoExtra, Socio } from './schema.ts'
 /** The lookup tables of a snapshot, code → description, held in memory. */
 export type Lookups = Record<LookupTable, ReadonlyMap<number, string>>;
 
+/**
+ * The snapshot columns this mapping reads, per table. The reader fetches these and no others
+ * (every column fetched costs the lookup time), and the row types below let the mapping read
+ * nothing else.
+ */
+export const MAPPED_COLUMNS = {
+  establishment: [
+    'cnpj', 'matriz_filial', 'nome_fantasia', 'situacao_cadastral', 'data_situacao_cadastral', 'motivo_situacao_cadastral',
+    'data_inicio_atividade', 'cnae_fiscal', 'cnaes_secundarios', 'tipo_logradouro', 'logradouro', 'numero', 'complemento',
+    'bairro', 'cep', 'uf', 'municipio', 'ddd_1', 'telefone_1', 'ddd_2', 'telefone_2', 'email', 'situacao_especial',
+    'data_situacao_especial',
+  ],
+  company: ['razao_social', 'natureza_juridica', 'capital_social_cents', 'porte'],
+  simples: ['opcao_simples', 'opcao_mei'],
+  partner: ['nome', 'cnpj_cpf', 'qualificacao', 'data_entrada', 'faixa_etaria'],
+  regime: ['cnpj', 'ano', 'cnpj_scp', 'forma', 'escrituracoes'],
+} as const satisfies {
+  establishment: readonly (keyof EstablishmentRow)[];
+  company: readonly (keyof CompanyRow)[];
+  simples: readonly (keyof SimplesRow)[];
+  partner: readonly (keyof PartnerRow)[];
+  regime: readonly (keyof RegimeRow)[];
+};
+
+type Mapped<R, K extends keyof typeof MAPPED_COLUMNS> = Pick<R, Extract<(typeof MAPPED_COLUMNS)[K][number], keyof R>>;
+export type MappedEstablishment = Mapped<EstablishmentRow, 'establishment'>;
+export type MappedCompany = Mapped<CompanyRow, 'company'>;
+export type MappedSimples = Mapped<SimplesRow, 'simples'>;
+export type MappedPartner = Mapped<PartnerRow, 'partner'>;
+export type MappedRegime = Mapped<RegimeRow, 'regime'>;
+
 export interface SnapshotRows {
-  establishment: EstablishmentRow;
-  company: CompanyRow | null;
-  simples: SimplesRow | null;
-  partners: readonly PartnerRow[];
-  regimes: readonly RegimeRow[];
+  establishment: MappedEstablishment;
+  company: MappedCompany | null;
+  simples: MappedSimples | null;
+  partners: readonly MappedPartner[];
+  regimes: readonly MappedRegime[];
 }
 
 const CNAE_HUMAN_MAX = 100;
@@ -69,8 +100,8 @@ const bareCnpj = (v: string | null) => (v === null ? '' : v.replace(/[./\-\s]/g,
 type RegimeFields = Pick<Company, 'regime_tributario' | 'ano_regime_tributario' | 'escrituracoes_regime_tributario'>;
 
 /** Latest year for the base; within it the row of this exact CNPJ wins, then a non-SCP row. */
-export function pickRegime(rows: readonly RegimeRow[], cnpj: string): RegimeFields {
-  let best: RegimeRow | null = null;
+export function pickRegime(rows: readonly MappedRegime[], cnpj: string): RegimeFields {
+  let best: MappedRegime | null = null;
   let bestYear = -1;
   let bestRank = -1;
   for (const r of rows) {
@@ -90,7 +121,7 @@ export function pickRegime(rows: readonly RegimeRow[], cnpj: string): RegimeFiel
   return out;
 }
 
-function mapSocio(p: PartnerRow, lookups: Lookups): Socio {
+function mapSocio(p: MappedPartner, lookups: Lookups): Socio {
   return {
     nome_socio: collapse(p.nome),
     cnpj_cpf_socio: text(p.cnpj_cpf).trim(),
