@@ -119,6 +119,23 @@ describe('lookup API', () => {
     assert.equal(lower.status, 200);
   });
 
+  test('lookup URLs with a query string or an unusual shape: the same answers as through the router', async () => {
+    const base = api(SERPRO_FILIAL);
+    assert.equal((await get(`${base}?x=1&api_token=${acct.token}&y`)).status, 200);
+    // A repeated api_token: the first one is the token.
+    assert.equal((await get(`${base}?api_token=${acct.token}&api_token=cnpj_garbage`)).status, 200);
+    assert.equal((await get(`${base}?api_token=cnpj_garbage&api_token=${acct.token}`)).status, 401);
+    assert.equal((await get(`${base}?`, bearer(acct.token))).status, 200);
+    assert.equal((await get(`${base}?api_token=${encodeURIComponent(acct.token)}`)).status, 200);
+    // Shapes the fast match leaves to the router: a trailing slash, an empty CNPJ segment.
+    const slash = await get(`${base}/`, bearer(acct.token));
+    assert.equal(slash.status, 200);
+    assert.equal(slash.body.company.cnpj, SERPRO_FILIAL);
+    const empty = await get(`${server.url}/api/v1/brazilian_companies//company`, bearer(acct.token));
+    assert.equal(empty.status, 400);
+    assert.equal(empty.body.error, 'invalid_cnpj');
+  });
+
   test('rate-limit headers on every authenticated answer, counted only for 200/404', async () => {
     const a = await get(api(SERPRO_FILIAL), bearer(acct.token));
     const limit = Number(a.headers.get('x-ratelimit-limit'));
