@@ -65,9 +65,9 @@ export class SnapshotRefused extends Error {
 /**
  * The whole lookup in ONE statement: SQLite writes the establishment, its company, Simples,
  * partners and regimes as one JSON text of arrays (only the columns the mapping reads, see
- * MAPPED_COLUMNS), and JSON.parse turns it into values. Five statements returning rows cost
- * ~27 µs here, this ~20 µs: most of the difference is better-sqlite3 creating each column's
- * value through V8's API one by one, which JSON.parse does in one pass.
+ * MAPPED_COLUMNS), and JSON.parse turns it into values. Five statements returning rows took
+ * 27–33 µs here, this 22–25 µs with the parse: better-sqlite3 creates each column's value
+ * through V8's API one by one, JSON.parse makes them all in one pass.
  * Names come from tables.ts and map.ts, our own schema, never from input.
  */
 function lookupSql(): string {
