@@ -116,9 +116,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
     now: deps.now,
     fail: (err, req, res) => onError(err, req, res),
   });
-  const company = lookupCompany as unknown as Middleware;
-  app.get(COMPANY_ROUTE, company);
-  app.get(COMPANY_ROUTE_SLASHED, company);
+  for (const route of [COMPANY_ROUTE, COMPANY_ROUTE_SLASHED]) app.get(route, lookupCompany as unknown as Middleware);
 
   const health: Handler = (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
   app.get('/healthz', health as unknown as Middleware);

@@ -11,10 +11,10 @@
 //   code) stay TEXT: SQLite keeps them as given.
 // - Phone numbers and area codes (DIGITS) are stored as INTEGER when the number gives the same digits
 //   back (no leading zero), else as the digit string: 4–5 bytes less per number. CEPs (always 8
-//   digits) are stored as INTEGER and padded back to 8 by the reader; a CEP that is not digits
-//   stays TEXT. Their columns have
-//   no declared type, so SQLite stores exactly what is bound (an INTEGER-affinity column would turn
-//   the text '0123' into 123). Readers get a number or a string of digits.
+//   digits) are stored as INTEGER and padded back to 8 by the mapping (company/map.ts); a CEP that
+//   is not digits stays TEXT. Their columns have no declared type, so SQLite stores exactly what
+//   is bound (an INTEGER-affinity column would turn the text '0123' into 123). Readers get a
+//   number or a string of digits.
 // - 16 KiB pages: fewer half-empty page tails than 4 KiB (about 1.5% smaller files, same load speed).
 //   About 170 bytes per establishment, index included.
 
