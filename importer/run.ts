@@ -9,6 +9,7 @@ import { activeSnapshot, type SnapshotStats, type TableStats } from '../src/db/s
 import { openSqlite } from '../src/db/sqlite.ts';
 import { ALL_TABLES, SNAPSHOT_FILES, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile } from '../src/registry/tables.ts';
 import { selfCommand } from '../src/runtime.ts';
+import { planProblems, refusal, regimeWarning, rowProblems } from './completeness.ts';
 import { ProgressLine, type ProgressState } from './progress.ts';
 import { abandonBuild, checkFreeSpace, cleanStaleBuilds, dirBytes, newSnapshotId, publish, pruneSnapshots, startBuild } from './snapshot.ts';
 import { planImport, type SourceFile } from './sources.ts';
@@ -27,6 +28,8 @@ export interface ImportOptions {
   keep?: number;
   /** Marks the snapshot as synthetic data (status and /api/v1/status say so). */
   synthetic?: boolean;
+  /** Publish an incomplete month anyway (see completeness.ts); the reasons stay in its stats. `update` never sets it. */
+  allowPartial?: boolean;
   measureTableBytes?: boolean;
   log?: (line: string) => void;
   /** Test hooks. */
@@ -53,6 +56,9 @@ export class ImportError extends Error {
   override name = 'ImportError';
 }
 
+/** A month refused as incomplete: its message already says the active snapshot is unchanged. */
+class IncompleteMonth extends ImportError {}
+
 export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
   const started = performance.now();
   const log = opts.log ?? (() => {});
@@ -73,6 +79,11 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     const month = opts.month ?? plan.detectedMonth;
     if (!month) throw new ImportError('não foi possível descobrir o mês dos arquivos: informe --month AAAA-MM');
     if (!MONTH.test(month)) throw new ImportError(`mês inválido "${month}": use AAAA-MM`);
+    // Checked before the long load, so that a refusal comes at once.
+    const partial = planProblems(plan);
+    judge(partial, opts, log);
+    const regimes = regimeWarning(plan);
+    if (regimes) log(`warning: ${regimes}`);
     if (!opts.skipSpaceCheck) checkFreeSpace(paths.registryDir, plan.compressedBytes);
 
     const previous = activeSnapshot(app.sqlite, paths.registryDir);
@@ -108,6 +119,9 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     const tables: Record<string, TableStats> = {};
     for (const r of results) Object.assign(tables, r.tables);
     verify(buildDir, tables);
+    const emptyOrShrunk = rowProblems(plan, tables, previous);
+    judge(emptyOrShrunk, opts, log);
+    partial.push(...emptyOrShrunk);
     const loadedRows = ['establishments', 'companies', 'partners', 'simples', 'regimes'].reduce((s, t) => s + (tables[t]?.rows ?? 0), 0);
     if (loadedRows === 0) throw new ImportError('nenhuma linha de empresa, estabelecimento, sócio, Simples ou regime foi importada');
 
@@ -118,6 +132,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       seconds: (performance.now() - started) / 1000,
       bytes: dirBytes(buildDir),
       ...(opts.synthetic ? { synthetic: true } : {}),
+      ...(partial.length ? { partial } : {}),
     };
     const dir = publish(app.sqlite, paths.registryDir, buildDir, { id, month, importedAt, stats });
     buildDir = null;
@@ -141,6 +156,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     // Once a build has started, say what happened to it; errors before that are about the input.
     if (buildDir) {
       abandonBuild(buildDir);
+      if (err instanceof IncompleteMonth) throw err;
       throw new ImportError(`${message}; a importação foi cancelada e o snapshot ativo não foi alterado`);
     }
     throw err instanceof ImportError ? err : new ImportError(message);
@@ -149,6 +165,13 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     process.off('SIGTERM', onSignal);
     await app.close();
   }
+}
+
+/** Refuses an incomplete month, or says that it is published anyway. */
+function judge(problems: string[], opts: ImportOptions, log: (line: string) => void): void {
+  if (!problems.length) return;
+  if (!opts.allowPartial) throw new IncompleteMonth(refusal(problems));
+  log(`warning: publishing an incomplete month (--allow-partial): ${problems.join('; ')}`);
 }
 
 function hasRejects(tables: Record<string, TableStats>, file: SnapshotFile): boolean {

@@ -45,7 +45,7 @@ export function kindOfMember(name: string): SourceKind | null {
   return null;
 }
 
-const REGIME_ZIPS: [string, RegExp][] = [
+export const REGIME_ZIPS: [string, RegExp][] = [
   ['Lucro Real.zip', /lucro[ _-]?real/i],
   ['Lucro Presumido.zip', /lucro[ _-]?presumido/i],
   ['Lucro Arbitrado.zip', /lucro[ _-]?arbitrado/i],

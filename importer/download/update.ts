@@ -12,7 +12,7 @@ import { downloadWith, openSession, remoteCtx, resolveMonth, type DownloadOption
 
 export interface UpdateOptions extends Omit<DownloadOptions, 'month' | 'out'> {
   keepDownloads?: boolean;
-  /** Import a month even if it lacks some of the 37 standard zips. */
+  /** Download and import a month lacking some of the 37 standard zips; the import's own completeness checks still apply. */
   allowPartial?: boolean;
   /** Imports a downloaded folder (the CLI passes importer/run.ts's runImport). */
   importMonth: (dir: string, month: string) => Promise<{ snapshotId: string; month: string }>;

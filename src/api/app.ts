@@ -127,7 +127,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
     const body: StatusBody = info
       ? {
           status: 'ok',
-          registry: { id: info.id, month: info.month, imported_at: info.importedAt, schema_version: info.schemaVersion, synthetic: info.synthetic, counts: info.counts },
+          registry: { id: info.id, month: info.month, imported_at: info.importedAt, schema_version: info.schemaVersion, synthetic: info.synthetic, partial: info.partial, counts: info.counts },
         }
       : { status: 'registry_unavailable', registry: null };
     sendJson(res, 200, body, { 'Cache-Control': 'no-store' });

@@ -123,6 +123,7 @@ export const StatusSchema = Type.Object(
         imported_at: Type.String({ description: 'Quando a importação foi publicada (ISO 8601).' }),
         schema_version: Type.Integer(),
         synthetic: Type.Boolean({ description: 'true quando os dados são sintéticos (demonstração do primeiro uso), não da Receita.' }),
+        partial: Type.Boolean({ description: 'true quando o mês foi publicado incompleto (faltam arquivos ou linhas da Receita), por decisão do operador.' }),
         counts: Type.Record(Type.String(), Type.Integer(), { description: 'Linhas por tabela.' }),
       }),
       Type.Null(),

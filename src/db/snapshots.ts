@@ -21,6 +21,8 @@ export interface SnapshotStats {
   seconds: number;
   bytes: number;
   synthetic?: boolean;
+  /** Published with --allow-partial: what was missing, empty or too small. */
+  partial?: string[];
 }
 
 export interface SnapshotInfo {

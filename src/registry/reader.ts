@@ -41,6 +41,8 @@ export interface RegistryInfo {
   counts: Record<string, number>;
   /** Generated test data (the first-run demo), not the Receita's. */
   synthetic: boolean;
+  /** An incomplete month published with --allow-partial. */
+  partial: boolean;
 }
 
 export interface ReaderOptions {
@@ -143,7 +145,7 @@ class SnapshotHandle {
     }
     const counts: Record<string, number> = {};
     for (const [name, t] of Object.entries(snap.stats?.tables ?? {})) counts[name] = t.rows;
-    this.info = { id: snap.id, month: snap.month, importedAt: snap.importedAt, schemaVersion: version, counts, synthetic: snap.stats?.synthetic === true };
+    this.info = { id: snap.id, month: snap.month, importedAt: snap.importedAt, schemaVersion: version, counts, synthetic: snap.stats?.synthetic === true, partial: !!snap.stats?.partial?.length };
   }
 
   static open(appDb: string, snap: SnapshotInfo, contacts?: (cnpj: string) => readonly ContatoExtra[]): SnapshotHandle {

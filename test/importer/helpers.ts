@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZipWriter } from '../../scripts/sample/zip-writer.ts';
+import { openAppDb } from '../../src/db/app-db.ts';
+import { activeSnapshot, type SnapshotInfo } from '../../src/db/snapshots.ts';
 import { openSqlite } from '../../src/db/sqlite.ts';
 
 export const SAMPLES = fileURLToPath(new URL('../../../shared/samples/receita-mini/', import.meta.url));
@@ -38,5 +40,15 @@ export function querySnapshot<T>(dir: string, file: 'establishments.db' | 'compa
     return db.prepare(sql).all(...params) as T[];
   } finally {
     db.close();
+  }
+}
+
+/** The data dir's active snapshot, as `status` sees it. */
+export async function active(dataDir: string): Promise<SnapshotInfo | null> {
+  const app = await openAppDb(dataDir);
+  try {
+    return activeSnapshot(app.sqlite, path.join(dataDir, 'registry'));
+  } finally {
+    await app.close();
   }
 }

@@ -4,20 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { openAppDb } from '../../src/db/app-db.ts';
-import { activeSnapshot, listSnapshots } from '../../src/db/snapshots.ts';
+import { listSnapshots } from '../../src/db/snapshots.ts';
 import { runImport } from '../../importer/run.ts';
-import { copySamples, querySnapshot, rec, SAMPLES, tempDir, writeZip } from './helpers.ts';
+import { active, copySamples, querySnapshot, rec, SAMPLES, tempDir, writeZip } from './helpers.ts';
 
 const BIN = path.resolve('bin/cnpj-api.js');
-
-async function active(dataDir: string) {
-  const app = await openAppDb(dataDir);
-  try {
-    return activeSnapshot(app.sqlite, path.join(dataDir, 'registry'));
-  } finally {
-    await app.close();
-  }
-}
 
 function buildingDirs(dataDir: string): string[] {
   const reg = path.join(dataDir, 'registry');
@@ -109,7 +100,8 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
   // "Secretário" stored as UTF-8 bytes inside the Latin-1 file (the 2021 QUALSCSV does this).
   writeZip(path.join(dump, 'Qualificacoes.zip'), 'F.K03200$Z.D60913.QUALSCSV', rec('18', Buffer.from('Secretário', 'utf8').toString('latin1')) + rec('49', 'Sócio-Administrador'));
 
-  const s = await runImport({ dataDir, inputs: [dump] });
+  // A handful of hand-made files, not a month: published only with allowPartial.
+  const s = await runImport({ dataDir, inputs: [dump], allowPartial: true });
   assert.equal(s.month, '2026-09', 'month read from the D60913 extraction date');
   const t = s.stats.tables;
   assert.equal(t.establishments.rejected, 2, 'short line and bad check digits quarantined');
@@ -196,7 +188,7 @@ test('a killed import (SIGKILL) leaves the old snapshot active; the next import 
   }
   writeZip(path.join(dump, 'Estabelecimentos0.zip'), 'K3241.K03200Y0.D60913.ESTABELE', text);
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [BIN, 'import', dump, '--data-dir', dataDir], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [BIN, 'import', dump, '--data-dir', dataDir, '--allow-partial'], { stdio: 'ignore' });
   // Wait until the build folder exists, then kill the importer hard.
   for (let i = 0; i < 200 && buildingDirs(dataDir).length === 0; i++) await new Promise((r) => setTimeout(r, 25));
   assert.equal(buildingDirs(dataDir).length, 1, 'the import started');
@@ -232,7 +224,7 @@ test('bad inputs: unknown files, no month, bad month, missing path', async () =>
   await assert.rejects(runImport({ dataDir, inputs: [dump] }), /--month/);
   await assert.rejects(runImport({ dataDir, inputs: [dump], month: '2026-13' }), /mês inválido/);
   await assert.rejects(runImport({ dataDir, inputs: [path.join(dump, 'nope')] }), /não encontrado/);
-  const r = await runImport({ dataDir, inputs: [path.join(dump, 'Empresas0.zip')], month: '2026-09' });
-  assert.equal(r.stats.tables.companies.rows, 1, 'a subset is imported');
+  const r = await runImport({ dataDir, inputs: [path.join(dump, 'Empresas0.zip')], month: '2026-09', allowPartial: true });
+  assert.equal(r.stats.tables.companies.rows, 1, 'a subset is imported with allowPartial');
   assert.ok(r.stats.missingFiles.includes('Estabelecimentos0.zip'));
 });

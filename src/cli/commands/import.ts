@@ -9,6 +9,7 @@ interface Args extends GlobalArgs {
   month?: string;
   'skip-space-check'?: boolean;
   keep?: number;
+  'allow-partial'?: boolean;
   json?: boolean;
 }
 
@@ -21,9 +22,14 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
       .option('month', { type: 'string', describe: 'month of the data, YYYY-MM (default: from the folder name or the files)' })
       .option('skip-space-check', { type: 'boolean', default: false, describe: 'start even if the disk looks too small' })
       .option('keep', { type: 'number', default: 2, describe: 'snapshots kept on disk, the new active one included' })
+      .option('allow-partial', {
+        type: 'boolean',
+        default: false,
+        describe: 'publish even an incomplete month (a group or shard missing, a table empty or under 90% of the active one); status says so',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
       .example('$0 import ./downloads/2026-09', 'import a downloaded month')
-      .example('$0 import Empresas0.zip Estabelecimentos0.zip --month 2026-09', 'import some files only'),
+      .example('$0 import Empresas0.zip Estabelecimentos0.zip --month 2026-09 --allow-partial', 'import some files only'),
   handler: async (argv) => {
     // Loaded on use: every command module is loaded to build --help, and the import parent's RSS counts.
     const { runImport } = await import('../../../importer/run.ts');
@@ -36,6 +42,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
         progress: process.stderr.isTTY,
         skipSpaceCheck: argv['skip-space-check'],
         keep: argv.keep,
+        allowPartial: argv['allow-partial'],
         log: (l) => console.error(l),
       });
     } catch (e) {
@@ -50,6 +57,7 @@ export function printSummary(s: ImportSummary): void {
   const n = (x: number) => x.toLocaleString('en-US');
   const rows = Object.values(s.stats.tables).reduce((a, t) => a + t.rows, 0);
   console.log(`published snapshot ${s.snapshotId} (month ${s.month})${s.previous ? `, replacing ${s.previous}` : ''}`);
+  if (s.stats.partial) console.log(`  PARTIAL month, published with --allow-partial: ${s.stats.partial.join('; ')}`);
   console.log(`  ${n(rows)} rows in ${fmtDuration(s.stats.seconds)} (${n(Math.round(rows / s.stats.seconds))} rows/s), ${(s.stats.bytes / 1e6).toFixed(1)} MB on disk`);
   for (const [name, t] of Object.entries(s.stats.tables)) {
     const extra = [t.rejected ? `${n(t.rejected)} rejected` : '', t.duplicates ? `${n(t.duplicates)} duplicates dropped (last wins)` : '']

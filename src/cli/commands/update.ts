@@ -22,7 +22,7 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
       .option('allow-partial', {
         type: 'boolean',
         default: false,
-        describe: 'import the month even if it lacks some of the 37 standard zips (default: refuse, publication may be in progress)',
+        describe: 'download and import a month lacking some of the 37 standard zips (default: refuse, publication may be in progress); the import still refuses an incomplete month',
       }),
   handler: async (argv) => {
     const dataDir = dataDirOf(argv);
