@@ -17,6 +17,10 @@ export interface ServerOptions {
   dataDir: string;
   host: string;
   port: number;
+  /** Base URL shown to users (docs, OpenAPI, curl examples); default: the listening address. */
+  publicUrl?: string;
+  /** A reverse proxy is the only way in: believe its X-Forwarded-For/-Proto. */
+  trustProxy?: boolean;
   now?: () => Date;
   /** Active-snapshot polling interval (ms). */
   pollMs?: number;
@@ -63,7 +67,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     const url = `http://${host}:${addr.port}`;
     // Registered before the event loop can deliver the first request.
-    const { handle } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, now, baseUrl: url, log, extend: opts.extend });
+    const { handle } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, extend: opts.extend });
     server.on('request', handle);
     log(`listening on ${url}${reader.info ? ` (registry ${reader.info.month})` : ' (no registry imported yet)'}`);
 

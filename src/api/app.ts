@@ -9,6 +9,7 @@ import type { StatusBody } from '../company/schema.ts';
 import type { AppDatabase } from '../db/schema.ts';
 import type { Sqlite } from '../db/sqlite.ts';
 import type { RegistryReader } from '../registry/reader.ts';
+import { HSTS, isHttps } from '../forwarded.ts';
 import { mountWeb } from '../web/index.ts';
 import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, companyHandler } from './company.ts';
 import { buildDocsHtml } from './docs.ts';
@@ -22,7 +23,10 @@ export interface AppDeps {
   access: ApiAccess;
   reader: RegistryReader;
   now: () => Date;
+  /** Shown in /openapi.json, /docs and the web app: --public-url, else the listening address. */
   baseUrl: string;
+  /** Client address and https come from X-Forwarded-* (--trust-proxy). */
+  trustProxy?: boolean;
   log: LogFn;
   /** Extra routes (tests use it to mount a failing route). */
   extend?: (app: Polka) => void;
@@ -148,13 +152,15 @@ export function buildApp(deps: AppDeps): BuiltApp {
     res.end(docs);
   }) as unknown as Middleware);
 
-  mountWeb(app, { sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl });
+  mountWeb(app, { sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy });
   deps.extend?.(app);
 
   return {
     app,
     handle(req, res) {
-      logRequest(req, res, log);
+      logRequest(req, res, log, deps.trustProxy);
+      // The server speaks plain HTTP: only a trusted proxy can make a request https.
+      if (deps.trustProxy && isHttps(req, deps)) res.setHeader('Strict-Transport-Security', HSTS);
       try {
         const lookup = req.method === 'GET' ? LOOKUP_URL.exec(req.url ?? '') : null;
         if (lookup !== null) {

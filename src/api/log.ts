@@ -1,6 +1,7 @@
 // One line per request. Tokens must never reach a log: the api_token query value is redacted
 // (whatever its case or percent-encoding), and the Authorization header is never logged.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientIp } from '../forwarded.ts';
 
 export type LogFn = (line: string) => void;
 
@@ -50,9 +51,11 @@ const CONTROL = /[\x00-\x1f\x7f]/;
 const CONTROLS = /[\x00-\x1f\x7f]/g;
 
 /** Logs the request when its response is done (or the client went away). */
-export function logRequest(req: IncomingMessage, res: ServerResponse, log: LogFn): void {
+export function logRequest(req: IncomingMessage, res: ServerResponse, log: LogFn, trustProxy = false): void {
   const start = performance.now();
   const url = req.url ?? '';
+  // Read now: a socket already destroyed at the end (an aborted request) no longer knows its peer.
+  const peer = req.socket.remoteAddress;
   res.once('close', () => {
     const ms = performance.now() - start;
     const status = res.writableFinished ? String(res.statusCode) : `${res.statusCode}-aborted`;
@@ -60,7 +63,7 @@ export function logRequest(req: IncomingMessage, res: ServerResponse, log: LogFn
     // cannot forge extra log lines.
     let target = redactUrl(url);
     if (CONTROL.test(target)) target = target.replace(CONTROLS, '?');
-    log(`${isoNow()} ${req.method ?? '-'} ${target} ${status} ${ms.toFixed(1)}ms account=${accounts.get(res) ?? '-'}`);
+    log(`${isoNow()} ${clientIp(req, trustProxy, peer)} ${req.method ?? '-'} ${target} ${status} ${ms.toFixed(1)}ms account=${accounts.get(res) ?? '-'}`);
   });
 }
 

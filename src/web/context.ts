@@ -7,9 +7,9 @@ export interface WebContext {
   sqlite: Sqlite;
   db: Kysely<AppDatabase>;
   now: () => Date;
-  /** Public base URL of the API, e.g. http://127.0.0.1:8080, for the curl example. */
+  /** Public base URL of the API (--public-url, else the listening address), for the curl example. */
   baseUrl: string;
-  /** Take the client address from X-Forwarded-For (only behind a proxy you run). Default false. */
+  /** Client address and https from X-Forwarded-For/-Proto (only behind a proxy you run). Default false. */
   trustProxy?: boolean;
   /** Where unexpected errors are reported. Default: console.error. */
   log?: (line: string) => void;

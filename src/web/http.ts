@@ -51,21 +51,8 @@ export function redirect(res: Res, location: string): void {
   res.end();
 }
 
-export function isHttps(req: Req): boolean {
-  const proto = req.headers['x-forwarded-proto'];
-  const first = (Array.isArray(proto) ? proto[0] : proto)?.split(',')[0]?.trim().toLowerCase();
-  return first === 'https' || Boolean((req.socket as { encrypted?: boolean }).encrypted);
-}
-
-/** The peer address; X-Forwarded-For only when the operator says a proxy sits in front. */
-export function clientIp(req: Req, trustProxy: boolean): string {
-  if (trustProxy) {
-    const fwd = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(fwd) ? fwd[0] : fwd)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? 'desconhecido';
-}
+// Where a request comes from, under the operator's proxy trust rules.
+export { clientIp, isHttps } from '../forwarded.ts';
 
 export function parseCookies(req: Req): Map<string, string> {
   const out = new Map<string, string>();

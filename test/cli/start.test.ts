@@ -6,8 +6,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 /** Runs `cnpj-api start` until its output matches `until`, returns the output and the process. */
-async function startUntil(dataDir: string, until: RegExp) {
-  const child = spawn(process.execPath, ['bin/cnpj-api.js', 'start', '--port', '0', '--companies', '2000', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startUntil(dataDir: string, until: RegExp, args: string[] = []) {
+  const child = spawn(process.execPath, ['bin/cnpj-api.js', 'start', '--port', '0', '--companies', '2000', '--data-dir', dataDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (b) => (out += b));
   child.stderr.on('data', (b) => (out += b));
@@ -40,4 +40,17 @@ test('first run (the README command): synthetic month, demo token, working curl 
   second.child.kill('SIGTERM');
   await new Promise((r) => second.child.on('exit', r));
   assert.doesNotMatch(second.out, /SYNTHETIC month|Demo API token/, 'an existing registry is just served');
+});
+
+test('start --public-url: the demo curl line and the banner show the public URL', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-start-'));
+  const run = await startUntil(dataDir, /Web app login: .*\n/, ['--public-url', 'https://CNPJ.example.com/', '--trust-proxy']);
+  try {
+    assert.match(run.out, /serving on http:\/\/127\.0\.0\.1:\d+, public URL https:\/\/cnpj\.example\.com +\(API docs: https:\/\/cnpj\.example\.com\/docs, web app: https:\/\/cnpj\.example\.com\/login\)/);
+    assert.match(run.out, /curl -H "Authorization: Bearer cnpj_\w+" https:\/\/cnpj\.example\.com\/api\/v1\/brazilian_companies\/\w{14}\/company\n/);
+  } finally {
+    run.child.kill('SIGTERM');
+    await new Promise((r) => run.child.on('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { createUser, type UserRole } from '../../src/accounts/users.ts';
 import { openAppDb, type AppDb } from '../../src/db/app-db.ts';
-import { startServer } from '../../src/server.ts';
+import { startServer, type ServerOptions } from '../../src/server.ts';
 
 export interface TestServer {
   url: string;
@@ -15,9 +15,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: { now?: () => Date } = {}): Promise<TestServer> {
+export async function startTestServer(opts: Pick<ServerOptions, 'now' | 'publicUrl' | 'trustProxy' | 'log'> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-web-'));
-  const server = await startServer({ dataDir, host: '127.0.0.1', port: 0, now: opts.now, log: () => {} });
+  const server = await startServer({ dataDir, host: '127.0.0.1', port: 0, log: () => {}, ...opts });
   const app = await openAppDb(dataDir);
   return {
     url: server.url,

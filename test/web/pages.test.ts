@@ -72,7 +72,7 @@ describe('web pages', () => {
     assert.equal((await c.get('/api-de-cnpj/tokens')).headers.get('cache-control'), 'no-store');
   });
 
-  test('session cookie: random, HttpOnly, SameSite=Lax, Path=/, expiring; Secure behind HTTPS; stored hashed', async () => {
+  test('session cookie: random, HttpOnly, SameSite=Lax, Path=/, expiring; stored hashed', async () => {
     const plain = client();
     const r = await plain.login('admin@acme.com.br', PASSWORD);
     const set = r.headers.getSetCookie().find((s) => s.startsWith('cnpj_sessao='))!;
@@ -88,9 +88,7 @@ describe('web pages', () => {
     assert.ok(rows.some((x) => x.id_hash === hash));
     assert.ok(!rows.some((x) => x.id_hash === cookie));
 
-    const proxied = client({ 'x-forwarded-proto': 'https' });
-    const r2 = await proxied.login('admin@acme.com.br', PASSWORD);
-    assert.match(r2.headers.getSetCookie().find((s) => s.startsWith('cnpj_sessao='))!, /; Secure/);
+    // Secure only behind a trusted proxy that says https (test/web/proxy.test.ts).
   });
 
   test('without a session: pages redirect to /login, posts are refused with 403', async () => {

@@ -7,9 +7,9 @@ import { DEFAULT_HOST, DEFAULT_PORT } from '../../config.ts';
 import { openAppDb } from '../../db/app-db.ts';
 import { startServer, type RunningServer } from '../../server.ts';
 import { CliError } from '../errors.ts';
-import { dataDirOf, type GlobalArgs } from '../options.ts';
+import { dataDirOf, proxyOptionsOf, withProxyOptions, type GlobalArgs, type ProxyArgs } from '../options.ts';
 
-interface Args extends GlobalArgs {
+interface Args extends GlobalArgs, ProxyArgs {
   host: string;
   port: number;
   workers: number;
@@ -20,6 +20,8 @@ export interface ServeOptions {
   host: string;
   port: number;
   workers: number;
+  publicUrl?: string;
+  trustProxy?: boolean;
 }
 
 /**
@@ -65,23 +67,25 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
   command: 'serve',
   describe: 'serve the API and the web app (picks up newly imported snapshots without a restart)',
   builder: (y) =>
-    y
+    withProxyOptions(y)
       .option('host', { type: 'string', default: DEFAULT_HOST, describe: 'address to listen on' })
       .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'TCP port' })
       .option('workers', { type: 'number', default: 1, describe: 'server processes sharing the port (node:cluster)' }),
   handler: async (argv) => {
     if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new CliError(`invalid port: ${argv.port}`);
     if (!Number.isInteger(argv.workers) || argv.workers < 1 || argv.workers > 64) throw new CliError(`invalid --workers: ${argv.workers}`);
+    const proxy = proxyOptionsOf(argv);
     let server: RunningServer;
     try {
-      server = await serve({ dataDir: dataDirOf(argv), host: argv.host, port: argv.port, workers: argv.workers });
+      server = await serve({ dataDir: dataDirOf(argv), host: argv.host, port: argv.port, workers: argv.workers, ...proxy });
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       if (err.code === 'EADDRINUSE') throw new CliError(`port ${argv.port} on ${argv.host} is already in use`);
       if (err.code === 'EACCES') throw new CliError(`no permission to listen on ${argv.host}:${argv.port}`);
       throw e;
     }
-    if (!cluster.isWorker) console.error(`cnpj-api serving on ${server.url} (docs: ${server.url}/docs)`);
+    const shown = proxy.publicUrl ? `public URL ${proxy.publicUrl}, docs: ${proxy.publicUrl}/docs` : `docs: ${server.url}/docs`;
+    if (!cluster.isWorker) console.error(`cnpj-api serving on ${server.url} (${shown})`);
     const stop = () => {
       void server.close().then(() => process.exit(0));
     };

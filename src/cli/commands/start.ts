@@ -13,9 +13,9 @@ import { openAppDb } from '../../db/app-db.ts';
 import { activeSnapshot } from '../../db/snapshots.ts';
 import type { Sqlite } from '../../db/sqlite.ts';
 import { CliError } from '../errors.ts';
-import { dataDirOf, type GlobalArgs } from '../options.ts';
+import { dataDirOf, proxyOptionsOf, withProxyOptions, type GlobalArgs, type ProxyArgs } from '../options.ts';
 
-interface Args extends GlobalArgs {
+interface Args extends GlobalArgs, ProxyArgs {
   host: string;
   port: number;
   companies: number;
@@ -29,7 +29,7 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
   command: 'start',
   describe: 'first run: build a small synthetic month if no registry exists, create a demo token, and serve',
   builder: (y) =>
-    y
+    withProxyOptions(y)
       .option('host', { type: 'string', default: DEFAULT_HOST })
       .option('port', { type: 'number', default: DEFAULT_PORT })
       .option('companies', { type: 'number', default: 20_000, describe: 'size of the synthetic month' }),
@@ -37,6 +37,7 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     const { runImport } = await import('../../../importer/run.ts');
     const { generateDump } = await import('../../../scripts/sample/generate.ts');
     const { startServer } = await import('../../server.ts');
+    const proxy = proxyOptionsOf(argv);
     const dataDir = dataDirOf(argv);
     const paths = dataPaths(dataDir);
     const app = await openAppDb(dataDir);
@@ -59,11 +60,13 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     }
     await app.close();
 
-    const server = await startServer({ dataDir, host: argv.host, port: argv.port });
-    console.log(`\ncnpj-api is serving on ${server.url}  (API docs: ${server.url}/docs, web app: ${server.url}/login)`);
+    const server = await startServer({ dataDir, host: argv.host, port: argv.port, ...proxy });
+    const base = proxy.publicUrl ?? server.url;
+    const listening = proxy.publicUrl ? `${server.url}, public URL ${base}` : server.url;
+    console.log(`\ncnpj-api is serving on ${listening}  (API docs: ${base}/docs, web app: ${base}/login)`);
     if (demo) {
       console.log(`\nDemo API token (shown once, keep it):\n  ${demo.token}\n`);
-      console.log(`Try it:\n  curl -H "Authorization: Bearer ${demo.token}" ${server.url}/api/v1/brazilian_companies/${demo.cnpj}/company\n`);
+      console.log(`Try it:\n  curl -H "Authorization: Bearer ${demo.token}" ${base}/api/v1/brazilian_companies/${demo.cnpj}/company\n`);
       if (demo.password) console.log(`Web app login: ${DEMO_EMAIL} / ${demo.password}\n`);
     } else {
       console.log('Create an API token with: npx cnpj-api tokens create --account <name> --name <label>');

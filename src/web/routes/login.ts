@@ -14,11 +14,11 @@ const BAD_LOGIN = 'E-mail ou senha inválidos.';
 const BLOCKED = `Muitas tentativas de entrada sem sucesso. Por segurança, aguarde ${WINDOW_MS / 60_000} minutos e tente novamente.`;
 
 /** The login form's double-submit token: reuse the browser's cookie when it has one. */
-function loginCsrf(req: Req, res: Res): string {
+function loginCsrf(ctx: WebContext, req: Req, res: Res): string {
   const existing = parseCookies(req).get(LOGIN_CSRF_COOKIE);
   if (isRandomToken(existing)) return existing;
   const token = randomToken();
-  setCookie(res, LOGIN_CSRF_COOKIE, token, { maxAgeSeconds: 3600, secure: isHttps(req), sameSite: 'Strict' });
+  setCookie(res, LOGIN_CSRF_COOKIE, token, { maxAgeSeconds: 3600, secure: isHttps(req, ctx), sameSite: 'Strict' });
   return token;
 }
 
@@ -26,7 +26,7 @@ export function loginRoutes(ctx: WebContext) {
   const showLogin = guarded(ctx, async (req, res) => {
     if (await currentViewer(ctx, req)) return redirect(res, '/api-de-cnpj');
     const notice = req.query?.saiu !== undefined ? 'Você saiu da sua conta.' : undefined;
-    sendHtml(res, loginPage({ csrfToken: loginCsrf(req, res), notice }));
+    sendHtml(res, loginPage({ csrfToken: loginCsrf(ctx, req, res), notice }));
   });
 
   const doLogin = guarded(ctx, async (req, res) => {
@@ -51,7 +51,7 @@ export function loginRoutes(ctx: WebContext) {
     await clearLoginFailures(ctx.db, email);
     // A fresh session id at every login: a cookie planted before login is worth nothing after it.
     const cookie = await createSession(ctx.db, user.id, now);
-    const secure = isHttps(req);
+    const secure = isHttps(req, ctx);
     setCookie(res, SESSION_COOKIE, cookie, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure });
     setCookie(res, LOGIN_CSRF_COOKIE, '', { maxAgeSeconds: 0, secure, sameSite: 'Strict' });
     redirect(res, '/api-de-cnpj');
@@ -59,7 +59,7 @@ export function loginRoutes(ctx: WebContext) {
 
   const doLogout = action(ctx, async (req, res, viewer) => {
     await destroySession(ctx.db, viewer.session);
-    setCookie(res, SESSION_COOKIE, '', { maxAgeSeconds: 0, secure: isHttps(req) });
+    setCookie(res, SESSION_COOKIE, '', { maxAgeSeconds: 0, secure: isHttps(req, ctx) });
     redirect(res, '/login?saiu');
   });
 
