@@ -152,6 +152,16 @@ describe('lookup API', () => {
     assert.equal(none.headers.get('x-ratelimit-limit'), null);
   });
 
+  test('the all-zero CNPJ is 400 invalid_cnpj and not counted, bare or punctuated', async () => {
+    const rem = Number((await get(api(SERPRO_FILIAL), bearer(acct.token))).headers.get('x-ratelimit-remaining'));
+    for (const input of ['00000000000000', '00.000.000%2F0000-00', '00.000.000/0000-00']) {
+      const r = await get(api(input), bearer(acct.token));
+      assert.equal(r.status, 400, input);
+      assert.equal(r.body.error, 'invalid_cnpj', input);
+      assert.equal(Number(r.headers.get('x-ratelimit-remaining')), rem, `${input}: not counted`);
+    }
+  });
+
   test('404 vs 400: check digits, length, letters in DV, punctuation', async () => {
     const cases: [string, number][] = [
       [ABSENT, 404],
