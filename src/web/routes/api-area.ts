@@ -112,7 +112,7 @@ export function apiAreaRoutes(ctx: WebContext) {
       if (refuseUnlessManager(res, viewer)) return;
       const id = Number(req.params?.id);
       try {
-        if (!Number.isSafeInteger(id) || id <= 0) throw new AccountsError('not_found', `No token ${req.params?.id}.`, 'token_not_found');
+        if (!Number.isSafeInteger(id) || id <= 0) throw new AccountsError('not_found', 'The token id is not a positive integer.', 'token_not_found');
         // Scoped to the viewer's account: another account's token id is "not found", not a leak.
         const t = (enable ? activateToken : deactivateToken)(ctx.sqlite, id, { accountId: viewer.account.id }, ctx.now);
         await setFlash(ctx.db, viewer.session, { kind: 'notice', text: `Token “${t.name}” ${enable ? 'ativado' : 'desativado'}.` });
