@@ -45,7 +45,7 @@ export class ProgressLine {
     const eta = frac > 0.01 ? (secs / frac) * (1 - frac) : NaN;
     const line =
       `[${(frac * 100).toFixed(0).padStart(3)}%] ${fmtBytes(bytes)} / ${fmtBytes(this.state.totalCompressed)}` +
-      ` · ${Math.round(rows / Math.max(secs, 0.001) / 1000)} mil linhas/s · ${rows.toLocaleString('pt-BR')} linhas` +
+      ` · ${Math.round(rows / Math.max(secs, 0.001) / 1000)}k rows/s · ${rows.toLocaleString('en-US')} rows` +
       ` · ETA ${fmtDuration(eta)} · ${current.join(', ')}`;
     this.stream.write(`\r\x1b[K${line.slice(0, (this.stream.columns || 120) - 1)}`);
   }

@@ -69,16 +69,16 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
   const onSignal = (sig: NodeJS.Signals) => {
     for (const c of children) c.kill('SIGKILL');
     if (buildDir) abandonBuild(buildDir);
-    log(`importação interrompida (${sig}); o snapshot ativo não foi alterado`);
+    log(`import interrupted (${sig}); the active snapshot is unchanged`);
     process.exit(130);
   };
   try {
-    for (const name of cleanStaleBuilds(paths.registryDir)) log(`removido snapshot incompleto de uma importação interrompida: ${name}`);
+    for (const name of cleanStaleBuilds(paths.registryDir)) log(`removed the unfinished snapshot of an interrupted import: ${name}`);
     const plan = await planImport(opts.inputs);
-    if (!plan.sources.length) throw new ImportError(`nenhum arquivo da Receita reconhecido em ${opts.inputs.join(', ')}`);
+    if (!plan.sources.length) throw new ImportError(`no Receita file recognised in ${opts.inputs.join(', ')}`);
     const month = opts.month ?? plan.detectedMonth;
-    if (!month) throw new ImportError('não foi possível descobrir o mês dos arquivos: informe --month AAAA-MM');
-    if (!MONTH.test(month)) throw new ImportError(`mês inválido "${month}": use AAAA-MM`);
+    if (!month) throw new ImportError('cannot tell the month from the file names: pass --month YYYY-MM');
+    if (!MONTH.test(month)) throw new ImportError(`invalid month "${month}": use YYYY-MM`);
     // Checked before the long load, so that a refusal comes at once.
     const partial = planProblems(plan);
     judge(partial, opts, log);
@@ -123,7 +123,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     judge(emptyOrShrunk, opts, log);
     partial.push(...emptyOrShrunk);
     const loadedRows = ['establishments', 'companies', 'partners', 'simples', 'regimes'].reduce((s, t) => s + (tables[t]?.rows ?? 0), 0);
-    if (loadedRows === 0) throw new ImportError('nenhuma linha de empresa, estabelecimento, sócio, Simples ou regime foi importada');
+    if (loadedRows === 0) throw new ImportError('no company, establishment, partner, Simples or regime row was imported');
 
     const stats: SnapshotStats = {
       tables,
@@ -157,7 +157,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     if (buildDir) {
       abandonBuild(buildDir);
       if (err instanceof IncompleteMonth) throw err;
-      throw new ImportError(`${message}; a importação foi cancelada e o snapshot ativo não foi alterado`);
+      throw new ImportError(`${message}; the import was cancelled and the active snapshot is unchanged`);
     }
     throw err instanceof ImportError ? err : new ImportError(message);
   } finally {
@@ -209,7 +209,7 @@ function runWriters(
       });
       child.on('error', (e) => fail(e));
       child.on('exit', (code, signal) => {
-        if (!done) return fail(new ImportError(`o processo de escrita de ${job.file} terminou inesperadamente (${signal ?? `código ${code}`})`));
+        if (!done) return fail(new ImportError(`the ${job.file} writer process exited unexpectedly (${signal ?? `code ${code}`})`));
         if (--pending === 0 && !failed) resolve(results);
       });
       child.send(job);
@@ -230,7 +230,7 @@ function writerEnv(): NodeJS.ProcessEnv {
 }
 
 function describeWriterError(message: string, code?: string): string {
-  if (code === 'SQLITE_FULL' || /database or disk is full/i.test(message)) return 'disco cheio durante a importação';
+  if (code === 'SQLITE_FULL' || /database or disk is full/i.test(message)) return 'disk full during the import';
   return message;
 }
 
@@ -242,11 +242,11 @@ function verify(buildDir: string, tables: Record<string, TableStats>): void {
       for (const t of ALL_TABLES.filter((t) => t.file === file)) {
         // An existence probe, not count(*): counting 70 M rows would read the whole table.
         const r = db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${t.name} LIMIT 1)`).get() as { n: number };
-        if ((r.n > 0) !== (tables[t.name].rows > 0)) throw new ImportError(`verificação falhou: a tabela ${t.name} não tem as linhas esperadas`);
+        if ((r.n > 0) !== (tables[t.name].rows > 0)) throw new ImportError(`check failed: table ${t.name} does not hold the expected rows`);
       }
       if (file === 'companies') {
         const v = db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string } | undefined;
-        if (v?.value !== String(SNAPSHOT_SCHEMA_VERSION)) throw new ImportError('verificação falhou: versão do esquema ausente');
+        if (v?.value !== String(SNAPSHOT_SCHEMA_VERSION)) throw new ImportError('check failed: schema version missing');
       }
     } finally {
       db.close();

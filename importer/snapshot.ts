@@ -29,7 +29,7 @@ export function cleanStaleBuilds(registryDir: string): string[] {
       /* no lock: a build that died before writing it */
     }
     if (pid && pid !== process.pid && processAlive(pid)) {
-      throw new Error(`outra importação (pid ${pid}) está em andamento em ${registryDir}`);
+      throw new Error(`another import (pid ${pid}) is running in ${registryDir}`);
     }
     fs.rmSync(dir, { recursive: true, force: true });
     removed.push(name);
@@ -61,7 +61,7 @@ export function checkFreeSpace(registryDir: string, compressedBytes: number): vo
   if (free < need) {
     const gb = (n: number) => (n / 1e9).toFixed(1);
     throw new Error(
-      `espaço em disco insuficiente em ${registryDir}: ${gb(free)} GB livres, a importação precisa de cerca de ${gb(need)} GB (use --skip-space-check para tentar assim mesmo)`,
+      `not enough disk space in ${registryDir}: ${gb(free)} GB free, the import needs about ${gb(need)} GB (--skip-space-check to try anyway)`,
     );
   }
 }

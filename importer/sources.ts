@@ -66,7 +66,7 @@ export function expandInputs(inputs: string[]): string[] {
     try {
       st = fs.statSync(input);
     } catch {
-      throw new Error(`${input}: arquivo ou pasta não encontrado`);
+      throw new Error(`${input}: file or folder not found`);
     }
     if (st.isDirectory()) {
       for (const name of fs.readdirSync(input)) if (/\.zip$/i.test(name)) zips.push(path.join(input, name));
@@ -92,7 +92,7 @@ function monthFromMember(name: string, now = new Date()): string | null {
 
 export async function planImport(inputs: string[]): Promise<ImportPlan> {
   const zips = expandInputs(inputs);
-  if (zips.length === 0) throw new Error(`nenhum arquivo .zip encontrado em ${inputs.join(', ')}`);
+  if (zips.length === 0) throw new Error(`no .zip file found in ${inputs.join(', ')}`);
   const sources: SourceFile[] = [];
   const unknown: string[] = [];
   const months = new Map<string, number>();

@@ -60,7 +60,7 @@ class Rejects {
   write(source: string, r: RejectedRecord): void {
     if (this.fd === null) {
       this.fd = fs.openSync(this.file, 'a');
-      if (fs.fstatSync(this.fd).size === 0) fs.writeSync(this.fd, 'arquivo\tregistro\tlinha\tmotivo\tconteudo\n');
+      if (fs.fstatSync(this.fd).size === 0) fs.writeSync(this.fd, 'file\trecord\tline\treason\tcontent\n');
     }
     const raw = r.raw.length > 4000 ? r.raw.slice(0, 4000) + '…' : r.raw;
     fs.writeSync(this.fd, `${source}\t${r.recordNo}\t${r.line}\t${r.reason}\t${JSON.stringify(raw)}\n`);

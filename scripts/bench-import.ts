@@ -10,6 +10,7 @@ import { runImport } from '../importer/run.ts';
 import { generateDump } from './sample/generate.ts';
 
 const argv = await yargs(hideBin(process.argv))
+  .locale('en')
   .option('companies', { type: 'number', default: 1_000_000 })
   .option('seed', { type: 'number', default: 1 })
   .option('dump-dir', { type: 'string', describe: 'where generated dumps are cached', default: '.cache/bench' })

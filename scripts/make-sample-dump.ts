@@ -6,6 +6,7 @@ import { hideBin } from 'yargs/helpers';
 import { generateDump } from './sample/generate.ts';
 
 const argv = await yargs(hideBin(process.argv))
+  .locale('en')
   .scriptName('make-sample-dump')
   .usage('$0 --companies N --out DIR [--seed S] [--month YYYY-MM] [--quirks RATE]')
   .option('companies', { type: 'number', demandOption: true, describe: 'number of companies (bases) to generate' })

@@ -6,6 +6,12 @@ const WEIGHTS_1 = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
 const WEIGHTS_2 = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
 const SHAPE = /^[0-9A-Z]{12}[0-9]{2}$/;
 const PUNCTUATION = /[./\-\s]/g;
+// Fourteen zeros pass the mod-11 check (every sum is 0) but are no CNPJ: a placeholder, never
+// issued. It is the only repeated-character string that passes. The all-zero root itself is
+// real (Banco do Brasil is 00.000.000/0001-91, its branches 00.000.000/NNNN-DD), so only this
+// one string is refused; order 0000 on other roots is not refused either, for want of a rule
+// published by the Receita.
+const ALL_ZERO = '00000000000000';
 
 function digit(sum: number): number {
   const r = sum % 11;
@@ -37,9 +43,9 @@ export function normalizeCnpj(input: string): string | null {
   return isValidCnpj(bare) ? bare : null;
 }
 
-/** True for 14 characters of the right shape whose check digits match. */
+/** True for 14 characters of the right shape whose check digits match (and not all zeros). */
 export function isValidCnpj(cnpj: string): boolean {
-  return SHAPE.test(cnpj) && checkDigits(cnpj.slice(0, 12)) === cnpj.slice(12);
+  return SHAPE.test(cnpj) && cnpj !== ALL_ZERO && checkDigits(cnpj.slice(0, 12)) === cnpj.slice(12);
 }
 
 /** `AA.AAA.AAA/OOOO-DD` */

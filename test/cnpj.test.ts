@@ -20,6 +20,17 @@ test('normalizeCnpj accepts bare, punctuated and lowercase input; rejects everyt
   assert.equal(isValidCnpj('00000000000191'), true);
 });
 
+test('the all-zero CNPJ passes the mod-11 check but is invalid; the all-zero root (Banco do Brasil) is not', () => {
+  assert.equal(checkDigits('000000000000'), '00');
+  assert.equal(isValidCnpj('00000000000000'), false);
+  assert.equal(normalizeCnpj('00000000000000'), null);
+  assert.equal(normalizeCnpj('00.000.000/0000-00'), null);
+  assert.equal(normalizeCnpj('00.000.000/0001-91'), '00000000000191');
+  assert.equal(isValidCnpj(makeCnpj('00000000', '0002')), true);
+  // The other repeated digits already fail their check digits.
+  for (const c of '123456789') assert.equal(isValidCnpj(c.repeat(14)), false, c);
+});
+
 test('formatCnpj', () => {
   assert.equal(formatCnpj('33683111000280'), '33.683.111/0002-80');
   assert.equal(formatCnpj('12ABC34501DE35'), '12.ABC.345/01DE-35');

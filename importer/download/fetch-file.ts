@@ -5,6 +5,7 @@ import { open, rename, rm, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
+import { fsyncPath } from '../../src/fs-sync.ts';
 import { backoffMs, describeError, FatalDownloadError, HttpStatusError, isRetryable } from './http.ts';
 import { authFailed, NotFoundError, sourceHeaders, type RemoteCtx } from './remote.ts';
 import type { Source } from './sources.ts';
@@ -53,19 +54,6 @@ async function sizeOf(file: string): Promise<number | undefined> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
-  }
-}
-
-/** Durability before the rename: the name must never point at bytes still in the page cache only. */
-async function fsyncPath(p: string, flags = 'r+'): Promise<void> {
-  const fh = await open(p, flags);
-  try {
-    await fh.sync();
-  } catch (err) {
-    // Some filesystems refuse fsync on directories; the file's own fsync is what matters most.
-    if (flags === 'r+') throw err;
-  } finally {
-    await fh.close();
   }
 }
 

@@ -83,7 +83,7 @@ export class CsvReferenceParser {
       recordNo++;
       if (row.record.length !== this.opts.expectedFields) {
         this.rejectedN++;
-        const r: RejectedRecord = { raw, recordNo, line: recordLine, reason: `esperados ${this.opts.expectedFields} campos, encontrados ${row.record.length}` };
+        const r: RejectedRecord = { raw, recordNo, line: recordLine, reason: `expected ${this.opts.expectedFields} fields, found ${row.record.length}` };
         this.opts.onReject(r);
       } else {
         this.accepted++;

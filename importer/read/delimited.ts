@@ -55,7 +55,7 @@ function sniff(firstLine: string, expected: string[]): Sniffed {
   const cells = splitLine(firstLine, best);
   if (cells.every((c) => !/\d/.test(c)) && cells.some((c) => /[a-z]/i.test(c))) {
     throw new DelimitedLayoutError(
-      `cabeçalho inesperado: "${firstLine.slice(0, 200)}" (esperado: ${expected.join(',')})`,
+      `unexpected header: "${firstLine.slice(0, 200)}" (expected: ${expected.join(',')})`,
     );
   }
   return { delimiter: best, hasHeader: false };
@@ -151,7 +151,7 @@ export class DelimitedParser {
     if (!/^\s*\d/.test(line) && fields.length === n && fields.map(normalizeHeaderCell).join('\u0000') === this.headerKey) return;
     const recordNo = ++this.recordNo;
     if (fields.length !== n) {
-      this.onReject({ raw: line, recordNo, line: lineNo, reason: `esperados ${n} campos, encontrados ${fields.length}` });
+      this.onReject({ raw: line, recordNo, line: lineNo, reason: `expected ${n} fields, found ${fields.length}` });
       return;
     }
     if (SUSPECT.test(line)) for (let i = 0; i < n; i++) fields[i] = repairUtf8(fields[i]);

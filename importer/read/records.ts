@@ -256,7 +256,7 @@ export class RecordParser {
       if (nl === -1) {
         if (!final) {
           if (len - pos > MAX_LINE_CHARS) {
-            this.reject(s.slice(pos, pos + 200), line, `linha excede ${MAX_LINE_CHARS} caracteres (descartada)`);
+            this.reject(s.slice(pos, pos + 200), line, `line longer than ${MAX_LINE_CHARS} characters (dropped)`);
             this.skipping = true;
             pos = len;
           }
@@ -266,7 +266,7 @@ export class RecordParser {
       }
       if (nl - pos > MAX_LINE_CHARS) {
         // Same verdict whatever the chunking: over-long lines are rejected whole.
-        this.reject(s.slice(pos, pos + 200), line, `linha excede ${MAX_LINE_CHARS} caracteres (descartada)`);
+        this.reject(s.slice(pos, pos + 200), line, `line longer than ${MAX_LINE_CHARS} characters (dropped)`);
         pos = nl + 1;
         line++;
         continue;
@@ -297,7 +297,7 @@ export class RecordParser {
       if (r === NEED_MORE) break;
       if (r === UNTERMINATED) {
         // Resynchronise at the line after the record's start.
-        this.reject(s.slice(pos, end), line, `aspas não fechadas (campo entre aspas excede ${MAX_RECORD_CHARS} caracteres ou chega ao fim do arquivo)`);
+        this.reject(s.slice(pos, end), line, `unclosed quote (quoted field longer than ${MAX_RECORD_CHARS} characters or reaching the end of the file)`);
         pos = nl + 1;
         line++;
         continue;
@@ -309,8 +309,8 @@ export class RecordParser {
         // Reject only the first physical line and restart at the next: if the cause was an unterminated
         // quote, the following (good) records are not lost.
         const why = spanned > MAX_RECORD_LINES
-          ? `registro excede ${MAX_RECORD_LINES} linhas (aspas não fechadas?)`
-          : `esperados ${n} campos, encontrados ${r.fields.length}` + (spanned > 0 ? ` (registro de ${spanned + 1} linhas; rejeitada a primeira linha)` : '');
+          ? `record longer than ${MAX_RECORD_LINES} lines (unclosed quote?)`
+          : `expected ${n} fields, found ${r.fields.length}` + (spanned > 0 ? ` (record of ${spanned + 1} lines; its first line rejected)` : '');
         this.reject(s.slice(pos, end), line, why);
         pos = nl + 1;
         line++;

@@ -61,19 +61,19 @@ function u64(buf: Buffer, off: number): number {
   return buf.readUInt32LE(off) + buf.readUInt32LE(off + 4) * 0x100000000;
 }
 
-const TRUNCATED = 'arquivo zip truncado ou corrompido';
+const TRUNCATED = 'truncated or corrupt zip file';
 
 export async function listZip(file: string): Promise<ZipMember[]> {
   let fh: fs.promises.FileHandle;
   try {
     fh = await fs.promises.open(file, 'r');
   } catch (err) {
-    throw new ZipError(file, `não foi possível abrir o arquivo (${(err as Error).message})`, { cause: err });
+    throw new ZipError(file, `cannot open the file (${(err as Error).message})`, { cause: err });
   }
   try {
     const size = (await fh.stat()).size;
-    if (size === 0) throw new ZipError(file, 'arquivo vazio (0 bytes), não é um zip');
-    if (size < EOCD_SIZE) throw new ZipError(file, `${TRUNCATED} (apenas ${size} bytes)`);
+    if (size === 0) throw new ZipError(file, 'empty file (0 bytes), not a zip');
+    if (size < EOCD_SIZE) throw new ZipError(file, `${TRUNCATED} (only ${size} bytes)`);
 
     // The EOCD sits at the very end unless a comment (≤ 64 KiB) follows it: search backwards.
     const tailLen = Math.min(size, EOCD_SIZE + MAX_COMMENT);
@@ -95,7 +95,7 @@ export async function listZip(file: string): Promise<ZipMember[]> {
       const looksZip = head.length === 4 && head.readUInt32LE(0) === SIG_LOCAL;
       throw new ZipError(
         file,
-        looksZip ? `${TRUNCATED} (fim do diretório central não encontrado)` : 'não é um arquivo zip (assinatura ausente)',
+        looksZip ? `${TRUNCATED} (end of central directory not found)` : 'not a zip file (no signature)',
       );
     }
     const eocdPos = tailStart + eocdRel;
@@ -114,7 +114,7 @@ export async function listZip(file: string): Promise<ZipMember[]> {
         const recPos = u64(loc, 8);
         const rec = recPos + 56 <= locPos ? await readAt(fh, recPos, 56) : Buffer.alloc(0);
         if (rec.length !== 56 || rec.readUInt32LE(0) !== SIG_EOCD64) {
-          throw new ZipError(file, `${TRUNCATED} (registro ZIP64 do fim do diretório central inválido)`);
+          throw new ZipError(file, `${TRUNCATED} (invalid ZIP64 end of central directory record)`);
         }
         diskNo = rec.readUInt32LE(16);
         entries = u64(rec, 32);
@@ -122,21 +122,21 @@ export async function listZip(file: string): Promise<ZipMember[]> {
         cdOffset = u64(rec, 48);
         cdEnd = recPos;
       } else if (entries === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
-        throw new ZipError(file, `${TRUNCATED} (localizador ZIP64 ausente)`);
+        throw new ZipError(file, `${TRUNCATED} (ZIP64 locator missing)`);
       }
     }
-    if (diskNo !== 0) throw new ZipError(file, 'zip multivolume não suportado');
+    if (diskNo !== 0) throw new ZipError(file, 'multi-volume zip not supported');
     if (cdOffset + cdSize > cdEnd) {
-      throw new ZipError(file, `${TRUNCATED} (diretório central fora dos limites do arquivo)`);
+      throw new ZipError(file, `${TRUNCATED} (central directory out of the file's bounds)`);
     }
 
     const cd = await readAt(fh, cdOffset, cdSize);
-    if (cd.length !== cdSize) throw new ZipError(file, `${TRUNCATED} (diretório central incompleto)`);
+    if (cd.length !== cdSize) throw new ZipError(file, `${TRUNCATED} (central directory incomplete)`);
     const members: ZipMember[] = [];
     let p = 0;
     for (let n = 0; n < entries; n++) {
       if (p + 46 > cd.length || cd.readUInt32LE(p) !== SIG_CENTRAL) {
-        throw new ZipError(file, `${TRUNCATED} (entrada ${n + 1} do diretório central inválida)`);
+        throw new ZipError(file, `${TRUNCATED} (central directory entry ${n + 1} invalid)`);
       }
       const flags = cd.readUInt16LE(p + 8);
       const method = cd.readUInt16LE(p + 10);
@@ -148,7 +148,7 @@ export async function listZip(file: string): Promise<ZipMember[]> {
       const commentLen = cd.readUInt16LE(p + 32);
       let localHeaderOffset = cd.readUInt32LE(p + 42);
       const next = p + 46 + nameLen + extraLen + commentLen;
-      if (next > cd.length) throw new ZipError(file, `${TRUNCATED} (entrada ${n + 1} do diretório central incompleta)`);
+      if (next > cd.length) throw new ZipError(file, `${TRUNCATED} (central directory entry ${n + 1} incomplete)`);
       const name = decodeName(cd.subarray(p + 46, p + 46 + nameLen), (flags & 0x800) !== 0);
 
       // Zip64 extended information: only the fields saturated in the fixed header are present, in this order.
@@ -169,19 +169,19 @@ export async function listZip(file: string): Promise<ZipMember[]> {
       p = next;
 
       if (name.endsWith('/') || name.endsWith('\\')) continue; // directory entry
-      if (flags & 0x1) throw new ZipError(file, `membro ${name} criptografado (não suportado)`, { member: name });
+      if (flags & 0x1) throw new ZipError(file, `member ${name} is encrypted (not supported)`, { member: name });
       if (method !== 0 && method !== 8) {
-        throw new ZipError(file, `método de compressão ${method} não suportado no membro ${name} (apenas 0 e 8)`, { member: name });
+        throw new ZipError(file, `compression method ${method} not supported in member ${name} (only 0 and 8)`, { member: name });
       }
       if (localHeaderOffset + 30 + compressedSize > cdOffset) {
-        throw new ZipError(file, `${TRUNCATED} (dados do membro ${name} fora dos limites)`, { member: name });
+        throw new ZipError(file, `${TRUNCATED} (data of member ${name} out of bounds)`, { member: name });
       }
       members.push({ name, method, compressedSize, uncompressedSize, crc32, localHeaderOffset });
     }
     return members;
   } catch (err) {
     if (err instanceof ZipError) throw err;
-    throw new ZipError(file, `erro ao ler o zip (${(err as Error).message})`, { cause: err });
+    throw new ZipError(file, `error reading the zip (${(err as Error).message})`, { cause: err });
   } finally {
     await fh.close().catch(() => {});
   }
@@ -217,7 +217,7 @@ class CheckedMemberStream extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.member.uncompressedSize) {
-      cb(new ZipError(this.file, `membro ${this.member.name} maior que o tamanho declarado (${this.member.uncompressedSize} bytes): arquivo corrompido`, { member: this.member.name }));
+      cb(new ZipError(this.file, `member ${this.member.name} larger than its declared size (${this.member.uncompressedSize} bytes): corrupt file`, { member: this.member.name }));
       return;
     }
     this.crc = zlib.crc32(chunk, this.crc);
@@ -227,9 +227,9 @@ class CheckedMemberStream extends Transform {
   override _flush(cb: TransformCallback): void {
     const m = this.member;
     if (this.bytes !== m.uncompressedSize) {
-      cb(new ZipError(this.file, `${TRUNCATED}: membro ${m.name} terminou com ${this.bytes} de ${m.uncompressedSize} bytes`, { member: m.name }));
+      cb(new ZipError(this.file, `${TRUNCATED}: member ${m.name} ended after ${this.bytes} of ${m.uncompressedSize} bytes`, { member: m.name }));
     } else if (this.crc >>> 0 !== m.crc32 >>> 0) {
-      cb(new ZipError(this.file, `CRC inválido no membro ${m.name} (arquivo corrompido)`, { member: m.name }));
+      cb(new ZipError(this.file, `CRC mismatch in member ${m.name} (corrupt file)`, { member: m.name }));
     } else {
       cb();
     }
@@ -245,9 +245,9 @@ function toZipError(err: unknown, file: string, member: ZipMember): ZipError {
   if (err instanceof ZipError) return err;
   const e = err as NodeJS.ErrnoException;
   if (typeof e?.code === 'string' && (e.code.startsWith('Z_') || e.code.startsWith('ERR_ZLIB'))) {
-    return new ZipError(file, `dados comprimidos inválidos no membro ${member.name} (${e.message}): arquivo corrompido ou truncado`, { member: member.name, cause: err });
+    return new ZipError(file, `invalid compressed data in member ${member.name} (${e.message}): corrupt or truncated file`, { member: member.name, cause: err });
   }
-  return new ZipError(file, `erro ao ler o membro ${member.name} (${e?.message ?? String(err)})`, { member: member.name, cause: err });
+  return new ZipError(file, `error reading member ${member.name} (${e?.message ?? String(err)})`, { member: member.name, cause: err });
 }
 
 /** Counts compressed bytes (progress callback) and checks that the member's data did not end early. */
@@ -276,7 +276,7 @@ class CompressedCounter extends Transform {
   }
   override _flush(cb: TransformCallback): void {
     if (this.n !== this.expected) {
-      cb(new ZipError(this.file, `${TRUNCATED}: membro ${this.member.name} tem ${this.n} de ${this.expected} bytes comprimidos`, { member: this.member.name }));
+      cb(new ZipError(this.file, `${TRUNCATED}: member ${this.member.name} has ${this.n} of ${this.expected} compressed bytes`, { member: this.member.name }));
     } else cb();
   }
 }
@@ -289,7 +289,7 @@ export function openMemberStream(
   const hwm = opts?.highWaterMark ?? DEFAULT_CHUNK;
   const out = new CheckedMemberStream(file, member, hwm);
   if (member.method !== 0 && member.method !== 8) {
-    process.nextTick(() => out.fail(new ZipError(file, `método de compressão ${member.method} não suportado no membro ${member.name}`, { member: member.name })));
+    process.nextTick(() => out.fail(new ZipError(file, `compression method ${member.method} not supported in member ${member.name}`, { member: member.name })));
     return out;
   }
   // The local header has its own name/extra lengths (they may differ from the central directory's).
@@ -302,7 +302,7 @@ export function openMemberStream(
       await fh.close().catch(() => {});
     }
     if (header.length !== 30 || header.readUInt32LE(0) !== SIG_LOCAL) {
-      throw new ZipError(file, `cabeçalho local do membro ${member.name} inválido (arquivo corrompido)`, { member: member.name });
+      throw new ZipError(file, `invalid local header of member ${member.name} (corrupt file)`, { member: member.name });
     }
     if (out.destroyed) return;
     const dataStart = member.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);

@@ -8,7 +8,7 @@ export const companiesSource: SourceTable = {
   fields: 7,
   toRow(f) {
     const base = keyPart(f[0], 8);
-    if (!base) return 'CNPJ básico malformado';
+    if (!base) return 'malformed CNPJ base';
     return [base, text(f[1]), code(f[2]), code(f[3]), cents(f[4]), code(f[5]), text(f[6])];
   },
 };

@@ -11,9 +11,9 @@ export const establishmentsSource: SourceTable = {
     const base = keyPart(f[0], 8);
     const order = keyPart(f[1], 4);
     const dv = f[2].trim().padStart(2, '0');
-    if (!base || !order || !/^\d\d$/.test(dv)) return 'CNPJ malformado';
+    if (!base || !order || !/^\d\d$/.test(dv)) return 'malformed CNPJ';
     const body = base + order;
-    if (checkDigits(body) !== dv) return 'dígitos verificadores do CNPJ inválidos';
+    if (checkDigits(body) !== dv) return 'wrong CNPJ check digits';
     return [
       body + dv,
       code(f[3]),

@@ -9,7 +9,7 @@ export function lookupSource(name: LookupTable): SourceTable {
     fields: 2,
     toRow(f) {
       const c = code(f[0]);
-      if (c === null) return 'código vazio';
+      if (c === null) return 'empty code';
       return [c, text(f[1])];
     },
   };

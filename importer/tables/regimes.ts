@@ -33,9 +33,9 @@ export const regimesSource: SourceTable = {
   fields: 5,
   toRow(f) {
     const cnpj = regimeCnpj(f[1]);
-    if (cnpj === null) return 'CNPJ malformado';
+    if (cnpj === null) return 'malformed CNPJ';
     const year = code(f[0]);
-    if (typeof year !== 'number' || year < 1990 || year > 2100) return 'ano inválido';
+    if (typeof year !== 'number' || year < 1990 || year > 2100) return 'invalid year';
     return [cnpj.slice(0, 8), cnpj, year, scpCnpj(f[2]), text(f[3]), code(f[4])];
   },
 };

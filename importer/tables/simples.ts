@@ -8,7 +8,7 @@ export const simplesSource: SourceTable = {
   fields: 7,
   toRow(f) {
     const base = keyPart(f[0], 8);
-    if (!base) return 'CNPJ básico malformado';
+    if (!base) return 'malformed CNPJ base';
     return [base, flag(f[1]), date(f[2]), date(f[3]), flag(f[4]), date(f[5]), date(f[6])];
   },
 };

@@ -36,7 +36,7 @@ const fromRow = (r: AccountRow): Account => ({
 
 function cleanName(name: string): string {
   const n = String(name ?? '').trim().replace(/\s+/g, ' ');
-  if (!n || n.length > 120) throw new AccountsError('invalid_input', 'O nome da conta deve ter de 1 a 120 caracteres.');
+  if (!n || n.length > 120) throw new AccountsError('invalid_input', 'The account name must have 1 to 120 characters.');
   return n;
 }
 
@@ -49,7 +49,7 @@ export function createAccount(sqlite: Sqlite, input: { name: string; plan: strin
       .get(name, plan.name, now().toISOString()) as { id: number };
     return getAccount(sqlite, id)!;
   } catch (err) {
-    rethrowUnique(err, `Já existe uma conta chamada "${name}".`);
+    rethrowUnique(err, `An account named "${name}" already exists.`);
   }
 }
 
@@ -66,7 +66,7 @@ export function getAccountByName(sqlite: Sqlite, name: string): Account | null {
 
 export function requireAccount(sqlite: Sqlite, name: string): Account {
   const a = getAccountByName(sqlite, name);
-  if (!a) throw new AccountsError('not_found', `A conta "${name}" não existe.`);
+  if (!a) throw new AccountsError('not_found', `Account "${name}" does not exist.`);
   return a;
 }
 
@@ -88,7 +88,7 @@ export function changeAccountPlan(sqlite: Sqlite, name: string, planName: string
 export function suspendAccount(sqlite: Sqlite, name: string, now: Clock = systemClock): { account: Account; invalidatedTokens: number } {
   return sqlite.transaction(() => {
     const account = requireAccount(sqlite, name);
-    if (account.status === 'suspended') throw new AccountsError('invalid_state', `A conta "${account.name}" já está suspensa.`);
+    if (account.status === 'suspended') throw new AccountsError('invalid_state', `Account "${account.name}" is already suspended.`);
     const at = now().toISOString();
     sqlite.prepare("UPDATE accounts SET status = 'suspended', suspended_at = ? WHERE id = ?").run(at, account.id);
     const { changes } = sqlite
@@ -102,7 +102,7 @@ export function suspendAccount(sqlite: Sqlite, name: string, now: Clock = system
 export function reactivateAccount(sqlite: Sqlite, name: string): Account {
   return sqlite.transaction(() => {
     const account = requireAccount(sqlite, name);
-    if (account.status === 'active') throw new AccountsError('invalid_state', `A conta "${account.name}" não está suspensa.`);
+    if (account.status === 'active') throw new AccountsError('invalid_state', `Account "${account.name}" is not suspended.`);
     sqlite.prepare("UPDATE accounts SET status = 'active', suspended_at = NULL WHERE id = ?").run(account.id);
     return getAccount(sqlite, account.id)!;
   }).immediate();

@@ -37,7 +37,7 @@ const HEADER = ['cnpj', 'tipo_contato', 'tipo_website', 'contato'];
 const MAX_FIELD = 2000;
 
 function bad(line: number, what: string): AccountsError {
-  return new AccountsError('invalid_csv', `Linha ${line} do CSV de contatos: ${what}.`);
+  return new AccountsError('invalid_csv', `Line ${line} of the contacts CSV: ${what}.`);
 }
 
 /** Parses and validates; throws AccountsError('invalid_csv') naming the first bad line. */
@@ -55,32 +55,32 @@ export async function parseContactsCsv(input: string | Buffer | NodeJS.ReadableS
         first = false;
         if (record[0]?.toLowerCase() === 'cnpj') {
           if (record.map((f) => f.toLowerCase()).join(',') !== HEADER.join(',')) {
-            throw bad(line, `o cabeçalho deve ser exatamente "${HEADER.join(',')}"`);
+            throw bad(line, `the header must be exactly "${HEADER.join(',')}"`);
           }
           continue;
         }
       }
-      if (record.length !== 4) throw bad(line, `esperadas 4 colunas (${HEADER.join(',')}), encontradas ${record.length}`);
+      if (record.length !== 4) throw bad(line, `expected 4 columns (${HEADER.join(',')}), found ${record.length}`);
       const [rawCnpj, tipoContato, tipoWebsite, contato] = record;
       const cnpj = normalizeCnpj(rawCnpj);
-      if (!cnpj) throw bad(line, `CNPJ inválido "${rawCnpj.slice(0, 40)}"`);
-      if (!tipoContato) throw bad(line, 'tipo_contato vazio');
-      if (!contato) throw bad(line, 'contato vazio');
-      if ([tipoContato, tipoWebsite, contato].some((f) => f.length > MAX_FIELD)) throw bad(line, `campo com mais de ${MAX_FIELD} caracteres`);
+      if (!cnpj) throw bad(line, `invalid CNPJ "${rawCnpj.slice(0, 40)}"`);
+      if (!tipoContato) throw bad(line, 'empty tipo_contato');
+      if (!contato) throw bad(line, 'empty contato');
+      if ([tipoContato, tipoWebsite, contato].some((f) => f.length > MAX_FIELD)) throw bad(line, `a field longer than ${MAX_FIELD} characters`);
       // Lowercased because 'website' drives has_website (contract 2).
       out.push({ cnpj, contact: { tipo_contato: tipoContato.toLowerCase(), tipo_website: tipoWebsite, contato } });
     }
   } catch (err) {
     if (err instanceof AccountsError) throw err;
     const e = err as Error & { lines?: number };
-    throw new AccountsError('invalid_csv', `Linha ${e.lines ?? '?'} do CSV de contatos: ${e.message}.`);
+    throw new AccountsError('invalid_csv', `Line ${e.lines ?? '?'} of the contacts CSV: ${e.message}.`);
   }
   return out;
 }
 
 /** Loads a parsed set in one transaction. */
 export function storeContacts(sqlite: Sqlite, rows: { cnpj: string; contact: ExtraContact }[], mode: ContactsLoadMode = 'replace'): ContactsLoadResult {
-  if (mode !== 'replace' && mode !== 'per-cnpj') throw new AccountsError('invalid_input', 'O modo deve ser replace ou per-cnpj.');
+  if (mode !== 'replace' && mode !== 'per-cnpj') throw new AccountsError('invalid_input', 'The mode must be replace or per-cnpj.');
   const seen = new Set<string>();
   const unique = rows.filter(({ cnpj, contact: c }) => {
     const key = JSON.stringify([cnpj, c.tipo_contato, c.tipo_website, c.contato]);
@@ -107,7 +107,7 @@ export async function loadContactsFile(sqlite: Sqlite, file: string, mode: Conta
     await fs.promises.access(file, fs.constants.R_OK);
     stream = fs.createReadStream(file);
   } catch {
-    throw new AccountsError('not_found', `Não foi possível ler o arquivo ${file}.`);
+    throw new AccountsError('not_found', `Cannot read the file ${file}.`);
   }
   return storeContacts(sqlite, await parseContactsCsv(stream), mode);
 }

@@ -1,16 +1,30 @@
-// Domain errors carry a stable code (for the web app and tests) and one Portuguese sentence
-// that can be shown as is, in the web app or on the CLI.
+// Domain errors carry a stable code, one English sentence for the operator (CLI, logs) and,
+// when a page can meet them, a reason the web app turns into its own Portuguese sentence
+// (src/web/accounts-messages.ts): customers never see the operator's wording.
 export type AccountsErrorCode =
   | 'invalid_input'
   | 'not_found'
   | 'already_exists'
   | 'invalid_state'
-  | 'invalid_csv';
+  | 'invalid_csv'
+  | 'last_billing_admin';
+
+/** The errors a web page can meet, finer than the code. */
+export type AccountsReason =
+  | 'token_name'
+  | 'expiry_days'
+  | 'expiry_past'
+  | 'expiry_too_far'
+  | 'expiry_unrecognised'
+  | 'account_suspended'
+  | 'token_not_found'
+  | 'token_invalidated';
 
 export class AccountsError extends Error {
   constructor(
     readonly code: AccountsErrorCode,
     message: string,
+    readonly reason?: AccountsReason,
   ) {
     super(message);
     this.name = 'AccountsError';

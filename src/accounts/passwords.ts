@@ -11,12 +11,12 @@ const P = 1;
 const KEY_LEN = 32;
 const MAXMEM = 64 * 1024 * 1024;
 
-/** A Portuguese sentence saying why the password is refused, or null when acceptable. */
+/** A sentence for the operator saying why the password is refused, or null when acceptable. */
 export function passwordProblem(password: string): string | null {
   if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH) {
-    return `A senha deve ter pelo menos ${MIN_PASSWORD_LENGTH} caracteres.`;
+    return `The password must have at least ${MIN_PASSWORD_LENGTH} characters.`;
   }
-  if (password.length > MAX_PASSWORD_LENGTH) return `A senha deve ter no máximo ${MAX_PASSWORD_LENGTH} caracteres.`;
+  if (password.length > MAX_PASSWORD_LENGTH) return `The password must have at most ${MAX_PASSWORD_LENGTH} characters.`;
   return null;
 }
 

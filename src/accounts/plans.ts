@@ -37,7 +37,7 @@ export function requirePlan(sqlite: Sqlite, name: string): Plan {
   const p = getPlan(sqlite, name);
   if (!p) {
     const known = listPlans(sqlite).map((x) => x.name).join(', ');
-    throw new AccountsError('not_found', `O plano "${name}" não existe (planos: ${known}).`);
+    throw new AccountsError('not_found', `Plan "${name}" does not exist (plans: ${known}).`);
   }
   return p;
 }
@@ -54,14 +54,14 @@ export interface PlanChanges {
 export function setPlan(sqlite: Sqlite, name: string, changes: PlanChanges): Plan {
   const q = changes.monthlyQuota;
   if (q !== undefined && !(Number.isSafeInteger(q) && q >= 0)) {
-    throw new AccountsError('invalid_input', 'A cota mensal deve ser um número inteiro maior ou igual a zero.');
+    throw new AccountsError('invalid_input', 'The monthly quota must be an integer of 0 or more.');
   }
   const trimmed = String(name ?? '').trim();
   return sqlite.transaction((): Plan => {
     const existing = getPlan(sqlite, trimmed);
     if (!existing) {
-      if (!trimmed || trimmed.length > 60) throw new AccountsError('invalid_input', 'O nome do plano deve ter de 1 a 60 caracteres.');
-      if (q === undefined) throw new AccountsError('invalid_input', `O plano "${trimmed}" não existe; para criá-lo informe a cota mensal.`);
+      if (!trimmed || trimmed.length > 60) throw new AccountsError('invalid_input', 'The plan name must have 1 to 60 characters.');
+      if (q === undefined) throw new AccountsError('invalid_input', `Plan "${trimmed}" does not exist; to create it, give its monthly quota.`);
       const { next } = sqlite.prepare('SELECT coalesce(max(sort_order), 0) + 10 AS next FROM plans').get() as { next: number };
       sqlite
         .prepare('INSERT INTO plans (name, monthly_quota, api_included, sort_order) VALUES (?, ?, ?, ?)')

@@ -12,6 +12,21 @@ const CHECK_LEN = 6; // 62^6 > 2^32
 export const TOKEN_LENGTH = TOKEN_PREFIX.length + BODY_LEN + CHECK_LEN;
 const SHAPE = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${BODY_LEN + CHECK_LEN}}$`);
 
+// Percent-encodings of [0-9A-Za-z] (0x30-39, 0x41-5A, 0x61-7A), hex digits in either case.
+const ALNUM_ENCODED = '3[0-9]|[46][1-9a-f]|[57][0-9a]';
+
+/**
+ * Whatever looks like a token anywhere in a text, for redacting logs: the prefix, then at least
+ * the body's length of the alphabet, in either case, each character possibly percent-encoded
+ * (once or twice). Shape only, no checksum: a token with a typo, cut short of its checksum or
+ * glued to more text is still the secret. Global, for String.replace.
+ */
+export const TOKEN_IN_TEXT = new RegExp(
+  [...TOKEN_PREFIX].map((c) => `(?:${c}|%(?:25)?${c.charCodeAt(0).toString(16)})`).join('') +
+    `(?:[0-9a-z]|%(?:25)?(?:${ALNUM_ENCODED})){${BODY_LEN},}`,
+  'gi',
+);
+
 function base62(n: bigint, width: number): string {
   let out = '';
   while (n > 0n) {

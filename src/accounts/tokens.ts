@@ -80,16 +80,16 @@ export function parseExpiry(spec: string | null | undefined, now: Clock = system
   const days = /^(\d{1,5})d$/.exec(s);
   if (days) {
     const n = Number(days[1]);
-    if (n < 1 || n > MAX_EXPIRY_DAYS) throw new AccountsError('invalid_input', `A validade deve ser de 1 a ${MAX_EXPIRY_DAYS} dias.`);
+    if (n < 1 || n > MAX_EXPIRY_DAYS) throw new AccountsError('invalid_input', `The expiry must be 1 to ${MAX_EXPIRY_DAYS} days.`, 'expiry_days');
     return spDayPlus(now(), n);
   }
   if (isCalendarDate(s)) {
     const today = spDay(now());
-    if (s < today) throw new AccountsError('invalid_input', `A data de validade ${s} já passou.`);
-    if (s > spDayPlus(now(), MAX_EXPIRY_DAYS)) throw new AccountsError('invalid_input', `A data de validade ${s} está longe demais (máximo ${MAX_EXPIRY_DAYS} dias).`);
+    if (s < today) throw new AccountsError('invalid_input', `The expiry date ${s} is in the past.`, 'expiry_past');
+    if (s > spDayPlus(now(), MAX_EXPIRY_DAYS)) throw new AccountsError('invalid_input', `The expiry date ${s} is too far ahead (at most ${MAX_EXPIRY_DAYS} days).`, 'expiry_too_far');
     return s;
   }
-  throw new AccountsError('invalid_input', `Validade "${spec}" não reconhecida: use 30d (dias), AAAA-MM-DD ou never.`);
+  throw new AccountsError('invalid_input', `Expiry "${spec}" not recognised: use 30d (days), YYYY-MM-DD or never.`, 'expiry_unrecognised');
 }
 
 export interface NewToken {
@@ -110,12 +110,12 @@ export interface CreatedToken {
 
 export function createToken(sqlite: Sqlite, input: NewToken, now: Clock = systemClock): CreatedToken {
   const name = String(input.name ?? '').trim().replace(/\s+/g, ' ');
-  if (!name || name.length > 100) throw new AccountsError('invalid_input', 'O nome do token deve ter de 1 a 100 caracteres.');
+  if (!name || name.length > 100) throw new AccountsError('invalid_input', 'The token name must have 1 to 100 characters.', 'token_name');
   const expiresAt = parseExpiry(input.expires, now);
   const account = getAccount(sqlite, input.accountId);
-  if (!account) throw new AccountsError('not_found', `A conta ${input.accountId} não existe.`);
+  if (!account) throw new AccountsError('not_found', `Account ${input.accountId} does not exist.`);
   if (account.status !== 'active') {
-    throw new AccountsError('invalid_state', `A conta "${account.name}" está suspensa; não é possível criar tokens.`);
+    throw new AccountsError('invalid_state', `Account "${account.name}" is suspended; no token can be created.`, 'account_suspended');
   }
   const token = generateToken();
   const r = sqlite
@@ -148,10 +148,10 @@ function setEnabled(sqlite: Sqlite, id: number, enabled: boolean, scope: TokenSc
   return sqlite.transaction(() => {
     const t = getTokenInfo(sqlite, id, now);
     if (!t || (scope.accountId !== undefined && t.accountId !== scope.accountId)) {
-      throw new AccountsError('not_found', `O token ${id} não existe.`);
+      throw new AccountsError('not_found', `Token ${id} does not exist.`, 'token_not_found');
     }
     if (enabled && t.state === 'invalidated') {
-      throw new AccountsError('invalid_state', `O token ${id} foi invalidado pela suspensão da conta e não pode ser reativado; crie um novo.`);
+      throw new AccountsError('invalid_state', `Token ${id} was invalidated by the account's suspension and cannot be activated again; create a new one.`, 'token_invalidated');
     }
     sqlite.prepare('UPDATE api_tokens SET enabled = ? WHERE id = ?').run(enabled ? 1 : 0, id);
     return getTokenInfo(sqlite, id, now)!;

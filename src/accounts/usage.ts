@@ -27,7 +27,7 @@ export function currentUsage(sqlite: Sqlite, accountId: number, now: Clock = sys
        WHERE a.id = ?`,
     )
     .get(month, accountId) as { plan: string; monthly_quota: number; api_included: number; calls: number } | undefined;
-  if (!r) throw new AccountsError('not_found', `A conta ${accountId} não existe.`);
+  if (!r) throw new AccountsError('not_found', `Account ${accountId} does not exist.`);
   return {
     month,
     plan: r.plan,

@@ -32,7 +32,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Trimmed and lowercased, or an AccountsError when it does not look like an address. */
 export function normalizeEmail(email: string): string {
   const e = String(email ?? '').trim().toLowerCase();
-  if (e.length > 254 || !EMAIL.test(e)) throw new AccountsError('invalid_input', `"${email}" não é um endereço de e-mail válido.`);
+  if (e.length > 254 || !EMAIL.test(e)) throw new AccountsError('invalid_input', `"${email}" is not a valid e-mail address.`);
   return e;
 }
 
@@ -50,11 +50,11 @@ export interface NewUser {
 function checkNewUser(sqlite: Sqlite, input: NewUser): string {
   const email = normalizeEmail(input.email);
   if (!USER_ROLES.includes(input.role)) {
-    throw new AccountsError('invalid_input', `O papel deve ser ${USER_ROLES.join(' ou ')}.`);
+    throw new AccountsError('invalid_input', `The role must be ${USER_ROLES.join(' or ')}.`);
   }
   const problem = passwordProblem(input.password);
   if (problem) throw new AccountsError('invalid_input', problem);
-  if (!getAccount(sqlite, input.accountId)) throw new AccountsError('not_found', `A conta ${input.accountId} não existe.`);
+  if (!getAccount(sqlite, input.accountId)) throw new AccountsError('not_found', `Account ${input.accountId} does not exist.`);
   return email;
 }
 
@@ -65,7 +65,7 @@ function insertUser(sqlite: Sqlite, input: NewUser, email: string, hash: string,
       .get(input.accountId, email, hash, input.role, now().toISOString()) as UserRow;
     return fromRow(r);
   } catch (err) {
-    rethrowUnique(err, `Já existe um usuário com o e-mail ${email}.`);
+    rethrowUnique(err, `A user with the e-mail ${email} already exists.`);
   }
 }
 
@@ -105,10 +105,49 @@ export async function verifyLogin(sqlite: Sqlite, email: string, password: strin
   return r && ok ? fromRow(r) : null;
 }
 
-export async function setUserPassword(sqlite: Sqlite, userId: number, password: string): Promise<void> {
+/** The user with this e-mail (any case), or a not_found AccountsError. */
+export function requireUserByEmail(sqlite: Sqlite, email: string): User {
+  const u = getUserByEmail(sqlite, email);
+  if (!u) throw new AccountsError('not_found', `No user with the e-mail "${String(email ?? '').trim()}".`);
+  return u;
+}
+
+/**
+ * A new password for a user (a lost one, a leaked one). Every web session of the user ends in
+ * the same transaction, so a session opened with the old password does not outlive it.
+ * Returns how many sessions ended.
+ */
+export async function setUserPassword(sqlite: Sqlite, userId: number, password: string): Promise<number> {
   const problem = passwordProblem(password);
   if (problem) throw new AccountsError('invalid_input', problem);
   const hash = await hashPassword(password);
-  const { changes } = sqlite.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(hash, userId);
-  if (!changes) throw new AccountsError('not_found', `O usuário ${userId} não existe.`);
+  return sqlite.transaction(() => {
+    const { changes } = sqlite.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(hash, userId);
+    if (!changes) throw new AccountsError('not_found', `User ${userId} does not exist.`);
+    return sqlite.prepare('DELETE FROM sessions WHERE user_id = ?').run(userId).changes;
+  }).immediate();
+}
+
+/**
+ * Removes a user and their web sessions. API tokens belong to the account, not to
+ * who created them: they keep working. The last billing administrator of an account is kept
+ * unless `force`: without one, nobody could manage the account's tokens in the web app.
+ */
+export function removeUser(sqlite: Sqlite, email: string, opts: { force?: boolean } = {}): { user: User; sessionsEnded: number } {
+  return sqlite.transaction(() => {
+    const user = requireUserByEmail(sqlite, email);
+    if (user.role === 'billing_admin' && !opts.force) {
+      const { n } = sqlite
+        .prepare("SELECT count(*) AS n FROM users WHERE account_id = ? AND role = 'billing_admin' AND id <> ?")
+        .get(user.accountId, user.id) as { n: number };
+      if (n === 0) {
+        const account = getAccount(sqlite, user.accountId);
+        throw new AccountsError('last_billing_admin', `${user.email} is the last billing_admin of account "${account?.name}": nobody would be left to manage its API tokens in the web app.`);
+      }
+    }
+    // Explicit rather than left to ON DELETE CASCADE, which needs foreign_keys on the connection.
+    const sessionsEnded = sqlite.prepare('DELETE FROM sessions WHERE user_id = ?').run(user.id).changes;
+    sqlite.prepare('DELETE FROM users WHERE id = ?').run(user.id);
+    return { user, sessionsEnded };
+  }).immediate();
 }

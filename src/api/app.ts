@@ -14,7 +14,7 @@ import { mountWeb } from '../web/index.ts';
 import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, companyHandler } from './company.ts';
 import { buildDocsHtml } from './docs.ts';
 import { sendError, sendJson } from './errors.ts';
-import { logRequest, type LogFn } from './log.ts';
+import { logRequest, redactTokens, type LogFn } from './log.ts';
 import { buildOpenApi } from './openapi.ts';
 
 export interface AppDeps {
@@ -96,7 +96,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
   const onError = (err: unknown, req: IncomingMessage, res: ServerResponse) => {
     const e = err instanceof Error ? err : new Error(String(err));
     // The stack goes to the server log only; the client gets the fixed sentence.
-    log(`error: ${req.method} ${(req.url ?? '').split('?')[0]}: ${e.stack ?? e.message}`);
+    log(redactTokens(`error: ${req.method} ${(req.url ?? '').split('?')[0]}: ${e.stack ?? e.message}`));
     if (res.headersSent) {
       res.destroy();
       return;

@@ -1,6 +1,8 @@
-// One line per request. Tokens must never reach a log: the api_token query value is redacted
-// (whatever its case or percent-encoding), and the Authorization header is never logged.
+// One line per request. Tokens must never reach a log: anything shaped like a token is redacted
+// wherever it stands in the line (query, path segment, any encoding), the api_token query value
+// is redacted whatever it holds, and the Authorization header is never logged.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TOKEN_IN_TEXT } from '../accounts/token-format.ts';
 import { clientIp } from '../forwarded.ts';
 
 export type LogFn = (line: string) => void;
@@ -26,6 +28,11 @@ export function redactUrl(url: string): string {
     if (decodeSafe(key).trim().toLowerCase() === 'api_token') parts[i] = `${key}=${REDACTED}`;
   }
   return `${url.slice(0, q)}?${parts.join('&')}`;
+}
+
+/** The line with everything shaped like an API token replaced. */
+export function redactTokens(line: string): string {
+  return line.replace(TOKEN_IN_TEXT, REDACTED);
 }
 
 /** Who made the request, set by the API route once a token is recognised. */
@@ -61,7 +68,7 @@ export function logRequest(req: IncomingMessage, res: ServerResponse, log: LogFn
     const status = res.writableFinished ? String(res.statusCode) : `${res.statusCode}-aborted`;
     // Redacted and cleaned only now, off the request's critical path. Control characters
     // cannot forge extra log lines.
-    let target = redactUrl(url);
+    let target = redactTokens(redactUrl(url));
     if (CONTROL.test(target)) target = target.replace(CONTROLS, '?');
     log(`${isoNow()} ${clientIp(req, trustProxy, peer)} ${req.method ?? '-'} ${target} ${status} ${ms.toFixed(1)}ms account=${accounts.get(res) ?? '-'}`);
   });

@@ -16,7 +16,9 @@ export async function main(argv: string[]): Promise<void> {
     let cli = withGlobalOptions(yargs(argv))
       .scriptName('cnpj-api')
       .usage('$0 <command> [options]')
-      .demandCommand(1, 'Informe um comando. Veja --help.')
+      // Operator text is English whatever the machine's locale (yargs would follow LANG=pt_BR).
+      .locale('en')
+      .demandCommand(1, 'Give a command; see --help.')
       .strict()
       .recommendCommands()
       .help()

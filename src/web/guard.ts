@@ -1,5 +1,6 @@
 // The path of every web request: errors become a page (never a stack trace), GET pages need a
 // session, state-changing POSTs need a session and its CSRF token; each refusal is a 403 page.
+import { redactTokens, redactUrl } from '../api/log.ts';
 import type { WebContext } from './context.ts';
 import { csrfMatches, CSRF_FIELD } from './csrf.ts';
 import { BodyTooLargeError, readForm, redirect, sendHtml, type Req, type Res } from './http.ts';
@@ -17,7 +18,7 @@ export function guarded(ctx: WebContext, handler: Handler): (req: Req, res: Res)
         if (!res.headersSent) sendHtml(res, errorPage('Envio grande demais', 'O formulário enviado é maior do que o permitido.'), { status: 413 });
         return;
       }
-      log(`web: ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
+      log(redactTokens(`web: ${req.method} ${redactUrl(req.url ?? '')}: ${(err as Error)?.stack ?? String(err)}`));
       if (!res.headersSent) {
         sendHtml(res, errorPage('Erro interno', 'Algo deu errado do nosso lado. Tente novamente em instantes.'), { status: 500 });
       } else {

@@ -97,12 +97,12 @@ export class BodyTooLargeError extends Error {}
 export async function readForm(req: Req, limit = 16 * 1024): Promise<URLSearchParams> {
   const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   // Refused before reading when the client says so up front; otherwise counted as it arrives.
-  if (Number(req.headers['content-length'] ?? 0) > limit) throw new BodyTooLargeError('corpo da requisição grande demais');
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw new BodyTooLargeError('request body too large');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new BodyTooLargeError('corpo da requisição grande demais');
+    if (size > limit) throw new BodyTooLargeError('request body too large');
     chunks.push(chunk as Buffer);
   }
   if (type !== 'application/x-www-form-urlencoded') return new URLSearchParams();

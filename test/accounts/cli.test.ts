@@ -12,11 +12,11 @@ import { openAppDb } from '../../src/db/app-db.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-function cli(dataDir: string, args: string[], input = '') {
+function cli(dataDir: string, args: string[], input = '', env: NodeJS.ProcessEnv = {}) {
   const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'cnpj-api.js'), '--data-dir', dataDir, ...args], {
     input,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
@@ -34,12 +34,12 @@ test('operator CLI: accounts, users, tokens, plans, contacts', async () => {
     let r = cli(dir, ['accounts', 'create', '--name', 'Acme Ltda', '--plan', 'ouro']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /Acme Ltda.*Ouro/);
-    fails(cli(dir, ['accounts', 'create', '--name', 'ACME LTDA', '--plan', 'Ouro']), /Já existe uma conta/);
-    fails(cli(dir, ['accounts', 'create', '--name', 'Beta', '--plan', 'Platina']), /plano "Platina" não existe/);
+    fails(cli(dir, ['accounts', 'create', '--name', 'ACME LTDA', '--plan', 'Ouro']), /An account named "ACME LTDA" already exists/);
+    fails(cli(dir, ['accounts', 'create', '--name', 'Beta', '--plan', 'Platina']), /Plan "Platina" does not exist/);
 
     r = cli(dir, ['users', 'create', '--account', 'acme ltda', '--email', 'Ana@Acme.com.br', '--role', 'billing_admin'], 'uma senha boa e longa\n');
     assert.equal(r.code, 0, r.err);
-    fails(cli(dir, ['users', 'create', '--account', 'Acme Ltda', '--email', 'b@acme.com.br', '--role', 'member'], 'curta\n'), /pelo menos 10/);
+    fails(cli(dir, ['users', 'create', '--account', 'Acme Ltda', '--email', 'b@acme.com.br', '--role', 'member'], 'curta\n'), /at least 10 characters/);
     fails(cli(dir, ['users', 'create', '--account', 'Acme Ltda', '--email', 'b@acme.com.br', '--role', 'admin'], 'uma senha boa e longa\n'), /role/i);
 
     r = cli(dir, ['tokens', 'create', '--account', 'Acme Ltda', '--name', 'produção', '--expires', '30d']);
@@ -49,13 +49,13 @@ test('operator CLI: accounts, users, tokens, plans, contacts', async () => {
     r = cli(dir, ['tokens', 'create', '--account', 'Acme Ltda', '--name', 'ci', '--json']);
     const created = JSON.parse(r.out) as { id: number; token: string };
     assert.deepEqual(Object.keys(created), ['id', 'token']);
-    fails(cli(dir, ['tokens', 'create', '--account', 'Acme Ltda', '--name', 'x', '--expires', '2001-01-01']), /já passou/);
-    fails(cli(dir, ['tokens', 'create', '--account', 'Nobody', '--name', 'x']), /conta "Nobody" não existe/);
+    fails(cli(dir, ['tokens', 'create', '--account', 'Acme Ltda', '--name', 'x', '--expires', '2001-01-01']), /expiry date 2001-01-01 is in the past/);
+    fails(cli(dir, ['tokens', 'create', '--account', 'Nobody', '--name', 'x']), /Account "Nobody" does not exist/);
 
     r = cli(dir, ['tokens', 'deactivate', String(created.id)]);
     assert.equal(r.code, 0, r.err);
     fails(cli(dir, ['tokens', 'deactivate', 'abc']), /positive integer/);
-    fails(cli(dir, ['tokens', 'activate', '999']), /token 999 não existe/);
+    fails(cli(dir, ['tokens', 'activate', '999']), /Token 999 does not exist/);
     r = cli(dir, ['tokens', 'list', '--account', 'Acme Ltda', '--json']);
     const list = JSON.parse(r.out) as { id: number; name: string; state: string; displayPrefix: string }[];
     assert.deepEqual(list.map((t) => [t.name, t.state]), [['produção', 'active'], ['ci', 'deactivated']]);
@@ -72,11 +72,11 @@ test('operator CLI: accounts, users, tokens, plans, contacts', async () => {
     fs.writeFileSync(csv, '33683111000280,website,site,https://x.com.br\n');
     assert.equal(cli(dir, ['contacts', 'load', csv]).code, 0);
     fs.writeFileSync(csv, '33683111000280,website,site,https://x.com.br\n1234,email,,a@b.c\n');
-    fails(cli(dir, ['contacts', 'load', csv]), /Linha 2 .*CNPJ inválido/);
+    fails(cli(dir, ['contacts', 'load', csv]), /Line 2 .*invalid CNPJ/);
 
     r = cli(dir, ['accounts', 'suspend', 'Acme Ltda']);
     assert.match(r.out, /2 token\(s\) invalidated/);
-    fails(cli(dir, ['tokens', 'activate', String(created.id)]), /invalidado/);
+    fails(cli(dir, ['tokens', 'activate', String(created.id)]), /invalidated by the account's suspension/);
     r = cli(dir, ['accounts', 'list']);
     assert.match(r.out, /Acme Ltda\s+Ouro\s+suspended\s+0\/7/);
     assert.equal(cli(dir, ['accounts', 'reactivate', 'Acme Ltda']).code, 0);
@@ -98,6 +98,21 @@ test('operator CLI: accounts, users, tokens, plans, contacts', async () => {
     } finally {
       await app.close();
     }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('operator text is English, also on a machine with a Portuguese locale', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-cli-'));
+  try {
+    const pt = { LANG: 'pt_BR.UTF-8', LC_ALL: 'pt_BR.UTF-8', LC_MESSAGES: 'pt_BR.UTF-8' };
+    fails(cli(dir, [], '', pt), /^error: Give a command; see --help\.$/m);
+    fails(cli(dir, ['tokens', 'list'], '', pt), /^error: Missing required argument: account$/m);
+    fails(cli(dir, ['accounts', 'create', '--name', 'X', '--plan', 'Nenhum'], '', pt), /^error: Plan "Nenhum" does not exist \(plans: Bronze, Prata, Ouro, Diamante, Black\)\.$/m);
+    const help = cli(dir, ['--help'], '', pt);
+    assert.match(help.out, /^Commands:$/m);
+    assert.match(help.out, /Show help/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

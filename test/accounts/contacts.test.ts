@@ -49,12 +49,12 @@ test('a bad line names its line number and changes nothing', async () => {
   try {
     storeContacts(app.sqlite, await parseContactsCsv('00000000000191,email,,a@b.com.br\n'));
     const cases: [string, RegExp][] = [
-      ['cnpj,tipo_contato,tipo_website,contato\n33683111000280,email,,x@y.com\n33683111000281,email,,x@y.com\n', /Linha 3 .*CNPJ inválido "33683111000281"/],
-      ['33683111000280,email,x@y.com\n', /Linha 1 .*4 colunas/],
-      ['33683111000280,email,,x@y.com\n\n33683111000280,,,x@y.com\n', /Linha 3 .*tipo_contato vazio/],
-      ['33683111000280,email,,\n', /Linha 1 .*contato vazio/],
-      ['33683111000280,email,,x@y.com\n33683111000280,email,,"unclosed\n', /Linha \d+ do CSV/],
-      ['cnpj,contato,tipo,x\n', /Linha 1 .*cabeçalho/],
+      ['cnpj,tipo_contato,tipo_website,contato\n33683111000280,email,,x@y.com\n33683111000281,email,,x@y.com\n', /Line 3 .*invalid CNPJ "33683111000281"/],
+      ['33683111000280,email,x@y.com\n', /Line 1 .*4 columns/],
+      ['33683111000280,email,,x@y.com\n\n33683111000280,,,x@y.com\n', /Line 3 .*empty tipo_contato/],
+      ['33683111000280,email,,\n', /Line 1 .*empty contato/],
+      ['33683111000280,email,,x@y.com\n33683111000280,email,,"unclosed\n', /Line \d+ of the contacts CSV/],
+      ['cnpj,contato,tipo,x\n', /Line 1 .*header/],
     ];
     for (const [csv, re] of cases) {
       const file = path.join(dir, 'bad.csv');
@@ -62,7 +62,7 @@ test('a bad line names its line number and changes nothing', async () => {
       await assert.rejects(loadContactsFile(app.sqlite, file), (e: AccountsError) => e.code === 'invalid_csv' && re.test(e.message), csv);
     }
     assert.equal(contactsFor(app.sqlite, '00000000000191').length, 1);
-    await assert.rejects(loadContactsFile(app.sqlite, path.join(dir, 'missing.csv')), /Não foi possível ler/);
+    await assert.rejects(loadContactsFile(app.sqlite, path.join(dir, 'missing.csv')), /Cannot read the file/);
   } finally {
     await cleanup();
   }

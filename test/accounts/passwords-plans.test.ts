@@ -46,9 +46,9 @@ test('users: lowercased unique e-mail, role check, login verification', async ()
     const u = await createUser(app.sqlite, { accountId: acc.id, email: ' Ana@Acme.COM.br ', password: 'senha-muito-boa', role: 'billing_admin' });
     assert.equal(u.email, 'ana@acme.com.br');
     assert.equal(getUserByEmail(app.sqlite, 'ANA@acme.com.br')?.id, u.id);
-    await assert.rejects(createUser(app.sqlite, { accountId: acc.id, email: 'ana@acme.com.br', password: 'outra-senha-boa', role: 'member' }), /Já existe/);
+    await assert.rejects(createUser(app.sqlite, { accountId: acc.id, email: 'ana@acme.com.br', password: 'outra-senha-boa', role: 'member' }), /already exists/);
     await assert.rejects(createUser(app.sqlite, { accountId: acc.id, email: 'not-an-email', password: 'outra-senha-boa', role: 'member' }), AccountsError);
-    await assert.rejects(createUser(app.sqlite, { accountId: acc.id, email: 'b@acme.com.br', password: 'curta', role: 'member' }), /pelo menos/);
+    await assert.rejects(createUser(app.sqlite, { accountId: acc.id, email: 'b@acme.com.br', password: 'curta', role: 'member' }), /at least 10 characters/);
     await assert.rejects(createUser(app.sqlite, { accountId: acc.id, email: 'b@acme.com.br', password: 'outra-senha-boa', role: 'root' as 'member' }), AccountsError);
     assert.equal((await verifyLogin(app.sqlite, 'ANA@acme.com.br', 'senha-muito-boa'))?.id, u.id);
     assert.equal(await verifyLogin(app.sqlite, 'ana@acme.com.br', 'senha-errada!!'), null);

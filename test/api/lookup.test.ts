@@ -22,6 +22,9 @@ describe('lookup API', () => {
         app.get('/test/throws', (() => {
           throw new Error('boom: secret internals');
         }) as unknown as Middleware);
+        app.get('/test/throws/:x', (() => {
+          throw new Error('boom with the path in it');
+        }) as unknown as Middleware);
         app.get('/test/rejects', (async () => {
           throw new Error('async boom');
         }) as unknown as Middleware);
@@ -152,6 +155,16 @@ describe('lookup API', () => {
     assert.equal(none.headers.get('x-ratelimit-limit'), null);
   });
 
+  test('the all-zero CNPJ is 400 invalid_cnpj and not counted, bare or punctuated', async () => {
+    const rem = Number((await get(api(SERPRO_FILIAL), bearer(acct.token))).headers.get('x-ratelimit-remaining'));
+    for (const input of ['00000000000000', '00.000.000%2F0000-00', '00.000.000/0000-00']) {
+      const r = await get(api(input), bearer(acct.token));
+      assert.equal(r.status, 400, input);
+      assert.equal(r.body.error, 'invalid_cnpj', input);
+      assert.equal(Number(r.headers.get('x-ratelimit-remaining')), rem, `${input}: not counted`);
+    }
+  });
+
   test('404 vs 400: check digits, length, letters in DV, punctuation', async () => {
     const cases: [string, number][] = [
       [ABSENT, 404],
@@ -223,6 +236,39 @@ describe('lookup API', () => {
     }
     assert.match(lines[0], /api_token=\[REDACTED\]&API%5Ftoken=\[REDACTED\]/);
     assert.ok(server.lines.every((l) => !l.includes(acct.token)), 'no token anywhere in the log');
+  });
+
+  test('a token is redacted by its shape wherever it stands in the target, in any encoding', async () => {
+    const t = acct.token;
+    const body = t.slice('cnpj_'.length);
+    const encodeAll = (s: string) => [...s].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join('');
+    const targets = [
+      `/api/v1/brazilian_companies/${SERPRO_FILIAL}/company?api+token=${t}`,
+      `/api/v1/brazilian_companies/${SERPRO_FILIAL}/company;api_token=${t}`,
+      `/api/v1/brazilian_companies/${SERPRO_FILIAL}/company?x=1;api_token=${t}&y=2`,
+      `/api/v1/brazilian_companies/${t}/company`,
+      `/${t}`,
+      `/api/v1/brazilian_companies/${SERPRO_FILIAL}/company?q=Bearer%20${t}`,
+      `/api/v1/brazilian_companies/${SERPRO_FILIAL}/company?token=cnpj%5F${body}`,
+      `/api/v1/brazilian_companies/${SERPRO_FILIAL}/company?token=${encodeAll(t)}`,
+      `/api/v1/brazilian_companies/${SERPRO_FILIAL}/company?token=${t.slice(0, 9)}${encodeAll(body.slice(4, 20))}${body.slice(20)}`,
+      `/api/v1/brazilian_companies/${SERPRO_FILIAL}/company?token=%2563%256e%2570%256a%255f${body}`,
+      `/x/prefix${t}suffix/${t.toUpperCase()}`,
+      `/test/throws/${t}`,
+    ];
+    const before = server.lines.length;
+    for (const target of targets) await get(`${server.url}${target}`);
+    await new Promise((r) => setTimeout(r, 50));
+    const logged = server.lines.slice(before);
+    assert.ok(logged.length >= targets.length, logged.join('\n'));
+    assert.ok(logged.some((l) => l.startsWith('error: GET /test/throws/[REDACTED]')), 'the error line too');
+    // Decoded twice, no piece of the secret is left anywhere.
+    const decode = (s: string) => s.replace(/%([0-9a-f]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16)));
+    const text = decode(decode(logged.join('\n')));
+    for (let i = 0; i + 10 <= body.length; i++) {
+      assert.ok(!text.includes(body.slice(i, i + 10)) && !text.toUpperCase().includes(body.slice(i, i + 10).toUpperCase()), `secret piece ${i} in the log:\n${logged.join('\n')}`);
+    }
+    assert.equal(logged.filter((l) => l.includes('[REDACTED]')).length, logged.length);
   });
 
   test('healthz, status, openapi.json, docs', async () => {

@@ -145,8 +145,9 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
   assert.equal(s.rejectsFiles.length, 1);
   const rejects = fs.readFileSync(s.rejectsFiles[0], 'utf8').trim().split('\n');
   assert.equal(rejects.length, 3, 'header + 2 rejects');
+  assert.equal(rejects[0], 'file\trecord\tline\treason\tcontent');
   assert.match(rejects[1], /^Estabelecimentos0\.zip:K3241\.K03200Y0\.D60913\.ESTABELE\t5\t6\t.*30/);
-  assert.match(rejects[2], /dígitos verificadores/);
+  assert.match(rejects[2], /wrong CNPJ check digits/);
 });
 
 test('a corrupt or truncated zip aborts the import and leaves the active snapshot untouched', async () => {
@@ -161,7 +162,7 @@ test('a corrupt or truncated zip aborts the import and leaves the active snapsho
     await assert.rejects(runImport({ dataDir, inputs: [dump], month: '2026-09' }), (e: Error) => {
       assert.match(e.message, /Socios0\.zip/);
       // A truncated zip is caught while listing (before any build); a bad CRC while loading.
-      assert.match(e.message, damage === 'flip' ? /snapshot ativo não foi alterado/ : /truncado/);
+      assert.match(e.message, damage === 'flip' ? /active snapshot is unchanged/ : /truncated/);
       return true;
     });
     assert.equal((await active(dataDir))?.id, first.snapshotId);
@@ -171,7 +172,7 @@ test('a corrupt or truncated zip aborts the import and leaves the active snapsho
 
 test('a full disk aborts cleanly with a clear error', async () => {
   const dataDir = tempDir();
-  await assert.rejects(runImport({ dataDir, inputs: [SAMPLES], month: '2026-09', testHooks: { maxPageCount: 3 } }), /disco cheio/);
+  await assert.rejects(runImport({ dataDir, inputs: [SAMPLES], month: '2026-09', testHooks: { maxPageCount: 3 } }), /disk full during the import/);
   assert.equal(await active(dataDir), null);
   assert.deepEqual(buildingDirs(dataDir), []);
 });
@@ -219,11 +220,11 @@ test('bad inputs: unknown files, no month, bad month, missing path', async () =>
   const dataDir = tempDir();
   const dump = tempDir('dump-');
   writeZip(path.join(dump, 'other.zip'), 'readme.txt', 'hello');
-  await assert.rejects(runImport({ dataDir, inputs: [dump] }), /nenhum arquivo da Receita reconhecido/);
+  await assert.rejects(runImport({ dataDir, inputs: [dump] }), /no Receita file recognised/);
   writeZip(path.join(dump, 'Empresas0.zip'), 'Empresas0', rec('11222333', 'X', '2062', '49', '0,00', '01', ''));
   await assert.rejects(runImport({ dataDir, inputs: [dump] }), /--month/);
-  await assert.rejects(runImport({ dataDir, inputs: [dump], month: '2026-13' }), /mês inválido/);
-  await assert.rejects(runImport({ dataDir, inputs: [path.join(dump, 'nope')] }), /não encontrado/);
+  await assert.rejects(runImport({ dataDir, inputs: [dump], month: '2026-13' }), /invalid month/);
+  await assert.rejects(runImport({ dataDir, inputs: [path.join(dump, 'nope')] }), /not found/);
   const r = await runImport({ dataDir, inputs: [path.join(dump, 'Empresas0.zip')], month: '2026-09', allowPartial: true });
   assert.equal(r.stats.tables.companies.rows, 1, 'a subset is imported with allowPartial');
   assert.ok(r.stats.missingFiles.includes('Estabelecimentos0.zip'));

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { suspendAccount } from '../../src/accounts/accounts.ts';
+import { reactivateAccount, suspendAccount } from '../../src/accounts/accounts.ts';
 import { createToken } from '../../src/accounts/tokens.ts';
 import { spMonth } from '../../src/accounts/time.ts';
 import { WebClient } from './client.ts';
@@ -184,12 +184,17 @@ describe('web pages', () => {
       [{ nome: '', expiracao: '30d' }, /nome do token/],
       [{ nome: 'x', expiracao: '15d' }, /Escolha uma opção de expiração/],
       [{ nome: 'x', expiracao: 'data', data_expiracao: '' }, /Informe a data de expiração/],
-      [{ nome: 'x', expiracao: 'data', data_expiracao: '2020-01-01' }, /já passou/],
+      [{ nome: 'x', expiracao: 'data', data_expiracao: '2020-01-01' }, /A data de expiração já passou/],
+      [{ nome: 'x', expiracao: 'data', data_expiracao: '2099-01-01' }, /longe demais \(máximo 3650 dias\)/],
+      [{ nome: 'x', expiracao: 'data', data_expiracao: '2027-02-30' }, /Data de expiração não reconhecida/],
     ];
     for (const [form, message] of cases) {
       const r = await c.post('/api-de-cnpj/tokens', { csrf_token, ...form });
       assert.equal(r.status, 422, JSON.stringify(form));
-      assert.match(await r.text(), message);
+      const text = await r.text();
+      assert.match(text, message);
+      // The domain's English sentence is for the operator; the customer reads Portuguese only.
+      assert.doesNotMatch(text, /must have|in the past|too far ahead|not recognised/, JSON.stringify(form));
     }
     const ok = await c.post('/api-de-cnpj/tokens', { csrf_token, nome: 'com data', expiracao: 'data', data_expiracao: '2027-01-31' });
     assert.equal(ok.status, 303);
@@ -204,6 +209,20 @@ describe('web pages', () => {
     assert.match(await (await c.get('/api-de-cnpj/tokens')).text(), /Token não encontrado/);
     const row = server.app.sqlite.prepare('SELECT enabled FROM api_tokens WHERE id = ?').get(otherTokenId) as { enabled: number };
     assert.equal(row.enabled, 1);
+  });
+
+  test('a token invalidated by a past suspension cannot be activated: the customer reads why in Portuguese', async () => {
+    const { account, user } = await seedAccount(server.app, 'Reativada', 'Ouro');
+    await user('admin@reativada.com.br', 'billing_admin');
+    const old = createToken(server.app.sqlite, { accountId: account.id, name: 'antigo', createdBy: 'cli' }, now).id;
+    suspendAccount(server.app.sqlite, 'Reativada', now);
+    reactivateAccount(server.app.sqlite, 'Reativada');
+    const c = await loggedIn('admin@reativada.com.br');
+    const csrf_token = await c.csrf('/api-de-cnpj/tokens');
+    assert.equal((await c.post(`/api-de-cnpj/tokens/${old}/ativar`, { csrf_token })).status, 303);
+    const page = await (await c.get('/api-de-cnpj/tokens')).text();
+    assert.match(page, /Este token foi invalidado pela suspensão da conta e não pode ser reativado; crie um novo\./);
+    assert.doesNotMatch(page, /cannot be activated/);
   });
 
   test('suspended account: tokens shown as invalidado, a notice, no creation (403)', async () => {

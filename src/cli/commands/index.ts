@@ -1,6 +1,7 @@
 // Every command of the `cnpj-api` program. Each module owns one command (and its subcommands).
 import type { CommandModule } from 'yargs';
 import { accountsCommand } from './accounts.ts';
+import { backupCommand } from './backup.ts';
 import { contactsCommand } from './contacts.ts';
 import { plansCommand } from './plans.ts';
 import { tokensCommand } from './tokens.ts';
@@ -13,4 +14,4 @@ import { statusCommand } from './status.ts';
 import { updateCommand } from './update.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [startCommand, serveCommand, importCommand, statusCommand, downloadCommand, updateCommand, accountsCommand, usersCommand, tokensCommand, plansCommand, contactsCommand];
+export const commands: CommandModule<any, any>[] = [startCommand, serveCommand, importCommand, statusCommand, downloadCommand, updateCommand, accountsCommand, usersCommand, tokensCommand, plansCommand, contactsCommand, backupCommand];

@@ -1,7 +1,9 @@
 import type { Argv, CommandModule } from 'yargs';
 import { requireAccount } from '../../accounts/accounts.ts';
 import { passwordProblem } from '../../accounts/passwords.ts';
-import { createUser, listUsers, USER_ROLES, type UserRole } from '../../accounts/users.ts';
+import { AccountsError } from '../../accounts/errors.ts';
+import { createUser, listUsers, removeUser, requireUserByEmail, setUserPassword, USER_ROLES, type UserRole } from '../../accounts/users.ts';
+import { clearLoginFailures } from '../../web/login-throttle.ts';
 import { CliError } from '../errors.ts';
 import type { GlobalArgs } from '../options.ts';
 import { printTable, readSecretLine, withApp } from './app-helpers.ts';
@@ -11,9 +13,22 @@ interface CreateArgs extends GlobalArgs {
   email: string;
   role: string;
 }
+interface EmailArgs extends GlobalArgs {
+  email: string;
+  force?: boolean;
+}
 interface ListArgs extends GlobalArgs {
   account: string;
   json?: boolean;
+}
+
+/** The new password, one line on stdin, checked before anything is written. */
+async function readPassword(): Promise<string> {
+  const password = await readSecretLine('Password: ');
+  if (!password) throw new CliError('No password given on stdin (one line expected).');
+  const problem = passwordProblem(password);
+  if (problem) throw new CliError(problem);
+  return password;
 }
 
 const create: CommandModule<GlobalArgs, CreateArgs> = {
@@ -31,12 +46,47 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
       if (!(USER_ROLES as readonly string[]).includes(argv.role)) throw new CliError(`--role must be ${USER_ROLES.join(' or ')}, not "${argv.role}".`);
       // Validate what we can before asking for the password.
       const account = requireAccount(sqlite, argv.account);
-      const password = await readSecretLine('Password: ');
-      if (!password) throw new CliError('No password given on stdin (one line expected).');
-      const problem = passwordProblem(password);
-      if (problem) throw new CliError(problem);
+      const password = await readPassword();
       const u = await createUser(sqlite, { accountId: account.id, email: argv.email, password, role: argv.role as UserRole });
       console.log(`user ${u.email} created (id ${u.id}, ${u.role}) in account "${account.name}"`);
+    }),
+};
+
+const setPassword: CommandModule<GlobalArgs, EmailArgs> = {
+  command: 'set-password',
+  describe: "replace a user's password (read from stdin, one line); ends their web sessions and lifts the login throttle on their e-mail",
+  builder: (y) =>
+    y
+      .option('email', { type: 'string', demandOption: true, describe: 'login e-mail of the user' })
+      .example('echo "$PASSWORD" | $0 users set-password --email ana@acme.com.br', ''),
+  handler: (argv) =>
+    withApp(argv, async ({ sqlite, db }) => {
+      const user = requireUserByEmail(sqlite, argv.email);
+      const password = await readPassword();
+      const ended = await setUserPassword(sqlite, user.id, password);
+      await clearLoginFailures(db, user.email);
+      console.log(`password of ${user.email} changed; ${ended} web session(s) ended, failed logins for the e-mail forgotten`);
+    }),
+};
+
+const remove: CommandModule<GlobalArgs, EmailArgs> = {
+  command: 'remove',
+  describe: "remove a user and end their web sessions; the account's API tokens keep working",
+  builder: (y) =>
+    y
+      .option('email', { type: 'string', demandOption: true, describe: 'login e-mail of the user' })
+      .option('force', { type: 'boolean', default: false, describe: 'remove even the last billing_admin of the account' }),
+  handler: (argv) =>
+    withApp(argv, ({ sqlite }) => {
+      try {
+        const { user, sessionsEnded } = removeUser(sqlite, argv.email, { force: argv.force });
+        console.log(`user ${user.email} removed (${sessionsEnded} web session(s) ended); the account's API tokens are unaffected`);
+      } catch (err) {
+        if (err instanceof AccountsError && err.code === 'last_billing_admin') {
+          throw new CliError(`${err.message} Create another billing_admin first, or pass --force.`);
+        }
+        throw err;
+      }
     }),
 };
 
@@ -57,7 +107,7 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
 
 export const usersCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'users',
-  describe: 'manage web app users (create, list)',
-  builder: (y: Argv<GlobalArgs>) => y.command(create).command(list).demandCommand(1, 'Choose a users subcommand; see --help.'),
+  describe: 'manage web app users (create, list, set-password, remove)',
+  builder: (y: Argv<GlobalArgs>) => y.command(create).command(list).command(setPassword).command(remove).demandCommand(1, 'Choose a users subcommand; see --help.'),
   handler: () => {},
 };

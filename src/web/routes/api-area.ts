@@ -1,5 +1,6 @@
 // The "API de CNPJ" area: the home page and the token page with its three actions.
 import { AccountsError } from '../../accounts/errors.ts';
+import { webMessage } from '../accounts-messages.ts';
 import { spDay, spMonth } from '../../accounts/time.ts';
 import { activateToken, createToken, deactivateToken, listTokens } from '../../accounts/tokens.ts';
 import { currentUsage, dailyUsage } from '../../accounts/usage.ts';
@@ -100,7 +101,7 @@ export function apiAreaRoutes(ctx: WebContext) {
       );
       await setFlash(ctx.db, viewer.session, { kind: 'token', token: created.token, name: created.info.name });
     } catch (err) {
-      if (err instanceof AccountsError && err.code === 'invalid_input') return refuse(err.message);
+      if (err instanceof AccountsError && (err.code === 'invalid_input' || err.code === 'invalid_state')) return refuse(webMessage(err));
       throw err;
     }
     redirect(res, TOKENS_PATH);
@@ -111,13 +112,13 @@ export function apiAreaRoutes(ctx: WebContext) {
       if (refuseUnlessManager(res, viewer)) return;
       const id = Number(req.params?.id);
       try {
-        if (!Number.isSafeInteger(id) || id <= 0) throw new AccountsError('not_found', 'Token não encontrado.');
+        if (!Number.isSafeInteger(id) || id <= 0) throw new AccountsError('not_found', 'The token id is not a positive integer.', 'token_not_found');
         // Scoped to the viewer's account: another account's token id is "not found", not a leak.
         const t = (enable ? activateToken : deactivateToken)(ctx.sqlite, id, { accountId: viewer.account.id }, ctx.now);
         await setFlash(ctx.db, viewer.session, { kind: 'notice', text: `Token “${t.name}” ${enable ? 'ativado' : 'desativado'}.` });
       } catch (err) {
         if (!(err instanceof AccountsError)) throw err;
-        await setFlash(ctx.db, viewer.session, { kind: 'error', text: err.code === 'not_found' ? 'Token não encontrado.' : err.message });
+        await setFlash(ctx.db, viewer.session, { kind: 'error', text: webMessage(err) });
       }
       redirect(res, TOKENS_PATH);
     });

@@ -64,7 +64,7 @@ describe('DelimitedParser (Regime Tributário files)', () => {
   test('wrong field count → reject with raw text, record number and line; blank lines skipped', async () => {
     const items = await collect(chunks('ano,cnpj,cnpj_da_scp,forma_de_tributacao,quantidade_de_escrituracoes\n2018,1,0,LUCRO REAL\n\n2019,2,0,LUCRO REAL,1\n'));
     assert.deepEqual(items, [
-      { reject: { raw: '2018,1,0,LUCRO REAL', recordNo: 1, line: 2, reason: 'esperados 5 campos, encontrados 4' } },
+      { reject: { raw: '2018,1,0,LUCRO REAL', recordNo: 1, line: 2, reason: 'expected 5 fields, found 4' } },
       { fields: ['2019', '2', '0', 'LUCRO REAL', '1'], recordNo: 2 },
     ]);
   });

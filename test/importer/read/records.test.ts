@@ -66,7 +66,7 @@ describe('RecordParser: registry format quirks (layout doc §1.4, §4)', () => {
     assert.deepEqual(fieldsOf(o), [['SAY "HI" NOW', 'A""B', 'C"D'], ['x', 'q"r', 'end"'], ['k', 'l', 'm']]);
     // a quote followed by `;` closes even mid-"word": the record then has too many fields → rejected
     const r = run('"a";"b";"c";"d"\n', 3);
-    assert.equal(r.rejects[0].reason, 'esperados 3 campos, encontrados 4');
+    assert.equal(r.rejects[0].reason, 'expected 3 fields, found 4');
   });
 
   test('CRLF line endings (CR before LF tolerated; lone CR kept)', () => {
@@ -83,8 +83,8 @@ describe('RecordParser: registry format quirks (layout doc §1.4, §4)', () => {
     const o = run('"1";"a";"x"\n"2";"b"\n"3";"c";"y";"extra"\n\n"4";"d";"z"\n', 3);
     assert.deepEqual(fieldsOf(o), [['1', 'a', 'x'], ['4', 'd', 'z']]);
     assert.deepEqual(o.rejects, [
-      { raw: '"2";"b"', recordNo: 2, line: 2, reason: 'esperados 3 campos, encontrados 2' },
-      { raw: '"3";"c";"y";"extra"', recordNo: 3, line: 3, reason: 'esperados 3 campos, encontrados 4' },
+      { raw: '"2";"b"', recordNo: 2, line: 2, reason: 'expected 3 fields, found 2' },
+      { raw: '"3";"c";"y";"extra"', recordNo: 3, line: 3, reason: 'expected 3 fields, found 4' },
     ]);
     assert.deepEqual(o.records[1].slice(1), [4, 5]);
     assert.deepEqual(o.counts, [2, 2]);
@@ -96,7 +96,7 @@ describe('RecordParser: registry format quirks (layout doc §1.4, §4)', () => {
     assert.equal(o.rejects.length, 1);
     assert.equal(o.rejects[0].raw, '"1";"unterminated;x');
     assert.equal(o.rejects[0].line, 1);
-    assert.match(o.rejects[0].reason, /esperados 3 campos, encontrados \d+ \(registro de 2 linhas/);
+    assert.match(o.rejects[0].reason, /expected 3 fields, found \d+ \(record of 2 lines/);
     assert.deepEqual(o.records.map((r) => r[2]), [2, 3]);
   });
 
@@ -107,7 +107,7 @@ describe('RecordParser: registry format quirks (layout doc §1.4, §4)', () => {
     for (const chunks of [undefined, [7], [4000, 9000, 20000]]) {
       const o = run(input, 3, chunks);
       assert.equal(o.rejects.length, 1);
-      assert.match(o.rejects[0].reason, /aspas não fechadas/);
+      assert.match(o.rejects[0].reason, /unclosed quote/);
       assert.equal(o.rejects[0].raw, '"1";"open');
       assert.equal(o.records.length, expectedRecords);
       assert.deepEqual(o.records[0], [['a', 'b', 'c'], 2, 2]);
@@ -115,13 +115,13 @@ describe('RecordParser: registry format quirks (layout doc §1.4, §4)', () => {
     // at end of input
     const e = run('"1";"2";"3"\n"4";"open', 3);
     assert.deepEqual(e.counts, [1, 1]);
-    assert.match(e.rejects[0].reason, /aspas não fechadas/);
+    assert.match(e.rejects[0].reason, /unclosed quote/);
   });
 
   test('a quoted field spanning more than MAX_RECORD_LINES lines is rejected, parsing continues', () => {
     const input = '"1";"x\n' + 'y\n'.repeat(40) + '";"z"\n"2";"a";"b"\n';
     const o = run(input, 3);
-    assert.match(o.rejects[0].reason, /registro excede 32 linhas/);
+    assert.match(o.rejects[0].reason, /record longer than 32 lines/);
     assert.equal(o.rejects[0].line, 1);
     assert.deepEqual(o.records.at(-1), [['2', 'a', 'b'], o.counts[0] + o.counts[1], 43]);
   });
