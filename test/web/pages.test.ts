@@ -123,10 +123,10 @@ describe('web pages', () => {
     assert.equal(c.cookies.has('cnpj_sessao'), false);
   });
 
-  test('login attempts are limited per e-mail and per address, with a clear message', async () => {
+  test('login attempts are limited per (e-mail, address) and per address, with a clear message', async () => {
     const email = 'membro@acme.com.br';
     // All requests come from 127.0.0.1 (X-Forwarded-For is not trusted by default), so the
-    // per-e-mail limit (5) trips long before the per-address one (20).
+    // per-pair limit (5) trips long before the per-address one (20).
     const c = client();
     for (let i = 0; i < 5; i++) {
       const r = await c.login(email, 'senha-errada-' + i);
