@@ -109,6 +109,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
     const path = req.path ?? (req.url ?? '/').split('?')[0];
     const allowed = METHODS.filter((m) => m !== req.method && app.find(m, path));
     if (allowed.length > 0) return sendError(res, 'method_not_allowed', { Allow: allowed.join(', ') });
+    if (web.notFound(req, res)) return; // a browser asking for a page: the web app's 404 page
     sendError(res, 'route_not_found');
   };
 
@@ -152,7 +153,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
     res.end(docs);
   }) as unknown as Middleware);
 
-  mountWeb(app, { sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy });
+  const web = mountWeb(app, { sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy });
   deps.extend?.(app);
 
   return {

@@ -1,12 +1,15 @@
 // GET /docs: a readable page (Portuguese) built from the same sources as /openapi.json: the
 // TypeBox schemas (fields, types, descriptions), the error table and the real example response.
+// It uses the web app's layout and stylesheet (escaping by construction, a phone layout), with a
+// table of contents: on a phone it comes first, on a wide screen it stays beside the text.
 import type { TSchema } from '@sinclair/typebox';
 import { CompanySchema, ContatoExtraSchema, SocioSchema } from '../company/schema.ts';
 import { exampleResponse } from '../company/example.ts';
+import { breakAfterSlashes, html, type Html } from '../web/html.ts';
+import { layout } from '../web/layout.ts';
+import { EXAMPLE_CNPJ } from '../web/pages/home.ts';
 import { ERRORS } from './errors.ts';
 import { API_DESCRIPTION } from './openapi.ts';
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 interface JsonSchemaLike {
   type?: string;
@@ -24,69 +27,106 @@ function typeName(s: JsonSchemaLike): string {
   return names[s.type ?? ''] ?? s.type ?? '';
 }
 
-function fieldTable(schema: TSchema & { properties: Record<string, TSchema>; required?: string[] }): string {
+// Tables are `stack` tables: on a narrow screen each row becomes a card, each cell led by its
+// column's name (data-label).
+function fieldTable(schema: TSchema & { properties: Record<string, TSchema>; required?: string[] }): Html {
   const required = new Set(schema.required ?? []);
   const rows = Object.entries(schema.properties).map(([name, prop]) => {
     const p = prop as JsonSchemaLike;
-    const opt = required.has(name) ? '' : ' <em>(opcional)</em>';
-    return `<tr><td><code>${esc(name)}</code>${opt}</td><td>${esc(typeName(p))}</td><td>${esc(p.description ?? '')}</td></tr>`;
+    return html`<tr><td data-label="Campo"><code>${name}</code>${required.has(name) ? '' : html` <em>(opcional)</em>`}</td><td data-label="Tipo">${typeName(p)}</td><td data-label="Descrição">${p.description ?? ''}</td></tr>`;
   });
-  return `<table><thead><tr><th>Campo</th><th>Tipo</th><th>Descrição</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return html`<div class="table-wrap"><table class="stack docs-table"><thead><tr><th scope="col">Campo</th><th scope="col">Tipo</th><th scope="col">Descrição</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
+/** Section anchors and titles; the headings and the table of contents both come from here. */
+const TITLES = {
+  autenticacao: 'Autenticação',
+  consultar: 'Consultar uma empresa',
+  resposta: 'Resposta',
+  'campos-company': 'company',
+  'campos-socios': 'socios[]',
+  'campos-contatos-extras': 'contatos_extras[]',
+  exemplo: 'Exemplo',
+  erros: 'Erros',
+  'outras-rotas': 'Outras rotas',
+} as const;
+type SectionId = keyof typeof TITLES;
+
+const CONTENTS: readonly (readonly [SectionId, readonly SectionId[]])[] = [
+  ['autenticacao', []],
+  ['consultar', ['resposta', 'campos-company', 'campos-socios', 'campos-contatos-extras', 'exemplo']],
+  ['erros', []],
+  ['outras-rotas', []],
+];
+
+function toc(): Html {
+  const link = (id: SectionId) => html`<a href="#${id}">${TITLES[id]}</a>`;
+  return html`<nav class="card toc" aria-label="Sumário">
+  <h2>Sumário</h2>
+  <ol>${CONTENTS.map(([id, children]) => html`<li>${link(id)}${children.length ? html`<ol>${children.map((c) => html`<li>${link(c)}</li>`)}</ol>` : ''}</li>`)}</ol>
+</nav>`;
+}
+
+const h2 = (id: SectionId) => html`<h2 id="${id}">${TITLES[id]}</h2>`;
+const h3 = (id: SectionId, code = false) => html`<h3 id="${id}">${code ? html`<code>${TITLES[id]}</code>` : TITLES[id]}</h3>`;
+
 export function buildDocsHtml(baseUrl: string): string {
-  const errors = Object.values(ERRORS)
-    .map((e) => `<tr><td>${e.status}</td><td><code>${esc(e.error)}</code></td><td>${esc(e.when)}</td><td>${esc(e.message)}</td></tr>`)
-    .join('');
-  const url = `${baseUrl}/api/v1/brazilian_companies/33683111000280/company`;
-  return `<!doctype html>
-<html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>API de CNPJ: documentação</title>
-<style>
-body{font-family:system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}
-table{border-collapse:collapse;width:100%;margin:1rem 0;font-size:.92rem}th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
-th{background:#f2f2f2}code,pre{background:#f6f6f6;border-radius:3px}pre{padding:.8rem;overflow-x:auto;font-size:.85rem}
-h2{margin-top:2.2rem;border-bottom:1px solid #ddd}
-</style></head><body>
-<h1>API de CNPJ</h1>
-<p>${esc(API_DESCRIPTION)}</p>
+  const errors = Object.values(ERRORS).map(
+    (e) => html`<tr><td data-label="Status">${e.status}</td><td data-label="error"><code>${e.error}</code></td><td data-label="Quando">${e.when}</td><td data-label="message">${e.message}</td></tr>`,
+  );
+  const url = `${baseUrl.replace(/\/+$/, '')}/api/v1/brazilian_companies/${EXAMPLE_CNPJ}/company`;
+  const body = html`<h1>API de CNPJ: documentação</h1>
+<p class="lead">${API_DESCRIPTION}</p>
+<div class="docs">
+${toc()}
+<div class="docs-body">
 <p>Especificação OpenAPI 3.1: <a href="/openapi.json">/openapi.json</a>.</p>
 
-<h2>Autenticação</h2>
+<section class="card">
+${h2('autenticacao')}
 <p>Crie um token na área <strong>API de CNPJ</strong>, botão <strong>Gerenciar Tokens da API</strong>. O token é mostrado uma única vez.</p>
 <ul>
 <li>Recomendado: cabeçalho <code>Authorization: Bearer &lt;token&gt;</code>.</li>
 <li>Alternativa: parâmetro <code>?api_token=&lt;token&gt;</code> (menos seguro: a URL pode ficar em logs). Se os dois forem enviados, vale o cabeçalho.</li>
 </ul>
+</section>
 
-<h2>Consultar uma empresa</h2>
-<p><code>GET /api/v1/brazilian_companies/{cnpj}/company</code>: <code>cnpj</code> com 14 caracteres sem pontuação
+<section class="card">
+${h2('consultar')}
+<p><code>${breakAfterSlashes('GET /api/v1/brazilian_companies/{cnpj}/company')}</code>: <code>cnpj</code> com 14 caracteres sem pontuação
 (letras A–Z nas 12 primeiras posições são aceitas, para os CNPJs alfanuméricos; minúsculas viram maiúsculas; pontuação é aceita por conveniência).</p>
-<pre>curl -H "Authorization: Bearer $CNPJ_API_TOKEN" ${esc(url)}</pre>
+<pre class="code">${breakAfterSlashes(`curl -H "Authorization: Bearer $CNPJ_API_TOKEN" ${url}`)}</pre>
 <p>Respostas 200 e 404 contam uma consulta na cota mensal do plano; CNPJ inválido (400) e falhas de autenticação não contam.
 Toda resposta autenticada traz <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> e <code>X-RateLimit-Reset</code>;
 a resposta 429 traz também <code>Retry-After</code> (segundos).</p>
 
-<h3>Resposta</h3>
+${h3('resposta')}
 <p>Objeto com <code>company</code>, <code>socios</code> e <code>contatos_extras</code>.</p>
-<h3><code>company</code></h3>
+${h3('campos-company', true)}
 ${fieldTable(CompanySchema)}
-<h3><code>socios[]</code></h3>
+${h3('campos-socios', true)}
 ${fieldTable(SocioSchema)}
-<h3><code>contatos_extras[]</code></h3>
+${h3('campos-contatos-extras', true)}
 ${fieldTable(ContatoExtraSchema)}
 
-<h3>Exemplo</h3>
-<pre>${esc(JSON.stringify(exampleResponse(), null, 2))}</pre>
+${h3('exemplo')}
+<pre class="code json" tabindex="0">${JSON.stringify(exampleResponse(), null, 2)}</pre>
+</section>
 
-<h2>Erros</h2>
+<section class="card">
+${h2('erros')}
 <p>Toda resposta de erro é JSON: <code>{"error": "&lt;código&gt;", "message": "&lt;frase em português&gt;"}</code>.</p>
-<table><thead><tr><th>Status</th><th>error</th><th>Quando</th><th>message</th></tr></thead><tbody>${errors}</tbody></table>
+<div class="table-wrap"><table class="stack docs-table"><thead><tr><th scope="col">Status</th><th scope="col">error</th><th scope="col">Quando</th><th scope="col">message</th></tr></thead><tbody>${errors}</tbody></table></div>
+</section>
 
-<h2>Outras rotas</h2>
+<section class="card">
+${h2('outras-rotas')}
 <ul>
 <li><code>GET /healthz</code>: 200 quando o processo está no ar.</li>
 <li><code>GET /api/v1/status</code>: mês da base carregada, data da importação e contagem de linhas (sem token).</li>
 </ul>
-</body></html>`;
+</section>
+</div>
+</div>`;
+  return layout({ title: 'Documentação da API', body, wide: true });
 }

@@ -31,3 +31,12 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
 export function raw(s: string): Html {
   return new Html(s);
 }
+
+/**
+ * Text that may wrap after a "/" and nowhere else (a command or URL on a narrow screen): a URL
+ * breaks between its segments, never inside one (a CNPJ, a host name). `<wbr>` adds no character,
+ * so copying the text gives it back unchanged.
+ */
+export function breakAfterSlashes(s: string): Html {
+  return new Html(s.split(/(?<=\/)(?!\/)/).map(escapeHtml).join('<wbr>'));
+}

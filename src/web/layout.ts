@@ -3,6 +3,7 @@ import { CSRF_FIELD } from './csrf.ts';
 import { html, type Html } from './html.ts';
 import { STYLE_PATH } from './assets/style.ts';
 import { COPY_SCRIPT_PATH } from './assets/copy-script.ts';
+import { FAVICON_PATH } from './assets/favicon.ts';
 
 export interface HeaderUser {
   email: string;
@@ -19,6 +20,8 @@ export interface PageOptions {
   current?: 'home' | 'tokens';
   /** Only pages with a copy button load the script. */
   withCopyScript?: boolean;
+  /** A wider page (the API docs, with its tables beside a table of contents). */
+  wide?: boolean;
 }
 
 export function csrfField(token: string): Html {
@@ -50,10 +53,11 @@ export function layout(opts: PageOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${opts.title} · cnpj-api</title>
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="${STYLE_PATH}">
 ${opts.withCopyScript ? html`<script src="${COPY_SCRIPT_PATH}" defer></script>` : ''}
 </head>
-<body>
+<body${opts.wide ? html` class="wide"` : ''}>
 <a class="skip" href="#conteudo">Pular para o conteúdo</a>
 <header class="topbar">
   <div class="topbar-inner">

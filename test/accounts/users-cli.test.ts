@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { ApiAccess } from '../../src/accounts/api-access.ts';
 import { createToken } from '../../src/accounts/tokens.ts';
 import { listUsers } from '../../src/accounts/users.ts';
-import { MAX_FAILURES_PER_EMAIL } from '../../src/web/login-throttle.ts';
+import { MAX_FAILURES_PER_PAIR } from '../../src/web/login-throttle.ts';
 import { runCli } from '../helpers/cli.ts';
 import { WebClient } from '../web/client.ts';
 import { PASSWORD, seedAccount, startTestServer } from '../web/helpers.ts';
@@ -35,7 +35,7 @@ test('users set-password and users remove, while the server runs', async () => {
     // Ana is signed in on one browser; someone guessing her password locks her e-mail out.
     const anaBrowser = await signedIn('ana@acme.com.br');
     const guesser = new WebClient(s.url);
-    for (let i = 0; i < MAX_FAILURES_PER_EMAIL; i++) await guesser.login('ana@acme.com.br', `wrong-guess-${i}`);
+    for (let i = 0; i < MAX_FAILURES_PER_PAIR; i++) await guesser.login('ana@acme.com.br', `wrong-guess-${i}`);
     assert.equal((await new WebClient(s.url).login('ana@acme.com.br', PASSWORD)).status, 429);
 
     // Bad inputs first: nothing changes.

@@ -1,16 +1,31 @@
 // A tiny cookie-keeping HTTP client for page tests without a browser.
+import { Agent, fetch } from 'undici';
+
+export interface WebClientOptions {
+  /** Source address of the connections (any 127.x.y.z on Linux loopback): another client address. */
+  localAddress?: string;
+}
+
 export class WebClient {
   readonly cookies = new Map<string, string>();
+  private readonly dispatcher: Agent | undefined;
   constructor(
     readonly base: string,
     readonly headers: Record<string, string> = {},
-  ) {}
+    opts: WebClientOptions = {},
+  ) {
+    this.dispatcher = opts.localAddress ? new Agent({ localAddress: opts.localAddress }) : undefined;
+  }
 
-  async request(method: 'GET' | 'POST', path: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  async close(): Promise<void> {
+    await this.dispatcher?.close();
+  }
+
+  async request(method: 'GET' | 'POST', path: string, form?: Record<string, string>, headers: Record<string, string> = {}) {
     const h: Record<string, string> = { ...this.headers, ...headers };
     if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (form) h['content-type'] = 'application/x-www-form-urlencoded';
-    const r = await fetch(this.base + path, { method, headers: h, body: form ? new URLSearchParams(form) : undefined, redirect: 'manual' });
+    const r = await fetch(this.base + path, { method, headers: h, body: form ? new URLSearchParams(form) : undefined, redirect: 'manual', dispatcher: this.dispatcher });
     for (const c of r.headers.getSetCookie()) {
       const [pair, ...attrs] = c.split(';');
       const eq = pair!.indexOf('=');
@@ -37,7 +52,7 @@ export class WebClient {
     return m[1]!;
   }
 
-  async login(email: string, password: string): Promise<Response> {
+  async login(email: string, password: string) {
     const csrf_token = await this.csrf('/login');
     return this.post('/login', { csrf_token, email, senha: password });
   }

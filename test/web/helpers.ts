@@ -38,3 +38,14 @@ export async function seedAccount(app: AppDb, name: string, plan = 'Ouro') {
   const user = (email: string, role: UserRole) => createUser(app.sqlite, { accountId: account.id, email, password: PASSWORD, role });
   return { account, user };
 }
+
+/** Calls on each day 1..lastDay of a month ('YYYY-MM') for one token, and the month's total. */
+export function seedUsage(app: AppDb, opts: { accountId: number; tokenId: number; month: string; lastDay: number; calls: (day: number) => number }): void {
+  let total = 0;
+  for (let d = 1; d <= opts.lastDay; d++) {
+    const calls = opts.calls(d);
+    total += calls;
+    app.sqlite.prepare('INSERT INTO usage_daily (token_id, day, calls) VALUES (?, ?, ?)').run(opts.tokenId, `${opts.month}-${String(d).padStart(2, '0')}`, calls);
+  }
+  app.sqlite.prepare('INSERT INTO usage_monthly (account_id, month, calls) VALUES (?, ?, ?)').run(opts.accountId, opts.month, total);
+}

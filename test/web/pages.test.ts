@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { reactivateAccount, suspendAccount } from '../../src/accounts/accounts.ts';
 import { createToken } from '../../src/accounts/tokens.ts';
 import { spMonth } from '../../src/accounts/time.ts';
+import { ERRORS } from '../../src/api/errors.ts';
 import { WebClient } from './client.ts';
 import { PASSWORD, seedAccount, startTestServer, type TestServer } from './helpers.ts';
 
@@ -121,10 +122,10 @@ describe('web pages', () => {
     assert.equal(c.cookies.has('cnpj_sessao'), false);
   });
 
-  test('login attempts are limited per e-mail and per address, with a clear message', async () => {
+  test('login attempts are limited per (e-mail, address) and per address, with a clear message', async () => {
     const email = 'membro@acme.com.br';
     // All requests come from 127.0.0.1 (X-Forwarded-For is not trusted by default), so the
-    // per-e-mail limit (5) trips long before the per-address one (20).
+    // per-pair limit (5) trips long before the per-address one (20).
     const c = client();
     for (let i = 0; i < 5; i++) {
       const r = await c.login(email, 'senha-errada-' + i);
@@ -153,9 +154,55 @@ describe('web pages', () => {
     const html = await (await c.get('/api-de-cnpj')).text();
     assert.match(html, /<h1>API de CNPJ<\/h1>/);
     assert.match(html, /1\.234 <small>de 50\.000 chamadas<\/small>/);
-    assert.ok(html.includes(`curl -H &quot;Authorization: Bearer SEU_TOKEN&quot; ${server.url}/api/v1/brazilian_companies/33683111000280/company`));
+    // <wbr>: the example may wrap after a "/" on a phone, never inside the CNPJ.
+    assert.ok(html.replaceAll('<wbr>', '').includes(`curl -H &quot;Authorization: Bearer SEU_TOKEN&quot; ${server.url}/api/v1/brazilian_companies/33683111000280/company`));
     assert.match(html, /Gerenciar Tokens da API/);
-    assert.match(html, /<svg class="chart"[^>]*role="img"/);
+    // Drawn for wide and for narrow screens; the stylesheet shows one.
+    assert.match(html, /<svg class="chart chart-wide"[^>]*role="img"/);
+    assert.match(html, /<svg class="chart chart-narrow"[^>]*role="img"/);
+    // Today is the 20th: the days so far are listed, the ten still to come are not (not even as 0).
+    const table = /<tbody>(.*?)<\/tbody>/s.exec(html.slice(html.indexOf('chart-figure')))![1]!;
+    assert.equal(table.match(/<tr>/g)?.length, 20);
+    assert.match(table, /20\/11/);
+    assert.doesNotMatch(html, /2[1-9]\/11|30\/11/);
+    assert.equal(html.match(/<rect class="bar/g)?.length, 2 * 20);
+  });
+
+  test('not found: browsers get a Portuguese page in the layout, API clients and /api/ paths JSON', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    for (const path of ['/nada', '/api-de-cnpj/nada', '/docs/x', '/favicon.png']) {
+      const r = await client(html).get(path);
+      assert.equal(r.status, 404, path);
+      assert.match(r.headers.get('content-type') ?? '', /^text\/html/, path);
+      assert.match(r.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+      const body = await r.text();
+      assert.match(body, /<html lang="pt-BR">/);
+      assert.match(body, /<h1 id="erro-titulo">Página não encontrada<\/h1>/);
+      assert.match(body, /href="\/login">Ir para a página de entrada/);
+    }
+    // Logged in: the page has the user's header and leads back to the area.
+    const c = await loggedIn('admin@acme.com.br', html);
+    const mine = await (await c.get('/nada')).text();
+    assert.match(mine, /Voltar para a API de CNPJ/);
+    assert.match(mine, /admin@acme\.com\.br/);
+    for (const [path, headers] of [['/api/v1/nada', html], ['/api', html], ['/nada', {}], ['/nada', { accept: 'application/json' }], ['/nada', { accept: '*/*' }]] as const) {
+      const r = await client(headers).get(path);
+      assert.equal(r.status, 404, path);
+      const { error, message } = ERRORS.route_not_found;
+      assert.deepEqual(await r.json(), { error, message }, `${path} ${JSON.stringify(headers)}`);
+    }
+  });
+
+  test('favicon: linked from every page, served as SVG, also at /favicon.ico', async () => {
+    const page = await (await client().get('/login')).text();
+    const href = /<link rel="icon" href="(\/static\/favicon-[0-9a-f]+\.svg)" type="image\/svg\+xml">/.exec(page)?.[1];
+    assert.ok(href);
+    for (const path of [href, '/favicon.ico']) {
+      const r = await client().get(path);
+      assert.equal(r.status, 200, path);
+      assert.equal(r.headers.get('content-type'), 'image/svg+xml', path);
+      assert.match(await r.text(), /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    }
   });
 
   test('a new token is shown once, is sealed in app.db meanwhile, and the name is escaped', async () => {
@@ -184,9 +231,11 @@ describe('web pages', () => {
       [{ nome: '', expiracao: '30d' }, /nome do token/],
       [{ nome: 'x', expiracao: '15d' }, /Escolha uma opção de expiração/],
       [{ nome: 'x', expiracao: 'data', data_expiracao: '' }, /Informe a data de expiração/],
-      [{ nome: 'x', expiracao: 'data', data_expiracao: '2020-01-01' }, /A data de expiração já passou/],
-      [{ nome: 'x', expiracao: 'data', data_expiracao: '2099-01-01' }, /longe demais \(máximo 3650 dias\)/],
-      [{ nome: 'x', expiracao: 'data', data_expiracao: '2027-02-30' }, /Data de expiração não reconhecida/],
+      [{ nome: 'x', expiracao: 'data', data_expiracao: '01/01/2020' }, /A data de expiração já passou/],
+      [{ nome: 'x', expiracao: 'data', data_expiracao: '01/01/2099' }, /longe demais \(máximo 3650 dias\)/],
+      [{ nome: 'x', expiracao: 'data', data_expiracao: '31/02/2027' }, /Data de expiração inválida: “31\/02\/2027”. Use o formato dd\/mm\/aaaa/],
+      [{ nome: 'x', expiracao: 'data', data_expiracao: '2027/01/31' }, /Data de expiração inválida/],
+      [{ nome: 'x', expiracao: 'data', data_expiracao: 'amanhã' }, /Data de expiração inválida/],
     ];
     for (const [form, message] of cases) {
       const r = await c.post('/api-de-cnpj/tokens', { csrf_token, ...form });
@@ -196,9 +245,13 @@ describe('web pages', () => {
       // The domain's English sentence is for the operator; the customer reads Portuguese only.
       assert.doesNotMatch(text, /must have|in the past|too far ahead|not recognised/, JSON.stringify(form));
     }
-    const ok = await c.post('/api-de-cnpj/tokens', { csrf_token, nome: 'com data', expiracao: 'data', data_expiracao: '2027-01-31' });
-    assert.equal(ok.status, 303);
-    assert.match(await (await c.get('/api-de-cnpj/tokens')).text(), /31\/01\/2027/);
+    // The field reads dd/mm/aaaa (d/m/aaaa too); an ISO date from an older page still works.
+    for (const [typed, shown] of [['31/01/2027', '31/01/2027'], ['1/3/2027', '01/03/2027'], ['2027-02-28', '28/02/2027']]) {
+      const ok = await c.post('/api-de-cnpj/tokens', { csrf_token, nome: `com data ${typed}`, expiracao: 'data', data_expiracao: typed });
+      assert.equal(ok.status, 303, typed);
+      const row = new RegExp(`com data ${typed}</th>[\\s\\S]*?</tr>`).exec(await (await c.get('/api-de-cnpj/tokens')).text());
+      assert.match(row?.[0] ?? '', new RegExp(`>${shown}<`), typed);
+    }
   });
 
   test("another account's token cannot be touched", async () => {

@@ -81,7 +81,7 @@ describe('without --trust-proxy (the default), forged X-Forwarded-* headers chan
   test('/openapi.json and /docs show the public URL', async () => {
     const spec = (await (await fetch(`${p.server.url}/openapi.json`)).json()) as { servers: { url: string }[] };
     assert.deepEqual(spec.servers, [{ url: PUBLIC }]);
-    const docs = await (await fetch(`${p.server.url}/docs`)).text();
+    const docs = (await (await fetch(`${p.server.url}/docs`)).text()).replaceAll('<wbr>', ''); // <wbr>: break hints, no text
     assert.ok(docs.includes(CURL), 'docs curl example');
     assert.ok(!docs.includes(p.server.url), 'no listening address in the docs');
   });
@@ -165,7 +165,7 @@ describe('with --trust-proxy and an https --public-url', () => {
   test('the web app’s curl example shows the public URL', async () => {
     const c = new WebClient(p.server.url);
     assert.equal((await c.login('admin@acme.com.br', PASSWORD)).status, 303);
-    const html = await (await c.get('/api-de-cnpj')).text();
+    const html = (await (await c.get('/api-de-cnpj')).text()).replaceAll('<wbr>', '');
     assert.ok(html.includes(`curl -H &quot;Authorization: Bearer SEU_TOKEN&quot; ${CURL}`), 'curl example');
     assert.ok(html.includes(`<code>${PUBLIC}</code>`), 'base URL');
     assert.ok(!html.includes(p.server.url), 'no listening address on the page');

@@ -3,7 +3,7 @@ import { requireAccount } from '../../accounts/accounts.ts';
 import { passwordProblem } from '../../accounts/passwords.ts';
 import { AccountsError } from '../../accounts/errors.ts';
 import { createUser, listUsers, removeUser, requireUserByEmail, setUserPassword, USER_ROLES, type UserRole } from '../../accounts/users.ts';
-import { clearLoginFailures } from '../../web/login-throttle.ts';
+import { forgetLoginFailures } from '../../web/login-throttle.ts';
 import { CliError } from '../errors.ts';
 import type { GlobalArgs } from '../options.ts';
 import { printTable, readSecretLine, withApp } from './app-helpers.ts';
@@ -60,11 +60,11 @@ const setPassword: CommandModule<GlobalArgs, EmailArgs> = {
       .option('email', { type: 'string', demandOption: true, describe: 'login e-mail of the user' })
       .example('echo "$PASSWORD" | $0 users set-password --email ana@acme.com.br', ''),
   handler: (argv) =>
-    withApp(argv, async ({ sqlite, db }) => {
+    withApp(argv, async ({ sqlite }) => {
       const user = requireUserByEmail(sqlite, argv.email);
       const password = await readPassword();
       const ended = await setUserPassword(sqlite, user.id, password);
-      await clearLoginFailures(db, user.email);
+      forgetLoginFailures(sqlite, user.email);
       console.log(`password of ${user.email} changed; ${ended} web session(s) ended, failed logins for the e-mail forgotten`);
     }),
 };

@@ -58,7 +58,8 @@ h2 { font-size: 1.2rem; margin: 0 0 .75rem; }
 .chart .bar.today { fill: var(--brand-dark); }
 .chart .axis { stroke: #9aa6b2; stroke-width: 1; }
 .chart .grid-line { stroke: #e4e9ee; stroke-width: 1; }
-.chart text { fill: var(--muted); font-size: 11px; font-family: inherit; }
+.chart text { fill: var(--muted); font-family: inherit; }
+.chart-narrow { display: none; }
 details summary { cursor: pointer; color: var(--brand); margin-top: .5rem; }
 .btn { display: inline-flex; align-items: center; justify-content: center; gap: .4rem; font: inherit; font-weight: 600; border-radius: 8px; border: 1px solid transparent; padding: .55rem 1.1rem; cursor: pointer; text-decoration: none; line-height: 1.2; }
 .btn-primary { background: var(--brand); color: #fff; }
@@ -89,7 +90,9 @@ input[type=text], input[type=email], input[type=password], input[type=date], sel
 .secret { display: flex; gap: .5rem; align-items: stretch; margin: .5rem 0; flex-wrap: wrap; }
 .secret code, pre.code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .92rem; }
 .secret code { flex: 1; min-width: 0; background: #fff; border: 1px solid #9fd1bc; border-radius: 8px; padding: .55rem .75rem; word-break: break-all; user-select: all; }
-pre.code { background: #0f1d17; color: #e6f2ec; border-radius: 8px; padding: .85rem 1rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; margin: .5rem 0; user-select: all; }
+pre.code { background: #0f1d17; color: #e6f2ec; border-radius: 8px; padding: .85rem 1rem; overflow-x: auto; white-space: pre-wrap; margin: .5rem 0; user-select: all; }
+/* JSON keeps its indentation: it scrolls sideways inside its block rather than wrap. */
+pre.code.json { white-space: pre; user-select: text; font-size: .85rem; }
 .copy-status { font-size: .9rem; color: var(--brand-dark); margin: 0; }
 .copy-status:empty { display: none; }
 table { width: 100%; border-collapse: collapse; }
@@ -97,7 +100,7 @@ th, td { text-align: left; padding: .6rem .5rem; border-bottom: 1px solid var(--
 thead th { font-size: .85rem; color: var(--muted); font-weight: 600; text-transform: uppercase; letter-spacing: .02em; }
 tbody th { font-weight: 600; }
 td.num { font-variant-numeric: tabular-nums; }
-.table-wrap { overflow-x: auto; }
+.table-wrap { overflow-x: auto; container-type: inline-size; }
 code.prefix { background: #eef1f4; padding: .1rem .35rem; border-radius: 4px; }
 .badge { display: inline-block; padding: .15rem .6rem; border-radius: 999px; font-size: .85rem; font-weight: 600; border: 1px solid; }
 .badge-ativo { background: var(--brand-soft); color: #063a29; border-color: #9fd1bc; }
@@ -113,12 +116,51 @@ code.prefix { background: #eef1f4; padding: .1rem .35rem; border-radius: 4px; }
 .kv dd { margin: 0; font-weight: 600; min-width: 0; overflow-wrap: anywhere; }
 code { overflow-wrap: anywhere; }
 .error-page { max-width: 560px; margin: 2rem auto; text-align: center; }
+body.wide .container, body.wide .topbar-inner { max-width: 1240px; }
+.docs { display: grid; grid-template-columns: 210px minmax(0, 1fr); gap: 1.5rem; align-items: start; }
+.toc { position: sticky; top: 1rem; max-height: calc(100vh - 2rem); overflow-y: auto; padding: 1rem 1.25rem; margin: 0; }
+.toc h2 { font-size: 1rem; margin-bottom: .5rem; }
+.toc ol { margin: 0; padding-left: 1.1rem; }
+.toc ol ol { padding-left: 1rem; font-size: .92rem; }
+.toc li { margin: .2rem 0; }
+.docs-body h2, .docs-body h3 { scroll-margin-top: 1rem; }
+.docs-body h3 { margin: 1.5rem 0 .5rem; font-size: 1.05rem; }
+.docs-table { font-size: .92rem; }
+.docs-table td { vertical-align: top; }
+.docs-table code { overflow-wrap: normal; }
 @media (max-width: 760px) {
   .form-row { grid-template-columns: 1fr; }
+  .docs { grid-template-columns: minmax(0, 1fr); }
+  .toc { position: static; max-height: none; }
   .who-text { display: none; }
   .topbar-inner { gap: .75rem; }
   .nav { order: 3; flex-basis: 100%; }
   .who { margin-left: auto; }
+}
+/* Phones: tighter cards and the small chart. */
+@media (max-width: 640px) {
+  main.container { padding-top: 1.25rem; }
+  .container { padding-left: 1rem; padding-right: 1rem; }
+  .card { padding: 1rem; }
+  h1 { font-size: 1.5rem; }
+  .chart-wide { display: none; }
+  .chart-narrow { display: block; }
+}
+/* A stack table narrower than its columns need (a phone, a tablet, a narrow docs column) becomes
+   a list of cards, each cell led by its column's name (data-label): no column ends up off screen. */
+@container (max-width: 720px) {
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  table.stack, table.stack tbody, table.stack tr { display: block; }
+  table.stack tr { border: 1px solid var(--line); border-radius: 8px; padding: .5rem .85rem; margin-bottom: .75rem; }
+  table.stack tbody th { display: block; border: 0; padding: .35rem 0; font-size: 1.05rem; }
+  table.stack td { display: grid; grid-template-columns: 7rem minmax(0, 1fr); gap: .75rem; align-items: center; justify-items: start; border: 0; padding: .3rem 0; }
+  table.stack td::before { content: attr(data-label); color: var(--muted); font-size: .85rem; font-weight: 600; }
+  /* Reference rows read as: the name, then "Tipo: …", "Descrição: …" at full width. */
+  table.stack.docs-table td { display: block; padding: .15rem 0; }
+  table.stack.docs-table td::before { content: attr(data-label) ": "; font-size: .8rem; }
+  table.stack.docs-table td:first-child { font-weight: 600; }
+  table.stack.docs-table td:first-child::before { content: none; }
+  .docs-table code { overflow-wrap: anywhere; }
 }
 `;
 

@@ -2,7 +2,7 @@
 import type { MonthUsage } from '../../accounts/usage.ts';
 import { usageChart, type DayCount } from '../chart.ts';
 import { formatDate, formatInt, formatPct } from '../format.ts';
-import { html, type Html } from '../html.ts';
+import { breakAfterSlashes, html, type Html } from '../html.ts';
 import { layout, type HeaderUser } from '../layout.ts';
 
 /** The CNPJ used in the example (Receita's own published example). */
@@ -13,7 +13,9 @@ export interface HomePageData {
   accountSuspended: boolean;
   usage: MonthUsage;
   monthLabel: string;
+  /** The days of the month so far. */
   days: DayCount[];
+  monthLength: number;
   today: string;
   baseUrl: string;
 }
@@ -64,21 +66,22 @@ ${!usage.apiIncluded ? html`<div class="alert alert-warn" role="status"><p>O pla
 </div>
 <section class="card" aria-labelledby="diario-titulo">
   <h2 id="diario-titulo">Chamadas por dia</h2>
-  ${usageChart(d.days, d.today, d.monthLabel)}
+  ${usageChart(d.days, d.monthLength, d.today, d.monthLabel)}
 </section>
 <section class="card" aria-labelledby="uso-api-titulo">
   <h2 id="uso-api-titulo">Como chamar a API</h2>
   <dl class="kv">
     <dt>URL base</dt><dd><code>${base}</code></dd>
-    <dt>Consulta</dt><dd><code>GET /api/v1/brazilian_companies/{cnpj}/company</code></dd>
+    <dt>Consulta</dt><dd><code>${breakAfterSlashes('GET /api/v1/brazilian_companies/{cnpj}/company')}</code></dd>
   </dl>
   <p>Envie o token no cabeçalho <code>Authorization</code>. Exemplo com <code>curl</code>:</p>
-  <pre class="code" id="exemplo-curl">${curlExample(base)}</pre>
+  <pre class="code" id="exemplo-curl">${breakAfterSlashes(curlExample(base))}</pre>
   <div class="actions">
     <button type="button" class="btn btn-secondary btn-small" data-copy="exemplo-curl" data-copy-status="exemplo-status" hidden>Copiar exemplo</button>
     <span class="copy-status" id="exemplo-status" role="status" aria-live="polite"></span>
   </div>
   <p class="muted">Também é aceito o parâmetro <code>?api_token=</code>, menos seguro porque o token pode aparecer em registros de servidores. Nunca publique um token em código-fonte.</p>
+  <p>Campos da resposta, erros e exemplos: <a href="/docs">documentação da API</a>.</p>
 </section>`;
   return layout({ title: 'API de CNPJ', body, viewer: d.viewer, current: 'home', withCopyScript: true });
 }

@@ -1,6 +1,6 @@
 // Token management: the account's tokens, the creation form, the one-time display of a new token.
 import type { ApiTokenInfo, TokenState } from '../../accounts/tokens.ts';
-import { formatDate, formatDateTime } from '../format.ts';
+import { formatDate, formatDateTime, formatDay } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, layout, type HeaderUser } from '../layout.ts';
 import type { Flash } from '../session.ts';
@@ -40,12 +40,7 @@ export interface TokensPageData {
   /** Re-shown after a refused creation. */
   form?: TokenForm;
   formError?: string;
-  /** Today in São Paulo, the earliest date the date field accepts. */
-  today: string;
 }
-
-// Expiry dates are calendar days (São Paulo); format them without a time-zone shift.
-const formatDay = (day: string): string => `${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`;
 
 function flashBlock(flash: Flash | null): Html {
   if (!flash) return html``;
@@ -62,6 +57,9 @@ function flashBlock(flash: Flash | null): Html {
 </section>`;
 }
 
+// The expiry date is a text field with a pattern, not type=date: Chromium shows a date field in
+// the browser's language (mm/dd/yyyy in an English one) whatever the page's lang; the server
+// reads dd/mm/aaaa (parseBrDate).
 function createForm(d: TokensPageData): Html {
   const f = d.form ?? { name: '', expiry: DEFAULT_EXPIRY, date: '' };
   return html`<section class="card" aria-labelledby="criar-titulo">
@@ -83,8 +81,8 @@ function createForm(d: TokensPageData): Html {
       </div>
       <div class="field">
         <label for="token-data">Data de expiração</label>
-        <input type="date" id="token-data" name="data_expiracao" min="${d.today}" value="${f.date}" aria-describedby="token-data-dica">
-        <span class="hint" id="token-data-dica">Só com “Data específica”; vale até o fim do dia.</span>
+        <input type="text" id="token-data" name="data_expiracao" inputmode="numeric" autocomplete="off" maxlength="10" placeholder="dd/mm/aaaa" pattern="\\d{1,2}/\\d{1,2}/\\d{4}" title="Uma data no formato dd/mm/aaaa, por exemplo 31/01/2027." value="${f.date}" aria-describedby="token-data-dica">
+        <span class="hint" id="token-data-dica">Só com “Data específica”, no formato dd/mm/aaaa; vale até o fim do dia.</span>
       </div>
     </div>
     <div class="actions"><button type="submit" class="btn btn-primary">Criar token</button></div>
@@ -99,14 +97,15 @@ function row(t: ApiTokenInfo, d: TokensPageData): Html {
       : t.enabled
         ? html`<form method="post" action="/api-de-cnpj/tokens/${t.id}/desativar" class="inline">${csrfField(d.viewer.csrfToken)}<button type="submit" class="btn btn-danger btn-small" aria-label="Desativar o token ${t.name}">Desativar</button></form>`
         : html`<form method="post" action="/api-de-cnpj/tokens/${t.id}/ativar" class="inline">${csrfField(d.viewer.csrfToken)}<button type="submit" class="btn btn-secondary btn-small" aria-label="Ativar o token ${t.name}">Ativar</button></form>`;
+  // data-label: the column's name, shown before each value when a narrow screen stacks the rows.
   return html`<tr data-token-id="${t.id}">
     <th scope="row">${t.name}</th>
-    <td><code class="prefix">${t.displayPrefix}…</code></td>
-    <td>${formatDate(t.createdAt)}</td>
-    <td>${t.expiresAt ? formatDay(t.expiresAt) : 'Permanente'}</td>
-    <td>${t.lastUsedAt ? formatDateTime(t.lastUsedAt) : html`<span class="muted">Nunca</span>`}</td>
-    <td><span class="badge badge-${STATE_LABELS[t.state]}">${STATE_LABELS[t.state]}</span></td>
-    ${d.canManage ? html`<td>${action}</td>` : ''}
+    <td data-label="Prefixo"><code class="prefix">${t.displayPrefix}…</code></td>
+    <td data-label="Criado em">${formatDate(t.createdAt)}</td>
+    <td data-label="Expira em">${t.expiresAt ? formatDay(t.expiresAt) : 'Permanente'}</td>
+    <td data-label="Último uso">${t.lastUsedAt ? formatDateTime(t.lastUsedAt) : html`<span class="muted">Nunca</span>`}</td>
+    <td data-label="Estado"><span class="badge badge-${STATE_LABELS[t.state]}">${STATE_LABELS[t.state]}</span></td>
+    ${d.canManage ? html`<td data-label="Ações">${action}</td>` : ''}
   </tr>`;
 }
 
@@ -122,7 +121,7 @@ ${d.canManage ? createForm(d) : ''}
   ${
     d.tokens.length === 0
       ? html`<p class="muted">Nenhum token ainda.${d.canManage ? ' Crie o primeiro com o formulário acima.' : ''}</p>`
-      : html`<div class="table-wrap"><table>
+      : html`<div class="table-wrap"><table class="stack">
     <thead><tr>
       <th scope="col">Nome</th><th scope="col">Prefixo</th><th scope="col">Criado em</th><th scope="col">Expira em</th>
       <th scope="col">Último uso</th><th scope="col">Estado</th>${d.canManage ? html`<th scope="col">Ações</th>` : ''}

@@ -6,7 +6,7 @@ import { activateToken, createToken, deactivateToken, listTokens } from '../../a
 import { currentUsage, dailyUsage } from '../../accounts/usage.ts';
 import type { DayCount } from '../chart.ts';
 import type { WebContext } from '../context.ts';
-import { daysInMonth, formatMonth } from '../format.ts';
+import { daysInMonth, formatMonth, parseBrDate } from '../format.ts';
 import { action, forbidden, page } from '../guard.ts';
 import { redirect, sendHtml, type Res } from '../http.ts';
 import { homePage } from '../pages/home.ts';
@@ -16,15 +16,16 @@ import { headerUser, type Viewer } from '../viewer.ts';
 
 const TOKENS_PATH = '/api-de-cnpj/tokens';
 
-/** Every day of the current São Paulo month with the account's calls (all tokens summed). */
+/** The days of the current São Paulo month up to today with the account's calls (all tokens summed). */
 function monthDays(ctx: WebContext, accountId: number, now: Date): DayCount[] {
   const month = spMonth(now);
-  const [year, mon] = month.split('-').map(Number) as [number, number];
+  const today = spDay(now);
   const perDay = new Map<string, number>();
-  for (const r of dailyUsage(ctx.sqlite, accountId, { from: `${month}-01`, to: `${month}-31`, now: ctx.now })) {
+  for (const r of dailyUsage(ctx.sqlite, accountId, { from: `${month}-01`, to: today, now: ctx.now })) {
     perDay.set(r.day, (perDay.get(r.day) ?? 0) + r.calls);
   }
-  return Array.from({ length: daysInMonth(year, mon) }, (_, i) => {
+  // Days still to come have no calls yet, not zero calls: they are not listed.
+  return Array.from({ length: Number(today.slice(8, 10)) }, (_, i) => {
     const day = `${month}-${String(i + 1).padStart(2, '0')}`;
     return { day, calls: perDay.get(day) ?? 0 };
   });
@@ -55,6 +56,7 @@ export function apiAreaRoutes(ctx: WebContext) {
         // The month label is for the São Paulo month; noon UTC of the 15th is safely inside it.
         monthLabel: formatMonth(new Date(`${spMonth(now)}-15T12:00:00Z`)),
         days: monthDays(ctx, viewer.account.id, now),
+        monthLength: daysInMonth(spMonth(now)),
         today: spDay(now),
         baseUrl: ctx.baseUrl,
       }),
@@ -74,7 +76,6 @@ export function apiAreaRoutes(ctx: WebContext) {
         flash,
         form: extra.form,
         formError: extra.formError,
-        today: spDay(ctx.now()),
       }),
       // The page may carry a new token: nothing may keep a copy (browser cache, back button, proxy).
       { status: extra.status, noStore: true },
@@ -88,15 +89,17 @@ export function apiAreaRoutes(ctx: WebContext) {
     const f: TokenForm = {
       name: (form.get('nome') ?? '').slice(0, 200),
       expiry: form.get('expiracao') ?? '',
-      date: (form.get('data_expiracao') ?? '').slice(0, 10),
+      date: (form.get('data_expiracao') ?? '').trim().slice(0, 10),
     };
     const refuse = (formError: string) => renderTokens(res, viewer, { form: f, formError, status: 422 });
     if (!EXPIRY_CHOICES.some((c) => c.value === f.expiry)) return refuse('Escolha uma opção de expiração.');
     if (f.expiry === 'data' && !f.date) return refuse('Informe a data de expiração ou escolha outra opção.');
+    const day = f.expiry === 'data' ? parseBrDate(f.date) : null;
+    if (f.expiry === 'data' && !day) return refuse(`Data de expiração inválida: “${f.date}”. Use o formato dd/mm/aaaa, por exemplo 31/01/2027.`);
     try {
       const created = createToken(
         ctx.sqlite,
-        { accountId: viewer.account.id, name: f.name, expires: f.expiry === 'data' ? f.date : f.expiry, createdBy: viewer.user.id },
+        { accountId: viewer.account.id, name: f.name, expires: day ?? f.expiry, createdBy: viewer.user.id },
         ctx.now,
       );
       await setFlash(ctx.db, viewer.session, { kind: 'token', token: created.token, name: created.info.name });

@@ -4,7 +4,7 @@ import type { WebContext } from '../context.ts';
 import { csrfMatches, CSRF_FIELD, LOGIN_CSRF_COOKIE } from '../csrf.ts';
 import { action, forbidden, guarded } from '../guard.ts';
 import { clientIp, isHttps, parseCookies, readForm, redirect, sendHtml, setCookie, type Req, type Res } from '../http.ts';
-import { clearLoginFailures, isLoginBlocked, recordLoginFailure, WINDOW_MS } from '../login-throttle.ts';
+import { clearLoginFailures, reserveLoginAttempt, WINDOW_MS } from '../login-throttle.ts';
 import { loginPage } from '../pages/login.ts';
 import { isRandomToken, randomToken } from '../random.ts';
 import { createSession, destroySession, SESSION_COOKIE, SESSION_TTL_MS } from '../session.ts';
@@ -42,13 +42,15 @@ export function loginRoutes(ctx: WebContext) {
     const again = (status: number, error: string) =>
       sendHtml(res, loginPage({ csrfToken: cookieToken, email, error }), { status });
 
-    if (await isLoginBlocked(ctx.db, email, ip, now)) return again(429, BLOCKED);
-    const user = email && password ? await verifyLogin(ctx.sqlite, email, password) : null;
-    if (!user) {
-      await recordLoginFailure(ctx.db, email, ip, now);
-      return again(401, BAD_LOGIN);
+    // The slot is taken before the (async) password check: concurrent guesses cannot all pass.
+    const slot = reserveLoginAttempt(ctx.sqlite, email, ip, now);
+    if (!slot.ok) {
+      res.setHeader('Retry-After', String(slot.retryAfterSeconds));
+      return again(429, BLOCKED);
     }
-    await clearLoginFailures(ctx.db, email);
+    const user = email && password ? await verifyLogin(ctx.sqlite, email, password) : null;
+    if (!user) return again(401, BAD_LOGIN);
+    clearLoginFailures(ctx.sqlite, email, ip);
     // A fresh session id at every login: a cookie planted before login is worth nothing after it.
     const cookie = await createSession(ctx.db, user.id, now);
     const secure = isHttps(req, ctx);
