@@ -13,7 +13,8 @@ import { openAppDb } from '../../db/app-db.ts';
 import { activeSnapshot } from '../../db/snapshots.ts';
 import type { Sqlite } from '../../db/sqlite.ts';
 import { CliError } from '../errors.ts';
-import { dataDirOf, type GlobalArgs } from '../options.ts';
+import { assertCanListen, listenError } from '../listen.ts';
+import { dataDirOf, numberOption, PORT_RULE, type GlobalArgs } from '../options.ts';
 
 interface Args extends GlobalArgs {
   host: string;
@@ -31,12 +32,14 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
   builder: (y) =>
     y
       .option('host', { type: 'string', default: DEFAULT_HOST })
-      .option('port', { type: 'number', default: DEFAULT_PORT })
-      .option('companies', { type: 'number', default: 20_000, describe: 'size of the synthetic month' }),
+      .option('port', numberOption('port', PORT_RULE, { default: DEFAULT_PORT }))
+      .option('companies', numberOption('companies', { integer: true, min: 1 }, { default: 20_000, describe: 'size of the synthetic month' })),
   handler: async (argv) => {
     const { runImport } = await import('../../../importer/run.ts');
     const { generateDump } = await import('../../../scripts/sample/generate.ts');
     const { startServer } = await import('../../server.ts');
+    // Before anything is generated or created: a taken port would leave a demo account behind.
+    await assertCanListen(argv.host, argv.port);
     const dataDir = dataDirOf(argv);
     const paths = dataPaths(dataDir);
     const app = await openAppDb(dataDir);
@@ -59,7 +62,9 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     }
     await app.close();
 
-    const server = await startServer({ dataDir, host: argv.host, port: argv.port });
+    const server = await startServer({ dataDir, host: argv.host, port: argv.port }).catch((e: unknown) => {
+      throw listenError(e, argv.host, argv.port);
+    });
     console.log(`\ncnpj-api is serving on ${server.url}  (API docs: ${server.url}/docs, web app: ${server.url}/login)`);
     if (demo) {
       console.log(`\nDemo API token (shown once, keep it):\n  ${demo.token}\n`);
