@@ -1,7 +1,7 @@
 // Entry point of the `cnpj-api` program (the npx shim and the standalone binary both land here).
 import yargs from 'yargs';
-import { CliError } from './errors.ts';
 import { VERSION } from '../version.ts';
+import { CliError } from './errors.ts';
 import { withGlobalOptions } from './options.ts';
 
 export async function main(argv: string[]): Promise<void> {
