@@ -7,12 +7,13 @@ import path from 'node:path';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { runImport } from '../importer/run.ts';
+import { numberOption } from '../src/cli/options.ts';
 import { generateDump } from './sample/generate.ts';
 
 const argv = await yargs(hideBin(process.argv))
   .locale('en')
-  .option('companies', { type: 'number', default: 1_000_000 })
-  .option('seed', { type: 'number', default: 1 })
+  .option('companies', numberOption('companies', { integer: true, min: 1 }, { default: 1_000_000 }))
+  .option('seed', numberOption('seed', { integer: true }, { default: 1 }))
   .option('dump-dir', { type: 'string', describe: 'where generated dumps are cached', default: '.cache/bench' })
   .option('keep-data', { type: 'boolean', default: false })
   .strict()

@@ -1,11 +1,11 @@
 // `npm run build:binary`: builds dist/cnpj-api, a standalone executable (Node single executable
 // application) holding the Node 24 runtime, the bundled CLI, the better-sqlite3 addon compiled
-// for Node 24 and the web app's static files. The runtime and the addon are cached under
-// .cache/binary/, so only the first build compiles anything.
+// for Node 24 and the web app's static files. The runtime and the addon are cached outside the
+// clone (see cacheRoot), so only the first build compiles anything.
 //
 // Environment: CNPJ_BINARY_NODE (Node line or exact version, default 24),
 //              CNPJ_BINARY_OUT (output file, default dist/cnpj-api),
-//              CNPJ_BINARY_CACHE (cache folder, default .cache/binary).
+//              CNPJ_BINARY_CACHE (cache folder, default ~/.cache/cnpj-api-build).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -3,21 +3,20 @@
 
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { numberOption } from '../src/cli/options.ts';
 import { generateDump } from './sample/generate.ts';
 
 const argv = await yargs(hideBin(process.argv))
   .locale('en')
   .scriptName('make-sample-dump')
   .usage('$0 --companies N --out DIR [--seed S] [--month YYYY-MM] [--quirks RATE]')
-  .option('companies', { type: 'number', demandOption: true, describe: 'number of companies (bases) to generate' })
+  .option('companies', numberOption('companies', { integer: true, min: 1 }, { demandOption: true, describe: 'number of companies (bases) to generate' }))
   .option('out', { type: 'string', demandOption: true, describe: 'output folder (created if missing)' })
-  .option('seed', { type: 'number', default: 1, describe: 'PRNG seed; same options give byte-identical output' })
+  .option('seed', numberOption('seed', { integer: true }, { default: 1, describe: 'PRNG seed; same options give byte-identical output' }))
   .option('month', { type: 'string', default: '2026-09', describe: 'publication month YYYY-MM (drives the member names and dates)' })
-  .option('quirks', { type: 'number', default: 1, describe: 'multiplier of the real-world quirk rates; 0 for a clean dump' })
+  .option('quirks', numberOption('quirks', { min: 0 }, { default: 1, describe: 'multiplier of the real-world quirk rates; 0 for a clean dump' }))
   .check((a) => {
-    if (!Number.isInteger(a.companies) || a.companies < 1) throw new Error('--companies must be a positive integer');
     if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(a.month)) throw new Error('--month must be YYYY-MM');
-    if (!(a.quirks >= 0)) throw new Error('--quirks must be ≥ 0');
     return true;
   })
   .strict()

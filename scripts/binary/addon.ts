@@ -1,6 +1,6 @@
 // better-sqlite3 compiled for the embedded runtime. The build happens in a temporary copy of the
 // installed package, so node_modules (built for the Node that runs the tests) is never touched.
-// Cached per better-sqlite3 version and Node ABI under .cache/binary/addon/<key>/.
+// Cached per better-sqlite3 version and Node ABI under <cache>/addon/<key>/.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

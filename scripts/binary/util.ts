@@ -1,18 +1,20 @@
 // Small helpers shared by the standalone-binary build steps.
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /**
- * Everything reusable between builds: Node runtime, compiled addon, work files. Default
- * .cache/binary in the clone (gitignored); CNPJ_BINARY_CACHE moves it, e.g. to keep it across
- * fresh clones on a CI machine.
+ * Everything reusable between builds: Node runtime, compiled addon, work files (~300 MB).
+ * CNPJ_BINARY_CACHE, else the user's cache folder ($XDG_CACHE_HOME or ~/.cache)/cnpj-api-build:
+ * never inside the clone, so a build leaves the clone as it was and later clones reuse it.
  */
-export const cacheRoot = process.env.CNPJ_BINARY_CACHE
-  ? path.resolve(process.env.CNPJ_BINARY_CACHE)
-  : path.join(repoRoot, '.cache', 'binary');
+export const cacheRoot = path.resolve(
+  process.env.CNPJ_BINARY_CACHE ||
+    path.join(process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache'), 'cnpj-api-build'),
+);
 
 export function log(msg: string): void {
   console.log(`[build-binary] ${msg}`);

@@ -1,5 +1,5 @@
 // Records every dump contains, so tests and the demo can rely on them. The SERPRO and Open
-// Knowledge Brasil rows are copied from the real sample files (shared/samples/receita-mini);
+// Knowledge Brasil rows are copied from the real sample files (test/fixtures/receita-mini);
 // OKBR's head office and the alphanumeric company are synthetic, marked below.
 
 import { makeCnpj } from '../../src/cnpj.ts';

@@ -1,5 +1,6 @@
 // Entry point of the `cnpj-api` program (the npx shim and the standalone binary both land here).
 import yargs from 'yargs';
+import { VERSION } from '../version.ts';
 import { CliError } from './errors.ts';
 import { withGlobalOptions } from './options.ts';
 
@@ -10,6 +11,7 @@ export async function main(argv: string[]): Promise<void> {
     return runWriterProcess();
   }
   const verbose = argv.includes('--verbose');
+  quietOnClosedOutput();
   try {
     // Loaded here, not at the top: the writer processes above need none of the commands.
     const { commands } = await import('./commands/index.ts');
@@ -23,7 +25,7 @@ export async function main(argv: string[]): Promise<void> {
       .recommendCommands()
       .help()
       .alias('h', 'help')
-      .version(false)
+      .version('version', 'show the version', VERSION)
       .wrap(Math.min(110, process.stdout.columns || 100))
       .fail((msg, err) => {
         throw err ?? new CliError(msg);
@@ -35,5 +37,18 @@ export async function main(argv: string[]): Promise<void> {
     const e = err as Error;
     console.error(verbose ? (e.stack ?? String(e)) : `error: ${e.message}`);
     process.exitCode = e instanceof CliError ? e.exitCode : 1;
+  }
+}
+
+/**
+ * `cnpj-api status | head -1`: the reader is gone, there is nothing left to say, so the program
+ * stops quietly instead of dying on an unhandled EPIPE with a stack trace.
+ */
+function quietOnClosedOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(process.exitCode ?? 0);
+    });
   }
 }

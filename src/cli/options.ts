@@ -1,4 +1,4 @@
-// Options every command shares.
+// Options every command shares, and the one way numeric options are declared.
 import type { Argv } from 'yargs';
 import { parsePublicUrl, PUBLIC_URL_ENV, resolveDataDir } from '../config.ts';
 import { CliError } from './errors.ts';
@@ -44,3 +44,49 @@ export function proxyOptionsOf(argv: ProxyArgs): { publicUrl?: string; trustProx
   if ('problem' in parsed) throw new CliError(`invalid ${source} "${value}": ${parsed.problem}`);
   return { publicUrl: parsed.url, trustProxy: argv['trust-proxy'] };
 }
+
+/** The values a numeric option accepts. */
+export interface NumberRule {
+  integer?: boolean;
+  min?: number;
+  /** min itself is refused (e.g. a timeout must be > 0). */
+  minExclusive?: boolean;
+  max?: number;
+}
+
+/**
+ * A numeric option whose bad values stop the command with a message naming the flag. Declared
+ * without yargs' `type: 'number'` on purpose: that turns "abc" into NaN and an empty value into 0
+ * before any check could see them, so the raw text is parsed here.
+ */
+export function numberOption<const O extends { default?: number; describe?: string; demandOption?: boolean }>(
+  flag: string,
+  rule: NumberRule,
+  o: O,
+): O & { requiresArg: true; coerce: (raw: unknown) => number } {
+  return { ...o, requiresArg: true, coerce: (raw: unknown) => parseNumberFlag(flag, raw, rule) };
+}
+
+export function parseNumberFlag(flag: string, raw: unknown, rule: NumberRule): number {
+  const text = Array.isArray(raw) ? null : typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : null;
+  const n = text === null || text === '' ? NaN : Number(text);
+  const ok =
+    Number.isFinite(n) &&
+    (!rule.integer || Number.isSafeInteger(n)) &&
+    (rule.min === undefined || (rule.minExclusive ? n > rule.min : n >= rule.min)) &&
+    (rule.max === undefined || n <= rule.max);
+  if (ok) return n;
+  const given = Array.isArray(raw) ? 'it was given more than once' : `not "${String(raw ?? '')}"`;
+  throw new CliError(`--${flag} must be ${describeRule(rule)}, ${given}`);
+}
+
+function describeRule(rule: NumberRule): string {
+  const kind = rule.integer ? 'an integer' : 'a number';
+  if (rule.min !== undefined && rule.max !== undefined) return `${kind} from ${rule.min} to ${rule.max}`;
+  if (rule.min !== undefined) return `${kind} ${rule.minExclusive ? '>' : '>='} ${rule.min}`;
+  if (rule.max !== undefined) return `${kind} <= ${rule.max}`;
+  return kind;
+}
+
+/** --port of the commands that listen (0: any free port). */
+export const PORT_RULE: NumberRule = { integer: true, min: 0, max: 65535 };

@@ -1,8 +1,9 @@
-// The standalone binary (dist/cnpj-api): built by `npm run build:binary`'s script, copied out of
-// the repository and run from an empty folder with an empty environment (HOME alone points into
-// the temp folder, so the extracted addon lands there), as a self-hoster would run it.
-// Set CNPJ_SKIP_BINARY=1 to skip (the first build compiles SQLite for Node 24: ~2-3 minutes;
-// later builds reuse .cache/binary/ and take seconds).
+// The standalone binary (dist/cnpj-api): built by `npm run build:binary`'s script into a temp
+// folder (the clone is left as it was) and run from an empty folder with an empty environment
+// (HOME alone points into the temp folder, so the extracted addon lands there), as a self-hoster
+// would run it. Set CNPJ_SKIP_BINARY=1 to skip (the first build compiles SQLite for Node 24:
+// ~2-3 minutes; later builds reuse the cache outside the clone, see scripts/binary/util.ts, and
+// take seconds).
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,11 +13,10 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { RECEITA_MINI } from '../fixtures/index.ts';
 
 const execFileP = promisify(execFile);
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-// CI clones the repository with shared/ beside it.
-const sample = path.resolve(repo, '..', 'shared', 'samples', 'receita-mini');
 const SERPRO = '33683111000280';
 
 const skip = process.env.CNPJ_SKIP_BINARY === '1' ? 'CNPJ_SKIP_BINARY=1: standalone binary not built or tested' : false;
@@ -29,7 +29,7 @@ interface Run {
 
 describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, () => {
   let tmp = '';
-  let bin = ''; // the copied binary, outside the repository
+  let bin = ''; // the binary, built outside the repository
   let cwd = ''; // empty working folder
   let env: NodeJS.ProcessEnv = {};
   let help = '';
@@ -63,22 +63,19 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
 
   before(async () => {
     const started = Date.now();
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-bin-'));
+    bin = path.join(tmp, 'bin', 'cnpj-api');
     try {
       await execFileP(process.execPath, ['--import', 'tsx', 'scripts/build-binary.ts'], {
         cwd: repo,
         maxBuffer: 64 << 20,
-        env: { ...process.env, CNPJ_BINARY_OUT: 'dist/cnpj-api' },
+        env: { ...process.env, CNPJ_BINARY_OUT: bin },
       });
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; message: string };
       throw new Error(`build-binary failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
     }
     console.log(`# binary built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-bin-'));
-    fs.mkdirSync(path.join(tmp, 'bin'));
-    bin = path.join(tmp, 'bin', 'cnpj-api');
-    fs.copyFileSync(path.join(repo, 'dist', 'cnpj-api'), bin);
-    fs.chmodSync(bin, 0o755);
     cwd = path.join(tmp, 'work');
     fs.mkdirSync(cwd);
     fs.mkdirSync(path.join(tmp, 'home'));
@@ -101,6 +98,11 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
     assert.equal(files.length, 1, files.join(', '));
     assert.match(files[0]!, /^better_sqlite3-[0-9a-f]{16}\.node$/);
     assert.deepEqual(fs.readdirSync(cwd), [], 'nothing written to the working folder');
+  });
+
+  test('--version prints the version from package.json', async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(await ok(['--version']), `${version}\n`);
   });
 
   test('status --data-dir ./data creates app.db in the working folder', async () => {
@@ -148,11 +150,10 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
   let baseUrl = '';
   let server: ChildProcess | undefined;
 
-  test('import ../shared/samples/receita-mini', async () => {
+  test('import test/fixtures/receita-mini', async () => {
     needs('import');
-    assert.ok(fs.existsSync(sample), `sample dump missing: ${sample} (CI clones the repo with shared/ beside it)`);
     // The folder name carries no month; the importer's own tests use 2026-09 for this sample.
-    await ok(['import', sample, '--month', '2026-09', '--data-dir', './data']);
+    await ok(['import', RECEITA_MINI, '--month', '2026-09', '--data-dir', './data']);
     const status = JSON.parse(await ok(['status', '--data-dir', './data', '--json'])) as { active: unknown };
     assert.ok(status.active, 'a snapshot is active after import');
     imported = true;

@@ -6,11 +6,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { listZip } from '../../importer/read/zip.ts';
-
-export const SAMPLES = '/work/shared/samples/receita-mini';
+import { RECEITA_MINI } from '../fixtures/index.ts';
 
 export function sample(name: string): Buffer {
-  return fs.readFileSync(path.join(SAMPLES, name));
+  return fs.readFileSync(path.join(RECEITA_MINI, name));
 }
 
 /** A copy of a sample zip with bytes flipped in the middle of its compressed data. */

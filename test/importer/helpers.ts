@@ -2,13 +2,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ZipWriter } from '../../scripts/sample/zip-writer.ts';
 import { openAppDb } from '../../src/db/app-db.ts';
 import { activeSnapshot, type SnapshotInfo } from '../../src/db/snapshots.ts';
 import { openSqlite } from '../../src/db/sqlite.ts';
-
-export const SAMPLES = fileURLToPath(new URL('../../../shared/samples/receita-mini/', import.meta.url));
+import { RECEITA_MINI } from '../fixtures/index.ts';
 
 export function tempDir(prefix = 'cnpj-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -30,7 +28,7 @@ export function rec(...fields: string[]): string {
 /** Copies the real sample folder (so tests can add or damage files). */
 export function copySamples(dest: string): string {
   fs.mkdirSync(dest, { recursive: true });
-  for (const f of fs.readdirSync(SAMPLES)) if (f.endsWith('.zip')) fs.copyFileSync(path.join(SAMPLES, f), path.join(dest, f));
+  for (const f of fs.readdirSync(RECEITA_MINI)) if (f.endsWith('.zip')) fs.copyFileSync(path.join(RECEITA_MINI, f), path.join(dest, f));
   return dest;
 }
 

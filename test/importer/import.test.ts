@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import { openAppDb } from '../../src/db/app-db.ts';
 import { listSnapshots } from '../../src/db/snapshots.ts';
 import { runImport } from '../../importer/run.ts';
-import { active, copySamples, querySnapshot, rec, SAMPLES, tempDir, writeZip } from './helpers.ts';
+import { RECEITA_MINI } from '../fixtures/index.ts';
+import { active, copySamples, querySnapshot, rec, tempDir, writeZip } from './helpers.ts';
 
 const BIN = path.resolve('bin/cnpj-api.js');
 
@@ -17,7 +18,7 @@ function buildingDirs(dataDir: string): string[] {
 
 test('imports the real Receita sample: SERPRO branch, partners, capital, regime, lookups', async () => {
   const dataDir = tempDir();
-  const s = await runImport({ dataDir, inputs: [SAMPLES], month: '2026-09' });
+  const s = await runImport({ dataDir, inputs: [RECEITA_MINI], month: '2026-09' });
   assert.equal(s.month, '2026-09');
   const t = s.stats.tables;
   assert.equal(t.establishments.rows, 1);
@@ -152,7 +153,7 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
 
 test('a corrupt or truncated zip aborts the import and leaves the active snapshot untouched', async () => {
   const dataDir = tempDir();
-  const first = await runImport({ dataDir, inputs: [SAMPLES], month: '2026-08' });
+  const first = await runImport({ dataDir, inputs: [RECEITA_MINI], month: '2026-08' });
   for (const damage of ['flip', 'truncate'] as const) {
     const dump = copySamples(tempDir('dump-'));
     const zip = path.join(dump, 'Socios0.zip');
@@ -172,14 +173,14 @@ test('a corrupt or truncated zip aborts the import and leaves the active snapsho
 
 test('a full disk aborts cleanly with a clear error', async () => {
   const dataDir = tempDir();
-  await assert.rejects(runImport({ dataDir, inputs: [SAMPLES], month: '2026-09', testHooks: { maxPageCount: 3 } }), /disk full during the import/);
+  await assert.rejects(runImport({ dataDir, inputs: [RECEITA_MINI], month: '2026-09', testHooks: { maxPageCount: 3 } }), /disk full during the import/);
   assert.equal(await active(dataDir), null);
   assert.deepEqual(buildingDirs(dataDir), []);
 });
 
 test('a killed import (SIGKILL) leaves the old snapshot active; the next import cleans up', async () => {
   const dataDir = tempDir();
-  const first = await runImport({ dataDir, inputs: [SAMPLES], month: '2026-08' });
+  const first = await runImport({ dataDir, inputs: [RECEITA_MINI], month: '2026-08' });
   // A big enough establishments file that the import is still running when it is killed.
   const dump = tempDir('dump-');
   let text = '';
@@ -196,18 +197,18 @@ test('a killed import (SIGKILL) leaves the old snapshot active; the next import 
   child.kill('SIGKILL');
   await new Promise((r) => child.on('exit', r));
   assert.equal((await active(dataDir))?.id, first.snapshotId, 'old snapshot still active');
-  const second = await runImport({ dataDir, inputs: [SAMPLES], month: '2026-09' });
+  const second = await runImport({ dataDir, inputs: [RECEITA_MINI], month: '2026-09' });
   assert.deepEqual(buildingDirs(dataDir), [], 'stale build removed');
   assert.equal((await active(dataDir))?.id, second.snapshotId);
 });
 
 test('re-import of newer months switches the active snapshot and prunes old ones', async () => {
   const dataDir = tempDir();
-  const a = await runImport({ dataDir, inputs: [SAMPLES], month: '2026-07' });
-  const b = await runImport({ dataDir, inputs: [SAMPLES], month: '2026-08' });
+  const a = await runImport({ dataDir, inputs: [RECEITA_MINI], month: '2026-07' });
+  const b = await runImport({ dataDir, inputs: [RECEITA_MINI], month: '2026-08' });
   assert.equal(b.previous, a.snapshotId);
   assert.ok(fs.existsSync(a.dir), 'previous month kept for rollback');
-  const c = await runImport({ dataDir, inputs: [SAMPLES], month: '2026-09' });
+  const c = await runImport({ dataDir, inputs: [RECEITA_MINI], month: '2026-09' });
   assert.deepEqual(c.pruned, [a.snapshotId]);
   assert.ok(!fs.existsSync(a.dir));
   const app = await openAppDb(dataDir);

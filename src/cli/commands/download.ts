@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { DownloadError, downloadMonth, formatDownloadSummary } from '../../../importer/download/month.ts';
 import { CliError } from '../errors.ts';
-import { dataDirOf, type GlobalArgs } from '../options.ts';
+import { dataDirOf, numberOption, type GlobalArgs } from '../options.ts';
 
 export interface SourceArgs extends GlobalArgs {
   source?: string;
@@ -30,16 +30,19 @@ export function sourceOptions<T>(y: Argv<T>) {
       type: 'string',
       describe: 'folder with the tax-regime zips (share or HTTP mirror), or "none" (env CNPJ_API_REGIME_SOURCE; default the Receita Federal share)',
     })
-    .option('parallel', { type: 'number', default: 3, describe: 'parallel connections' })
-    .option('stall-timeout', { type: 'number', default: 30, describe: 'seconds without data before a connection is dropped and resumed' })
-    .option('retries', { type: 'number', default: 8, describe: 'consecutive failed attempts (without progress) before a file is given up' });
+    .option('parallel', numberOption('parallel', { integer: true, min: 1, max: 64 }, { default: 3, describe: 'parallel connections' }))
+    .option(
+      'stall-timeout',
+      numberOption('stall-timeout', { min: 0, minExclusive: true }, { default: 30, describe: 'seconds without data before a connection is dropped and resumed' }),
+    )
+    .option(
+      'retries',
+      numberOption('retries', { integer: true, min: 0 }, { default: 8, describe: 'consecutive failed attempts (without progress) before a file is given up' }),
+    );
 }
 
 export function netOf(argv: SourceArgs) {
-  if (!(argv.parallel >= 1)) throw new CliError('--parallel must be 1 or more.');
-  if (!(argv['stall-timeout'] > 0)) throw new CliError('--stall-timeout must be a positive number of seconds.');
-  if (!(argv.retries >= 0)) throw new CliError('--retries must be 0 or more.');
-  return { stallTimeoutMs: Math.round(argv['stall-timeout'] * 1000), maxRetries: Math.floor(argv.retries) };
+  return { stallTimeoutMs: Math.round(argv['stall-timeout'] * 1000), maxRetries: argv.retries };
 }
 
 /** Turns the download layer's one-sentence errors into CliErrors (no stack trace without --verbose). */

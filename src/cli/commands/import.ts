@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import type { ImportSummary } from '../../../importer/run.ts';
 import { fmtDuration } from '../../../importer/progress.ts';
 import { CliError } from '../errors.ts';
-import { dataDirOf, type GlobalArgs } from '../options.ts';
+import { dataDirOf, numberOption, type GlobalArgs } from '../options.ts';
 
 interface Args extends GlobalArgs {
   inputs: string[];
@@ -21,7 +21,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'folder holding the zips, or zip files' })
       .option('month', { type: 'string', describe: 'month of the data, YYYY-MM (default: from the folder name or the files)' })
       .option('skip-space-check', { type: 'boolean', default: false, describe: 'start even if the disk looks too small' })
-      .option('keep', { type: 'number', default: 2, describe: 'snapshots kept on disk, the new active one included' })
+      .option('keep', numberOption('keep', { integer: true, min: 1 }, { default: 2, describe: 'snapshots kept on disk, the new active one included' }))
       .option('allow-partial', {
         type: 'boolean',
         default: false,

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { listPlans, setPlan } from '../../accounts/plans.ts';
 import { CliError } from '../errors.ts';
-import type { GlobalArgs } from '../options.ts';
+import { numberOption, type GlobalArgs } from '../options.ts';
 import { printTable, withApp } from './app-helpers.ts';
 
 interface ListArgs extends GlobalArgs {
@@ -31,15 +31,12 @@ const set: CommandModule<GlobalArgs, SetArgs> = {
   builder: (y) =>
     y
       .positional('name', { type: 'string', demandOption: true, describe: 'plan name' })
-      .option('quota', { type: 'number', describe: 'calls per month (integer >= 0)' })
+      .option('quota', numberOption('quota', { integer: true, min: 0 }, { describe: 'calls per month (integer >= 0)' }))
       .option('api', { type: 'string', describe: 'yes or no: whether the plan includes API access' }),
   handler: (argv) =>
     withApp(argv, ({ sqlite }) => {
       if (argv.quota === undefined && argv.api === undefined) throw new CliError('Nothing to change: give --quota and/or --api.');
       if (argv.api !== undefined && argv.api !== 'yes' && argv.api !== 'no') throw new CliError(`--api must be yes or no, not "${argv.api}".`);
-      if (argv.quota !== undefined && !(Number.isSafeInteger(argv.quota) && argv.quota >= 0)) {
-        throw new CliError('--quota must be an integer >= 0.');
-      }
       const p = setPlan(sqlite, argv.name, { monthlyQuota: argv.quota, apiIncluded: argv.api === undefined ? undefined : argv.api === 'yes' });
       console.log(`plan ${p.name}: ${p.monthlyQuota} calls/month, API ${p.apiIncluded ? 'included' : 'not included'}`);
     }),

@@ -7,7 +7,8 @@ import { DEFAULT_HOST, DEFAULT_PORT } from '../../config.ts';
 import { openAppDb } from '../../db/app-db.ts';
 import { startServer, type RunningServer } from '../../server.ts';
 import { CliError } from '../errors.ts';
-import { dataDirOf, proxyOptionsOf, withProxyOptions, type GlobalArgs, type ProxyArgs } from '../options.ts';
+import { listenError } from '../listen.ts';
+import { dataDirOf, numberOption, PORT_RULE, proxyOptionsOf, withProxyOptions, type GlobalArgs, type ProxyArgs } from '../options.ts';
 
 interface Args extends GlobalArgs, ProxyArgs {
   host: string;
@@ -24,10 +25,15 @@ export interface ServeOptions {
   trustProxy?: boolean;
 }
 
+/** What a worker whose server could not start sends the primary before it exits. */
+const START_FAILED = 'cnpj-api:start-failed';
+
 /**
  * Single process: the server itself. Cluster primary: migrates app.db once (workers must not
- * race on it), forks the workers, restarts one that dies, and resolves when the first listens.
- * Cluster worker: the server (the primary re-runs the same entry point and arguments).
+ * race on it), forks the workers, restarts one that dies, and resolves when the first listens;
+ * it fails, stopping the others, when a worker stops before any listens (restarting it would
+ * fail the same way, forever). Cluster worker: the server (the primary re-runs the same entry
+ * point and arguments).
  */
 export async function serve(opts: ServeOptions): Promise<RunningServer> {
   if (opts.workers <= 1 || cluster.isWorker) return startServer(opts);
@@ -37,30 +43,55 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
   // stays stuck in the primary, unanswered (seen in the cluster test).
   cluster.schedulingPolicy = cluster.SCHED_NONE;
   let stopping = false;
+  let listening = false;
   // libuv accepts every pending connection at once, so the first worker to wake took most of
   // a burst (52 of 64 benchmark connections, the other worker 12). One accept per wake-up
   // lets the workers share them (33/31), and with them the load and the latency.
   const fork = () => cluster.fork({ UV_TCP_SINGLE_ACCEPT: '1' });
+  const stopWorkers = () =>
+    Promise.all(Object.values(cluster.workers ?? {}).map((w) => new Promise((r) => (w && !w.isDead() ? (w.once('exit', r), w.kill('SIGTERM')) : r(null)))));
   cluster.on('exit', (w, code, signal) => {
-    if (stopping) return;
+    if (stopping || !listening) return;
     console.error(`worker ${w.process.pid} exited (${signal ?? code}); starting another`);
     setTimeout(fork, 1000).unref();
   });
-  const url = await new Promise<string>((resolve) => {
-    cluster.once('listening', (_w, addr) => {
-      const host = addr.addressType === 6 ? `[${addr.address}]` : addr.address;
-      resolve(`http://${host}:${addr.port}`);
+  let url: string;
+  try {
+    url = await new Promise<string>((resolve, reject) => {
+      cluster.once('listening', (_w, addr) => {
+        listening = true;
+        const host = addr.addressType === 6 ? `[${addr.address}]` : addr.address;
+        resolve(`http://${host}:${addr.port}`);
+      });
+      cluster.on('message', (w, msg: { type?: string; message?: string }) => {
+        if (msg?.type !== START_FAILED) return;
+        if (!listening) reject(new CliError(msg.message ?? 'the server could not start'));
+        else console.error(`worker ${w.process.pid} could not start: ${msg.message}`);
+      });
+      // The IPC channel closes after the worker's last message, so a reported reason wins.
+      cluster.on('disconnect', (w) => {
+        if (!listening) reject(new CliError(`server process ${w.process.pid} stopped before listening`));
+      });
+      for (let i = 0; i < opts.workers; i++) fork();
     });
-    for (let i = 0; i < opts.workers; i++) fork();
-  });
+  } catch (err) {
+    stopping = true;
+    await stopWorkers();
+    throw err;
+  }
   return {
     url,
     async close() {
       stopping = true;
-      const workers = Object.values(cluster.workers ?? {});
-      await Promise.all(workers.map((w) => new Promise((r) => (w ? (w.once('exit', r), w.kill('SIGTERM')) : r(null)))));
+      await stopWorkers();
     },
   };
+}
+
+/** In a cluster worker: tells the primary why this server could not start, then exits. */
+function reportStartFailure(err: unknown): void {
+  const message = (err as Error)?.message ?? String(err);
+  process.send!({ type: START_FAILED, message }, () => process.exit(1));
 }
 
 export const serveCommand: CommandModule<GlobalArgs, Args> = {
@@ -69,20 +100,18 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
   builder: (y) =>
     withProxyOptions(y)
       .option('host', { type: 'string', default: DEFAULT_HOST, describe: 'address to listen on' })
-      .option('port', { type: 'number', default: DEFAULT_PORT, describe: 'TCP port' })
-      .option('workers', { type: 'number', default: 1, describe: 'server processes sharing the port (node:cluster)' }),
+      .option('port', numberOption('port', PORT_RULE, { default: DEFAULT_PORT, describe: 'TCP port' }))
+      .option('workers', numberOption('workers', { integer: true, min: 1, max: 64 }, { default: 1, describe: 'server processes sharing the port (node:cluster)' })),
   handler: async (argv) => {
-    if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new CliError(`invalid port: ${argv.port}`);
-    if (!Number.isInteger(argv.workers) || argv.workers < 1 || argv.workers > 64) throw new CliError(`invalid --workers: ${argv.workers}`);
     const proxy = proxyOptionsOf(argv);
     let server: RunningServer;
     try {
       server = await serve({ dataDir: dataDirOf(argv), host: argv.host, port: argv.port, workers: argv.workers, ...proxy });
     } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      if (err.code === 'EADDRINUSE') throw new CliError(`port ${argv.port} on ${argv.host} is already in use`);
-      if (err.code === 'EACCES') throw new CliError(`no permission to listen on ${argv.host}:${argv.port}`);
-      throw e;
+      const err = listenError(e, argv.host, argv.port);
+      // The primary says it once (and stops the other workers) rather than each worker.
+      if (cluster.isWorker) return reportStartFailure(err);
+      throw err;
     }
     const shown = proxy.publicUrl ? `public URL ${proxy.publicUrl}, docs: ${proxy.publicUrl}/docs` : `docs: ${server.url}/docs`;
     if (!cluster.isWorker) console.error(`cnpj-api serving on ${server.url} (${shown})`);

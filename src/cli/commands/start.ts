@@ -13,7 +13,8 @@ import { openAppDb } from '../../db/app-db.ts';
 import { activeSnapshot } from '../../db/snapshots.ts';
 import type { Sqlite } from '../../db/sqlite.ts';
 import { CliError } from '../errors.ts';
-import { dataDirOf, proxyOptionsOf, withProxyOptions, type GlobalArgs, type ProxyArgs } from '../options.ts';
+import { assertCanListen, listenError } from '../listen.ts';
+import { dataDirOf, numberOption, PORT_RULE, proxyOptionsOf, withProxyOptions, type GlobalArgs, type ProxyArgs } from '../options.ts';
 
 interface Args extends GlobalArgs, ProxyArgs {
   host: string;
@@ -31,13 +32,15 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
   builder: (y) =>
     withProxyOptions(y)
       .option('host', { type: 'string', default: DEFAULT_HOST })
-      .option('port', { type: 'number', default: DEFAULT_PORT })
-      .option('companies', { type: 'number', default: 20_000, describe: 'size of the synthetic month' }),
+      .option('port', numberOption('port', PORT_RULE, { default: DEFAULT_PORT }))
+      .option('companies', numberOption('companies', { integer: true, min: 1 }, { default: 20_000, describe: 'size of the synthetic month' })),
   handler: async (argv) => {
     const { runImport } = await import('../../../importer/run.ts');
     const { generateDump } = await import('../../../scripts/sample/generate.ts');
     const { startServer } = await import('../../server.ts');
     const proxy = proxyOptionsOf(argv);
+    // Before anything is generated or created: a taken port would leave a demo account behind.
+    await assertCanListen(argv.host, argv.port);
     const dataDir = dataDirOf(argv);
     const paths = dataPaths(dataDir);
     const app = await openAppDb(dataDir);
@@ -60,7 +63,9 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     }
     await app.close();
 
-    const server = await startServer({ dataDir, host: argv.host, port: argv.port, ...proxy });
+    const server = await startServer({ dataDir, host: argv.host, port: argv.port, ...proxy }).catch((e: unknown) => {
+      throw listenError(e, argv.host, argv.port);
+    });
     const base = proxy.publicUrl ?? server.url;
     const listening = proxy.publicUrl ? `${server.url}, public URL ${base}` : server.url;
     console.log(`\ncnpj-api is serving on ${listening}  (API docs: ${base}/docs, web app: ${base}/login)`);

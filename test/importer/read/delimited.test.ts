@@ -5,8 +5,8 @@ import { Readable } from 'node:stream';
 import { DelimitedParser, DelimitedLayoutError } from '../../../importer/read/delimited.ts';
 import type { RejectedRecord } from '../../../importer/read/records.ts';
 import { listZip, openMemberStream } from '../../../importer/read/zip.ts';
+import { RECEITA_MINI } from '../../fixtures/index.ts';
 
-const SAMPLES = '/work/shared/samples/receita-mini';
 const HEADER = ['ano', 'cnpj', 'cnpj_da_scp', 'forma_de_tributacao', 'quantidade_de_escrituracoes'];
 
 type DelimitedItem = { fields: string[]; recordNo: number } | { reject: RejectedRecord };
@@ -33,7 +33,7 @@ describe('DelimitedParser (Regime Tributário files)', () => {
       'Lucro Arbitrado.zip': ['2023', '00.055.699/0001-97', '0', 'LUCRO ARBITRADO', '1'],
     };
     for (const [zip, fields] of Object.entries(expected)) {
-      const file = path.join(SAMPLES, zip);
+      const file = path.join(RECEITA_MINI, zip);
       const [m] = await listZip(file);
       assert.deepEqual(await collect(openMemberStream(file, m)), [{ fields, recordNo: 1 }], zip);
     }

@@ -8,8 +8,8 @@ import { listZip, openMemberStream, ZipError, type ZipMember } from '../../../im
 import { RecordParser } from '../../../importer/read/records.ts';
 import { buildZip, writeZip } from '../../helpers/zip-writer.ts';
 import { generateEstabelecimentos, rng } from '../../helpers/gen-records.ts';
+import { RECEITA_MINI } from '../../fixtures/index.ts';
 
-const SAMPLES = '/work/shared/samples/receita-mini';
 let tmp: string;
 
 before(() => {
@@ -56,18 +56,18 @@ function parseAll(data: Buffer, expectedFields: number) {
 
 describe('listZip / openMemberStream on the real samples', () => {
   test('every sample zip lists and streams with a valid CRC', async () => {
-    const zips = fs.readdirSync(SAMPLES).filter((f) => f.endsWith('.zip'));
+    const zips = fs.readdirSync(RECEITA_MINI).filter((f) => f.endsWith('.zip'));
     assert.ok(zips.length >= 14);
     for (const z of zips) {
-      const members = await listZip(path.join(SAMPLES, z));
+      const members = await listZip(path.join(RECEITA_MINI, z));
       assert.equal(members.length, 1, z);
-      const data = await readAll(openMemberStream(path.join(SAMPLES, z), members[0]));
+      const data = await readAll(openMemberStream(path.join(RECEITA_MINI, z), members[0]));
       assert.equal(data.length, members[0].uncompressedSize, z);
     }
   });
 
   test('Estabelecimentos0.zip: SERPRO 33683111/0002-80, 30 fields, trailing blank line skipped', async () => {
-    const file = path.join(SAMPLES, 'Estabelecimentos0.zip');
+    const file = path.join(RECEITA_MINI, 'Estabelecimentos0.zip');
     const [m] = await listZip(file);
     assert.deepEqual({ ...m, crc32: typeof m.crc32 }, { name: 'Estabelecimentos0', method: 8, compressedSize: m.compressedSize, uncompressedSize: 240, crc32: 'number', localHeaderOffset: 0 });
     const data = await readAll(openMemberStream(file, m));
@@ -84,7 +84,7 @@ describe('listZip / openMemberStream on the real samples', () => {
   });
 
   test('Socios0.zip: 7 records of 11 fields', async () => {
-    const file = path.join(SAMPLES, 'Socios0.zip');
+    const file = path.join(RECEITA_MINI, 'Socios0.zip');
     const [m] = await listZip(file);
     const { records, rejects } = parseAll(await readAll(openMemberStream(file, m)), 11);
     assert.equal(rejects.length, 0);
@@ -94,7 +94,7 @@ describe('listZip / openMemberStream on the real samples', () => {
   });
 
   test('Lucro Presumido.zip: member inside a folder, CRLF content', async () => {
-    const file = path.join(SAMPLES, 'Lucro Presumido.zip');
+    const file = path.join(RECEITA_MINI, 'Lucro Presumido.zip');
     const members = await listZip(file);
     assert.deepEqual(members.map((m) => m.name), ['Lucro Presumido/Lucro Presumido 2018.csv']);
     const text = (await readAll(openMemberStream(file, members[0]))).toString('latin1');
@@ -103,7 +103,7 @@ describe('listZip / openMemberStream on the real samples', () => {
   });
 
   test('Latin-1 lookups stream byte-exact (Cnaes: "informação")', async () => {
-    const file = path.join(SAMPLES, 'Cnaes.zip');
+    const file = path.join(RECEITA_MINI, 'Cnaes.zip');
     const [m] = await listZip(file);
     const { records } = parseAll(await readAll(openMemberStream(file, m)), 2);
     assert.deepEqual(records[0].fields, ['6204000', 'Consultoria em tecnologia da informação']);
@@ -128,7 +128,7 @@ describe('corrupt inputs give a clean ZipError', () => {
   });
 
   test('real sample truncated at every offset', async () => {
-    const src = fs.readFileSync(path.join(SAMPLES, 'Estabelecimentos0.zip'));
+    const src = fs.readFileSync(path.join(RECEITA_MINI, 'Estabelecimentos0.zip'));
     const f = path.join(tmp, 'Estabelecimentos0.zip');
     for (let cut = 1; cut < src.length; cut++) {
       fs.writeFileSync(f, src.subarray(0, cut));
