@@ -44,6 +44,12 @@ test('serve --workers 2: exact quota across the workers, a killed worker is repl
 
     const [victim] = workerPids(primary);
     process.kill(victim, 'SIGKILL');
+    // Until the kernel has torn the victim down it may still accept a connection, which is then
+    // reset: wait until the primary has reaped it.
+    while (workerPids(primary).includes(victim)) {
+      if (Date.now() > deadline) throw new Error(`worker ${victim} still there after SIGKILL`);
+      await sleep(10);
+    }
     // New connections are answered at once (by the survivor); the primary starts a replacement.
     for (let i = 0; i < 20; i++) assert.equal(await freshGet(`${server.url}/healthz`), 200);
     const replaced = () => {
