@@ -87,7 +87,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     if (!opts.skipSpaceCheck) checkFreeSpace(paths.registryDir, plan.compressedBytes);
 
     const previous = activeSnapshot(app.sqlite, paths.registryDir);
-    const id = newSnapshotId(month);
+    const id = newSnapshotId(paths.registryDir, month);
     buildDir = startBuild(paths.registryDir, id);
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
