@@ -8,6 +8,7 @@
 // - per process, beyond `working` requests started and not yet answered, a request is refused
 //   at once with 503 (no database work). Answers waiting for a client that does not read them
 //   are not work: connections that stall cannot make everyone else refused.
+// The values and why: docs/http-limits.md.
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 
