@@ -6,6 +6,8 @@ import type { Polka } from 'polka';
 import { ApiAccess } from './accounts/api-access.ts';
 import { ContactsCache } from './accounts/contacts.ts';
 import { buildApp } from './api/app.ts';
+import { clientErrorHandler } from './api/client-error.ts';
+import { CountedResponse, type InFlightLimits } from './api/in-flight.ts';
 import { bufferedWriter, type LogFn } from './api/log.ts';
 import { openAppDb, openAppSqlite } from './db/app-db.ts';
 import type { Sqlite } from './db/sqlite.ts';
@@ -28,7 +30,19 @@ export interface ServerOptions {
   log?: LogFn;
   /** Extra routes, for tests. */
   extend?: (app: Polka) => void;
+  /** Other bounds on requests held at once, for tests (default IN_FLIGHT_LIMITS). */
+  inFlight?: InFlightLimits;
+  /** Other connection timeouts, for tests (default HTTP_TIMEOUTS). */
+  timeouts?: Partial<typeof HTTP_TIMEOUTS>;
 }
+
+/**
+ * Node's own request deadlines (headers in 60 s, the whole request in 300 s, checked every
+ * 30 s), and `idle`: a connection that has a request in progress and neither sends nor accepts
+ * a byte for that long is closed (a client that stopped reading its answers; node's default is
+ * never). Idle keep-alive connections between requests close after node's 5 s.
+ */
+export const HTTP_TIMEOUTS = { headers: 60_000, request: 300_000, check: 30_000, idle: 60_000 };
 
 export interface RunningServer {
   url: string;
@@ -43,7 +57,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let reader: RegistryReader | undefined;
   let apiConn: Sqlite | undefined;
   const walSync = new WalSync(`${dataPaths(opts.dataDir).appDb}-wal`);
-  const server = http.createServer();
+  const timeouts = { ...HTTP_TIMEOUTS, ...opts.timeouts };
+  const server = http.createServer({
+    // Tells the in-flight count when an answer exists (see InFlight).
+    ServerResponse: CountedResponse,
+    headersTimeout: timeouts.headers,
+    requestTimeout: timeouts.request,
+    connectionsCheckingInterval: timeouts.check,
+  });
+  server.timeout = timeouts.idle;
   try {
     // The API's own app.db connection: its counted calls commit without fsync and are made
     // durable by WalSync off the event loop, before any answer leaves (group commit, see
@@ -67,8 +89,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     const url = `http://${host}:${addr.port}`;
     // Registered before the event loop can deliver the first request.
-    const { handle } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, extend: opts.extend });
+    const { handle } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extend: opts.extend });
     server.on('request', handle);
+    server.on('clientError', clientErrorHandler(log));
     log(`listening on ${url}${reader.info ? ` (registry ${reader.info.month})` : ' (no registry imported yet)'}`);
 
     let closing: Promise<void> | undefined;

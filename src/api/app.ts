@@ -14,6 +14,7 @@ import { mountWeb } from '../web/index.ts';
 import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, companyHandler } from './company.ts';
 import { buildDocsHtml } from './docs.ts';
 import { sendError, sendJson } from './errors.ts';
+import { IN_FLIGHT_LIMITS, InFlight, type InFlightLimits } from './in-flight.ts';
 import { logRequest, redactTokens, type LogFn } from './log.ts';
 import { buildOpenApi } from './openapi.ts';
 
@@ -28,6 +29,8 @@ export interface AppDeps {
   /** Client address and https come from X-Forwarded-* (--trust-proxy). */
   trustProxy?: boolean;
   log: LogFn;
+  /** Bounds on the requests taken on at once (default IN_FLIGHT_LIMITS). */
+  inFlight?: InFlightLimits;
   /** Extra routes (tests use it to mount a failing route). */
   extend?: (app: Polka) => void;
 }
@@ -43,6 +46,9 @@ const LOOKUP_URL = new RegExp(
   `^${COMPANY_ROUTE.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(':cnpj', '([^/?]+)')}(?:\\?(.*))?$`,
   's',
 );
+
+/** A request beyond the process's bound is refused with this: the backlog clears in well under a second. */
+const BUSY_HEADERS = { 'Retry-After': 1 };
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -72,8 +78,12 @@ function guardedPolka(opts: polka.Options & Required<Pick<polka.Options, 'onErro
   const app = polka(opts);
   const add = app.add.bind(app);
   const wrap = (fns: unknown[]) => fns.map((f) => (typeof f === 'function' && !(f as { handler?: unknown }).handler ? guard(f as Handler, opts.onError) : f));
-  (app as { add: unknown }).add = (method: string, pattern: string | RegExp, ...fns: unknown[]) =>
-    add(method as 'GET', pattern, ...(wrap(fns) as Middleware[]));
+  (app as { add: unknown }).add = (method: string, pattern: string | RegExp, ...fns: unknown[]) => {
+    const handlers = wrap(fns) as Middleware[];
+    // HEAD wherever GET: the same handler (node leaves the body out, see sameHeadersAsGet).
+    if (method === 'GET') add('HEAD', pattern, ...handlers);
+    return add(method as 'GET', pattern, ...handlers);
+  };
   // trouter bound get/post/... to the original add in its constructor: rebind them.
   for (const m of ['all', 'get', 'head', 'patch', 'options', 'connect', 'delete', 'trace', 'post', 'put'] as const) {
     const method = m === 'all' ? '*' : m.toUpperCase();
@@ -82,6 +92,26 @@ function guardedPolka(opts: polka.Options & Required<Pick<polka.Options, 'onErro
   const use = app.use.bind(app) as (...args: unknown[]) => Polka;
   (app as { use: unknown }).use = (...args: unknown[]) => use(...wrap(args));
   return app;
+}
+
+/**
+ * Node drops the body of a HEAD answer, and with it the Content-Length it would have set from
+ * the body given to end(): set it here, so a HEAD answer's headers are those of the GET.
+ */
+function sameHeadersAsGet(res: ServerResponse): void {
+  const end = res.end;
+  res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+    if (!this.headersSent && !this.hasHeader('content-length') && this.statusCode !== 204 && this.statusCode !== 304) {
+      const length =
+        typeof chunk === 'string'
+          ? Buffer.byteLength(chunk, typeof rest[0] === 'string' ? (rest[0] as BufferEncoding) : 'utf8')
+          : chunk instanceof Uint8Array
+            ? chunk.byteLength
+            : 0;
+      this.setHeader('Content-Length', length);
+    }
+    return end.call(this, chunk as string, ...(rest as [BufferEncoding, () => void]));
+  } as ServerResponse['end'];
 }
 
 export interface BuiltApp {
@@ -125,7 +155,6 @@ export function buildApp(deps: AppDeps): BuiltApp {
 
   const health: Handler = (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' });
   app.get('/healthz', health as unknown as Middleware);
-  app.head('/healthz', health as unknown as Middleware);
 
   const status: Handler = (_req, res) => {
     const info = deps.reader.info;
@@ -156,26 +185,32 @@ export function buildApp(deps: AppDeps): BuiltApp {
   const web = mountWeb(app, { sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy });
   deps.extend?.(app);
 
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method === 'HEAD') sameHeadersAsGet(res);
+    try {
+      const lookup = req.method === 'GET' ? LOOKUP_URL.exec(req.url ?? '') : null;
+      if (lookup !== null) {
+        // What polka's handler would have set for this route (the same parser for the query).
+        const r = req as Request;
+        r.params = { cnpj: lookup[1] };
+        r.query = parseQuery(lookup[2] ?? '') as Request['query'];
+        return lookupCompany(r, res);
+      }
+      app.handler(req as Request, res);
+    } catch (err) {
+      // Not from a handler (those are guarded): the router itself, e.g. on a malformed URL.
+      onError(err, req, res);
+    }
+  };
+  const inFlight = new InFlight(deps.inFlight ?? IN_FLIGHT_LIMITS, route, (_req, res) => sendError(res, 'server_busy', BUSY_HEADERS));
+
   return {
     app,
     handle(req, res) {
       logRequest(req, res, log, deps.trustProxy);
       // The server speaks plain HTTP: only a trusted proxy can make a request https.
       if (deps.trustProxy && isHttps(req, deps)) res.setHeader('Strict-Transport-Security', HSTS);
-      try {
-        const lookup = req.method === 'GET' ? LOOKUP_URL.exec(req.url ?? '') : null;
-        if (lookup !== null) {
-          // What polka's handler would have set for this route (the same parser for the query).
-          const r = req as Request;
-          r.params = { cnpj: lookup[1] };
-          r.query = parseQuery(lookup[2] ?? '') as Request['query'];
-          return lookupCompany(r, res);
-        }
-        app.handler(req as Request, res);
-      } catch (err) {
-        // Not from a handler (those are guarded): the router itself, e.g. on a malformed URL.
-        onError(err, req, res);
-      }
+      inFlight.admit(req, res);
     },
   };
 }

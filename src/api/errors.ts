@@ -1,6 +1,6 @@
 // Every non-2xx answer of the API (contract section 5): status, stable code, Portuguese message.
 // The /docs page and /openapi.json list this same table.
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { ErrorBody } from '../company/schema.ts';
 
 export interface ErrorDef {
@@ -84,6 +84,36 @@ export const ERRORS = {
     message: 'Método HTTP não permitido nesta rota.',
     when: 'Método HTTP não aceito pela rota (o cabeçalho Allow lista os aceitos).',
   },
+  server_busy: {
+    status: 503,
+    error: 'server_busy',
+    message: 'O servidor está com requisições demais em andamento. Tente novamente em alguns segundos.',
+    when: 'Requisições demais em andamento no servidor (com Retry-After, em segundos). Não conta como consulta.',
+  },
+  bad_request: {
+    status: 400,
+    error: 'bad_request',
+    message: 'Requisição HTTP malformada.',
+    when: 'Linha de requisição ou cabeçalhos HTTP inválidos (a conexão é encerrada).',
+  },
+  request_timeout: {
+    status: 408,
+    error: 'request_timeout',
+    message: 'A requisição não chegou completa a tempo. Envie-a novamente.',
+    when: 'Os cabeçalhos ou o corpo da requisição demoraram demais para chegar (a conexão é encerrada).',
+  },
+  request_too_large: {
+    status: 413,
+    error: 'request_too_large',
+    message: 'A requisição é grande demais.',
+    when: 'Extensões de chunk grandes demais no corpo da requisição (a conexão é encerrada).',
+  },
+  headers_too_large: {
+    status: 431,
+    error: 'headers_too_large',
+    message: 'Os cabeçalhos da requisição são grandes demais.',
+    when: 'Linha de requisição e cabeçalhos somam mais do que o servidor aceita (a conexão é encerrada).',
+  },
   internal_error: {
     status: 500,
     error: 'internal_error',
@@ -106,4 +136,22 @@ export function sendError(res: ServerResponse, key: ErrorKey, headers?: Record<s
   const def = ERRORS[key];
   const body: ErrorBody = { error: def.error, message: message ?? def.message };
   sendJson(res, def.status, body, headers);
+}
+
+/**
+ * The whole HTTP/1.1 answer, closing the connection, for an error node meets before a request
+ * object exists (its 'clientError': malformed request, headers too large, timeout).
+ */
+export function rawErrorResponse(key: ErrorKey): string {
+  const def = ERRORS[key];
+  const body: ErrorBody = { error: def.error, message: def.message };
+  const json = JSON.stringify(body);
+  return (
+    `HTTP/1.1 ${def.status} ${STATUS_CODES[def.status]}\r\n` +
+    `Date: ${new Date().toUTCString()}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(json)}\r\n` +
+    'Connection: close\r\n\r\n' +
+    json
+  );
 }

@@ -77,7 +77,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
             '404': errorResponse(404, rateHeaders),
             '429': errorResponse(429, { ...rateHeaders, 'Retry-After': { description: 'Segundos até a renovação da cota.', schema: { type: 'integer' } } }),
             '500': errorResponse(500),
-            '503': errorResponse(503, rateHeaders),
+            '503': errorResponse(503, { ...rateHeaders, 'Retry-After': { description: 'Segundos para tentar de novo (server_busy).', schema: { type: 'integer' } } }),
           },
         },
       },

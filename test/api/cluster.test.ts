@@ -1,19 +1,10 @@
 // `serve --workers 2`: node:cluster processes sharing one port and app.db. The quota stays exact
 // across them, and a worker that dies is replaced while the other keeps answering.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { test } from 'node:test';
 import { SERPRO_FILIAL, fixture } from './fixtures.ts';
-import { bearer, get, killServe, makeAccount, publish, sleep, spawnServe, tempDataDir, withAppDb, writeSnapshot } from './helpers.ts';
-
-function workerPids(primary: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(primary)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
+import { bearer, childPids, get, killServe, makeAccount, publish, sleep, spawnServe, tempDataDir, withAppDb, writeSnapshot } from './helpers.ts';
 
 /** A GET on a new connection (keep-alive sockets to a killed worker are dead). */
 function freshGet(url: string): Promise<number> {
@@ -32,7 +23,7 @@ test('serve --workers 2: exact quota across the workers, a killed worker is repl
   await publish(dataDir, 's', '2026-04', data);
   const N = 37;
   const a = await makeAccount(dataDir, 'Cluster', { quota: N });
-  const server = await spawnServe(dataDir, ['--workers', '2'], (pid) => workerPids(pid).length === 2);
+  const server = await spawnServe(dataDir, ['--workers', '2'], (pid) => childPids(pid).length === 2);
   const primary = server.child.pid!;
   const deadline = Date.now() + 30_000;
   try {
@@ -42,18 +33,18 @@ test('serve --workers 2: exact quota across the workers, a killed worker is repl
     assert.equal(results.filter((r) => r.status === 429).length, 150 - N);
     assert.equal(await withAppDb(dataDir, (s) => (s.prepare('SELECT calls FROM usage_monthly WHERE account_id = ?').get(a.accountId) as { calls: number }).calls), N);
 
-    const [victim] = workerPids(primary);
+    const [victim] = childPids(primary);
     process.kill(victim, 'SIGKILL');
     // Until the kernel has torn the victim down it may still accept a connection, which is then
     // reset: wait until the primary has reaped it.
-    while (workerPids(primary).includes(victim)) {
+    while (childPids(primary).includes(victim)) {
       if (Date.now() > deadline) throw new Error(`worker ${victim} still there after SIGKILL`);
       await sleep(10);
     }
     // New connections are answered at once (by the survivor); the primary starts a replacement.
     for (let i = 0; i < 20; i++) assert.equal(await freshGet(`${server.url}/healthz`), 200);
     const replaced = () => {
-      const pids = workerPids(primary);
+      const pids = childPids(primary);
       return pids.length === 2 && !pids.includes(victim);
     };
     while (!replaced()) {

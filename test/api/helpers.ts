@@ -1,6 +1,6 @@
 // Test fixtures for the API: a temp data dir, snapshots written straight from the schema source
 // (src/registry/tables.ts), accounts and tokens through the accounts module, a running server.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -202,6 +202,15 @@ export async function spawnServe(dataDir: string, args: string[] = [], ready: (p
     await sleep(25);
   }
   return { child, url, stderr: () => err, exited };
+}
+
+/** The children of a process (a cluster primary's workers). */
+export function childPids(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
 }
 
 /** Kills a spawnServe() process group and waits for the process to exit. */
