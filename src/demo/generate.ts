@@ -5,7 +5,7 @@
 
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeCnpj } from '../../src/cnpj.ts';
+import { makeCnpj } from '../domain/cnpj.ts';
 import { buildLookups, type Row2 } from './lookups.ts';
 import { Rng, Weighted } from './prng.ts';
 import { Quirks, type QuirkName } from './quirks.ts';

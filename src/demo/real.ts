@@ -2,7 +2,7 @@
 // Knowledge Brasil rows are copied from the real sample files (test/fixtures/receita-mini);
 // OKBR's head office and the alphanumeric company are synthetic, marked below.
 
-import { makeCnpj } from '../../src/cnpj.ts';
+import { makeCnpj } from '../domain/cnpj.ts';
 
 export interface FixedRecords {
   /** [shard, fields] */

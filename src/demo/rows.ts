@@ -4,7 +4,7 @@
 // ~1.05 establishments and ~0.4 partners per company, Simples for ~60%, regimes for ~15%.
 // Quirks are applied by generate.ts, not here.
 
-import { formatCnpj, makeCnpj } from '../../src/cnpj.ts';
+import { formatCnpj, makeCnpj } from '../domain/cnpj.ts';
 import type { Lookups, Municipio } from './lookups.ts';
 import { UF_MUNICIPIOS } from './lookups.ts';
 import { Rng, Weighted } from './prng.ts';

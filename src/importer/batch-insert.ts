@@ -4,8 +4,8 @@
 // is ~2× faster for the narrow tables; the establishments load is ~15% faster.
 // Rows keep their order (the de-duplication keeps the row inserted last).
 import type { Statement } from 'better-sqlite3';
-import type { Sqlite } from '../src/db/sqlite.ts';
-import { insertSql, type TableDef } from '../src/registry/tables.ts';
+import type { Sqlite } from '../storage/sqlite.ts';
+import { insertSql, type TableDef } from '../storage/snapshots/tables.ts';
 import type { SqlParam } from './tables/source-table.ts';
 
 /** About 256 parameters per statement: 9 establishments rows, 36 companies rows (measured best). */

@@ -6,7 +6,7 @@
 //   hold fewer than 90% of the active snapshot's rows (a truncated or half-downloaded month).
 // The tax-regime files are supplementary: missing ones only warn.
 import path from 'node:path';
-import type { SnapshotInfo, TableStats } from '../src/db/snapshots.ts';
+import type { SnapshotInfo, TableStats } from '../storage/snapshots/records.ts';
 import { REGIME_ZIPS, type ImportPlan, type SourceFile, type SourceKind } from './sources.ts';
 
 type RequiredKind = Exclude<SourceKind, 'regimes'>;

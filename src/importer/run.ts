@@ -3,15 +3,15 @@
 // snapshot and leaves the active one untouched.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { dataPaths } from '../src/config.ts';
-import { openAppDb } from '../src/db/app-db.ts';
-import { activeSnapshot, type SnapshotStats, type TableStats } from '../src/db/snapshots.ts';
-import { openSqlite } from '../src/db/sqlite.ts';
-import { ALL_TABLES, SNAPSHOT_FILES, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile } from '../src/registry/tables.ts';
-import { selfCommand } from '../src/runtime.ts';
+import { dataPaths } from '../lib/config.ts';
+import { openAppDb } from '../storage/app-db.ts';
+import { activeSnapshot, type SnapshotStats, type TableStats } from '../storage/snapshots/records.ts';
+import { openSqlite } from '../storage/sqlite.ts';
+import { ALL_TABLES, SNAPSHOT_FILES, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile } from '../storage/snapshots/tables.ts';
+import { selfCommand } from '../lib/runtime.ts';
 import { planProblems, refusal, regimeWarning, rowProblems } from './completeness.ts';
 import { ProgressLine, type ProgressState } from './progress.ts';
-import { abandonBuild, checkFreeSpace, cleanStaleBuilds, dirBytes, newSnapshotId, publish, pruneSnapshots, startBuild } from './snapshot.ts';
+import { abandonBuild, checkFreeSpace, cleanStaleBuilds, dirBytes, newSnapshotId, publish, pruneSnapshots, startBuild } from '../storage/snapshots/lifecycle.ts';
 import { planImport, type SourceFile } from './sources.ts';
 import type { WriterJob, WriterResult } from './writer.ts';
 import type { WriterMessage } from './writer-process.ts';

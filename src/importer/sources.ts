@@ -3,7 +3,7 @@
 // missing, and which month the files say they are.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LookupTable } from '../src/registry/tables.ts';
+import type { LookupTable } from '../storage/snapshots/tables.ts';
 import { listZip, type ZipMember } from './read/zip.ts';
 
 export type SourceKind = 'establishments' | 'companies' | 'simples' | 'partners' | 'regimes' | LookupTable;

@@ -3,9 +3,9 @@
 // (SQLite allows one writer per file; two writers use both cores).
 import fs from 'node:fs';
 import path from 'node:path';
-import { openSqlite, type Sqlite } from '../src/db/sqlite.ts';
-import type { TableStats } from '../src/db/snapshots.ts';
-import { ALL_TABLES, SNAPSHOT_PAGE_SIZE, createIndexSql, createTableSql, type SnapshotFile, type TableDef } from '../src/registry/tables.ts';
+import { openSqlite, type Sqlite } from '../storage/sqlite.ts';
+import type { TableStats } from '../storage/snapshots/records.ts';
+import { ALL_TABLES, SNAPSHOT_PAGE_SIZE, createIndexSql, createTableSql, type SnapshotFile, type TableDef } from '../storage/snapshots/tables.ts';
 import { BatchInserter } from './batch-insert.ts';
 import { DelimitedParser } from './read/delimited.ts';
 import { RecordParser, type RejectedRecord } from './read/records.ts';

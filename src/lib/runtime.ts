@@ -5,7 +5,7 @@ import { isSea } from 'node:sea';
 
 export function selfCommand(args: string[]): { command: string; args: string[] } {
   if (isSea()) return { command: process.execPath, args };
-  const bin = fileURLToPath(new URL('../bin/cnpj-api.js', import.meta.url));
+  const bin = fileURLToPath(new URL('../../bin/cnpj-api.js', import.meta.url));
   return { command: process.execPath, args: [bin, ...args] };
 }
 

@@ -3,15 +3,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Polka } from 'polka';
-import { ApiAccess } from './accounts/api-access.ts';
-import { ContactsCache } from './accounts/contacts.ts';
-import { buildApp } from './api/app.ts';
-import { bufferedWriter, type LogFn } from './api/log.ts';
-import { openAppDb, openAppSqlite } from './db/app-db.ts';
-import type { Sqlite } from './db/sqlite.ts';
-import { WalSync } from './db/wal-sync.ts';
-import { dataPaths } from './config.ts';
-import { RegistryReader } from './registry/reader.ts';
+import { ApiAccess } from '../domain/accounts/api-access.ts';
+import { ContactsCache } from '../domain/accounts/contacts.ts';
+import { buildApp } from './app.ts';
+import { bufferedWriter, type LogFn } from './http/log.ts';
+import { openAppDb, openAppSqlite } from '../storage/app-db.ts';
+import type { Sqlite } from '../storage/sqlite.ts';
+import { WalSync } from '../storage/wal-sync.ts';
+import { dataPaths } from '../lib/config.ts';
+import { RegistryReader } from '../domain/registry/reader.ts';
 
 export interface ServerOptions {
   dataDir: string;

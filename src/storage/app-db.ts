@@ -1,9 +1,9 @@
 // Opening app.db: WAL, durable commits, migrations to the latest version.
 import fs from 'node:fs';
 import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from 'kysely';
-import { dataPaths } from '../config.ts';
+import { dataPaths } from '../lib/config.ts';
 import { migrations } from './migrations/index.ts';
-import type { AppDatabase } from './schema.ts';
+import type { AppDatabase } from './app-schema.ts';
 import { openSqlite, type Sqlite } from './sqlite.ts';
 
 export interface AppDb {

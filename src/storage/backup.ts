@@ -3,8 +3,8 @@
 // block each other), so the copy is a database as it was at one commit, never a torn file.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fsyncPath } from '../fs-sync.ts';
-import { dataPaths } from '../config.ts';
+import { fsyncPath } from './fs-sync.ts';
+import { dataPaths } from '../lib/config.ts';
 import { openSqlite } from './sqlite.ts';
 
 export interface BackupResult {

@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ApiAccess } from '../../src/accounts/api-access.ts';
-import { verifyLogin } from '../../src/accounts/users.ts';
-import { openAppDb } from '../../src/db/app-db.ts';
+import { ApiAccess } from '../../src/domain/accounts/api-access.ts';
+import { verifyLogin } from '../../src/domain/accounts/users.ts';
+import { openAppDb } from '../../src/storage/app-db.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 

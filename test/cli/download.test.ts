@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openAppDb } from '../../src/db/app-db.ts';
-import { recordPublished } from '../../src/db/snapshots.ts';
-import { sample, TestServer } from './server.ts';
+import { openAppDb } from '../../src/storage/app-db.ts';
+import { recordPublished } from '../../src/storage/snapshots/records.ts';
+import { sample, TestServer } from '../importer/download/server.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/cnpj-api.js', import.meta.url));
 

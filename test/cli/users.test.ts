@@ -2,13 +2,13 @@
 // a locked-out user gets back in, a departed one is gone, and their web sessions end at once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiAccess } from '../../src/accounts/api-access.ts';
-import { createToken } from '../../src/accounts/tokens.ts';
-import { listUsers } from '../../src/accounts/users.ts';
-import { MAX_FAILURES_PER_PAIR } from '../../src/web/login-throttle.ts';
+import { ApiAccess } from '../../src/domain/accounts/api-access.ts';
+import { createToken } from '../../src/domain/accounts/tokens.ts';
+import { listUsers } from '../../src/domain/accounts/users.ts';
+import { MAX_FAILURES_PER_PAIR } from '../../src/domain/accounts/login-throttle.ts';
 import { runCli } from '../helpers/cli.ts';
-import { WebClient } from '../web/client.ts';
-import { PASSWORD, seedAccount, startTestServer } from '../web/helpers.ts';
+import { WebClient } from '../server/web/client.ts';
+import { PASSWORD, seedAccount, startTestServer } from '../server/web/helpers.ts';
 
 const cli = (dataDir: string, args: string[], input = '') => runCli(['--data-dir', dataDir, ...args], input);
 

@@ -4,9 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { isValidCnpj } from '../../src/cnpj.ts';
-import { generateDump, type DumpManifest } from '../../scripts/sample/generate.ts';
-import { ZipWriter } from '../../scripts/sample/zip-writer.ts';
+import { isValidCnpj } from '../../src/domain/cnpj.ts';
+import { generateDump, type DumpManifest } from '../../src/demo/generate.ts';
+import { ZipWriter } from '../../src/demo/zip-writer.ts';
 
 const COMPANIES = 2000;
 const SEED = 42;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkDigits, formatCnpj, isValidCnpj, makeCnpj, normalizeCnpj } from '../src/cnpj.ts';
+import { checkDigits, formatCnpj, isValidCnpj, makeCnpj, normalizeCnpj } from '../../src/domain/cnpj.ts';
 
 test('check digits match the published vectors, numeric and alphanumeric', () => {
   assert.equal(checkDigits('191312430001'), '97');

@@ -1,7 +1,7 @@
 // Snapshot rows for the API tests. The SERPRO rows are the real values of the Receita sample
 // files (Estabelecimentos0, Empresas0, Socios0, Simples, Cnaes, Municipios, Naturezas,
-// Qualificacoes, Lucro Presumido 2018), kept in src/company/example.ts for the docs.
-import { makeCnpj } from '../../src/cnpj.ts';
+// Qualificacoes, Lucro Presumido 2018), kept in src/domain/company/example.ts for the docs.
+import { makeCnpj } from '../../src/domain/cnpj.ts';
 import {
   SERPRO_COMPANY,
   SERPRO_ESTABLISHMENT,
@@ -9,8 +9,8 @@ import {
   SERPRO_PARTNERS,
   SERPRO_REGIMES,
   SERPRO_SIMPLES,
-} from '../../src/company/example.ts';
-import type { EstablishmentRow } from '../../src/registry/tables.ts';
+} from '../../src/domain/company/example.ts';
+import type { EstablishmentRow } from '../../src/storage/snapshots/tables.ts';
 import type { SnapshotData } from './helpers.ts';
 
 export const SERPRO_FILIAL = '33683111000280';

@@ -1,17 +1,17 @@
 // Test fixtures for the API: a temp data dir, snapshots written straight from the schema source
-// (src/registry/tables.ts), accounts and tokens through the accounts module, a running server.
+// (src/storage/snapshots/tables.ts), accounts and tokens through the accounts module, a running server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createAccount } from '../../src/accounts/accounts.ts';
-import { setPlan } from '../../src/accounts/plans.ts';
-import { createToken } from '../../src/accounts/tokens.ts';
-import { storeContacts } from '../../src/accounts/contacts.ts';
-import { dataPaths } from '../../src/config.ts';
-import { openAppDb } from '../../src/db/app-db.ts';
-import { recordPublished } from '../../src/db/snapshots.ts';
-import { openSqlite, type Sqlite } from '../../src/db/sqlite.ts';
+import { createAccount } from '../../src/domain/accounts/accounts.ts';
+import { setPlan } from '../../src/domain/accounts/plans.ts';
+import { createToken } from '../../src/domain/accounts/tokens.ts';
+import { storeContacts } from '../../src/domain/accounts/contacts.ts';
+import { dataPaths } from '../../src/lib/config.ts';
+import { openAppDb } from '../../src/storage/app-db.ts';
+import { recordPublished } from '../../src/storage/snapshots/records.ts';
+import { openSqlite, type Sqlite } from '../../src/storage/sqlite.ts';
 import {
   LOOKUP_TABLES,
   SNAPSHOT_FILES,
@@ -32,8 +32,8 @@ import {
   type RegimeRow,
   type SimplesRow,
   type TableDef,
-} from '../../src/registry/tables.ts';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/server.ts';
+} from '../../src/storage/snapshots/tables.ts';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/server/server.ts';
 
 export interface SnapshotData {
   establishments: EstablishmentRow[];

@@ -1,6 +1,6 @@
 // Customer accounts: one plan each, status active or suspended. Suspension (non-payment)
 // invalidates every token of the account for good; reactivation does not revive them.
-import type { Sqlite } from '../db/sqlite.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
 import { AccountsError, rethrowUnique } from './errors.ts';
 import { requirePlan } from './plans.ts';
 import { systemClock, type Clock } from './time.ts';

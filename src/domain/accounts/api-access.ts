@@ -2,8 +2,8 @@
 // Prepared better-sqlite3 statements (no query builder) because this runs on every request.
 // A malformed token is refused on its shape and checksum alone, without a database read.
 import type { Statement } from 'better-sqlite3';
-import type { Sqlite } from '../db/sqlite.ts';
-import type { WalSync } from '../db/wal-sync.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
+import type { WalSync } from '../../storage/wal-sync.ts';
 import { nextMonthStartEpoch, spDay, spMonth, systemClock, type Clock } from './time.ts';
 import { hashToken, isWellFormedToken } from './token-format.ts';
 

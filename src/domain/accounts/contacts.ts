@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { Statement } from 'better-sqlite3';
 import { normalizeCnpj } from '../cnpj.ts';
-import type { Sqlite } from '../db/sqlite.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
 import { AccountsError } from './errors.ts';
 
 /** Field names as in the API response (spec 2.4). */

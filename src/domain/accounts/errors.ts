@@ -1,6 +1,6 @@
 // Domain errors carry a stable code, one English sentence for the operator (CLI, logs) and,
 // when a page can meet them, a reason the web app turns into its own Portuguese sentence
-// (src/web/accounts-messages.ts): customers never see the operator's wording.
+// (src/server/web/accounts-messages.ts): customers never see the operator's wording.
 export type AccountsErrorCode =
   | 'invalid_input'
   | 'not_found'

@@ -1,5 +1,5 @@
 // Plans live in app.db (seeded by migration 0002) and are edited by the operator.
-import type { Sqlite } from '../db/sqlite.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
 import { AccountsError } from './errors.ts';
 
 export interface Plan {

@@ -1,7 +1,7 @@
 // API tokens: created by a billing administrator (web) or the operator (CLI), shown once.
 // States (contract 3): invalidated (account suspended, permanent) > deactivated (toggle) >
 // expired (past expires_at, a São Paulo date) > active.
-import type { Sqlite } from '../db/sqlite.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
 import { getAccount } from './accounts.ts';
 import { AccountsError } from './errors.ts';
 import { isCalendarDate, spDay, spDayPlus, systemClock, type Clock } from './time.ts';

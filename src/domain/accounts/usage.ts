@@ -1,6 +1,6 @@
 // Read side of the usage counters (written by api-access.ts): this month against the quota,
 // past months, and per-token daily counts for the web app.
-import type { Sqlite } from '../db/sqlite.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
 import { AccountsError } from './errors.ts';
 import { nextMonthStartEpoch, spDay, spMonth, systemClock, type Clock } from './time.ts';
 

@@ -1,5 +1,5 @@
 // People who log into the web app. Only billing administrators manage tokens (spec 5.3).
-import type { Sqlite } from '../db/sqlite.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
 import { getAccount } from './accounts.ts';
 import { AccountsError, rethrowUnique } from './errors.ts';
 import { hashPassword, hashPasswordSync, passwordProblem, verifyPassword } from './passwords.ts';

@@ -1,7 +1,7 @@
 // A real public record (SERPRO, establishment 33.683.111/0002-80, Receita open data) as snapshot
 // rows. The docs and /openapi.json show exampleResponse(), produced by the real mapping, so the
 // documented example cannot drift from what the API returns.
-import type { CompanyRow, EstablishmentRow, LookupTable, PartnerRow, RegimeRow, SimplesRow } from '../registry/tables.ts';
+import type { CompanyRow, EstablishmentRow, LookupTable, PartnerRow, RegimeRow, SimplesRow } from '../../storage/snapshots/tables.ts';
 import { mapCompany, type SnapshotRows } from './map.ts';
 import type { CompanyResponse, ContatoExtra } from './schema.ts';
 

@@ -2,8 +2,8 @@
 // response field lives here and nowhere else; the reader only fetches rows.
 import { hasWebsite } from '../accounts/contacts.ts';
 import { formatCnpj } from '../cnpj.ts';
-import type { LookupTable } from '../registry/tables.ts';
-import type { CompanyRow, EstablishmentRow, PartnerRow, RegimeRow, SimplesRow } from '../registry/tables.ts';
+import type { LookupTable } from '../../storage/snapshots/tables.ts';
+import type { CompanyRow, EstablishmentRow, PartnerRow, RegimeRow, SimplesRow } from '../../storage/snapshots/tables.ts';
 import {
   CODE_WIDTH,
   FAIXA_ETARIA,

@@ -6,9 +6,9 @@
 // closed. Lookups are synchronous, so no lookup is running while the timer callback runs: no
 // request ever sees a closed handle, and a snapshot that fails to open leaves the old one serving.
 import { contactsFor } from '../accounts/contacts.ts';
-import { dataPaths } from '../config.ts';
-import { activeSnapshot, attachSnapshot, type SnapshotInfo } from '../db/snapshots.ts';
-import { openSqlite, type Sqlite } from '../db/sqlite.ts';
+import { dataPaths } from '../../lib/config.ts';
+import { activeSnapshot, attachSnapshot, type SnapshotInfo } from '../../storage/snapshots/records.ts';
+import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
 import {
   MAPPED_COLUMNS,
   mapCompany,
@@ -29,7 +29,7 @@ import {
   regimes,
   simples,
   type LookupTable,
-} from './tables.ts';
+} from '../../storage/snapshots/tables.ts';
 
 
 export interface RegistryInfo {

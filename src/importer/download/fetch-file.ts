@@ -5,7 +5,7 @@ import { open, rename, rm, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import { fsyncPath } from '../../src/fs-sync.ts';
+import { fsyncPath } from '../../storage/fs-sync.ts';
 import { backoffMs, describeError, FatalDownloadError, HttpStatusError, isRetryable } from './http.ts';
 import { authFailed, NotFoundError, sourceHeaders, type RemoteCtx } from './remote.ts';
 import type { Source } from './sources.ts';

@@ -1,6 +1,6 @@
 // A pid lock file: two runs writing the same .part files would corrupt them (cron + a manual run).
 import fs from 'node:fs';
-import { processAlive } from '../../src/runtime.ts';
+import { processAlive } from '../../lib/runtime.ts';
 
 
 /** Takes the lock or throws a one-sentence error; a lock left by a dead process is taken over. */

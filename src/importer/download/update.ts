@@ -4,9 +4,9 @@
 // "imported" and the rest would never be fetched.
 import fs from 'node:fs';
 import path from 'node:path';
-import { dataPaths } from '../../src/config.ts';
-import { openAppDb } from '../../src/db/app-db.ts';
-import { listSnapshots } from '../../src/db/snapshots.ts';
+import { dataPaths } from '../../lib/config.ts';
+import { openAppDb } from '../../storage/app-db.ts';
+import { listSnapshots } from '../../storage/snapshots/records.ts';
 import { acquireLock } from './lock.ts';
 import { downloadWith, openSession, remoteCtx, resolveMonth, type DownloadOptions, type DownloadSummary } from './month.ts';
 

@@ -1,5 +1,5 @@
 // Empresas (`*.EMPRECSV`, 7 fields) → companies.
-import { companies } from '../../src/registry/tables.ts';
+import { companies } from '../../storage/snapshots/tables.ts';
 import { cents, code, keyPart, text } from './fields.ts';
 import type { SourceTable } from './source-table.ts';
 

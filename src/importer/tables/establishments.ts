@@ -1,6 +1,6 @@
 // Estabelecimentos (`*.ESTABELE`, 30 fields) → establishments.
-import { checkDigits } from '../../src/cnpj.ts';
-import { establishments } from '../../src/registry/tables.ts';
+import { checkDigits } from '../../domain/cnpj.ts';
+import { establishments } from '../../storage/snapshots/tables.ts';
 import { cep, code, codeList, date, keyPart, phone, text } from './fields.ts';
 import type { SourceTable } from './source-table.ts';
 

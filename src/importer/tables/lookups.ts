@@ -1,5 +1,5 @@
 // The six code → description tables (2 fields each).
-import { lookupTable, type LookupTable } from '../../src/registry/tables.ts';
+import { lookupTable, type LookupTable } from '../../storage/snapshots/tables.ts';
 import { code, text } from './fields.ts';
 import type { SourceTable } from './source-table.ts';
 

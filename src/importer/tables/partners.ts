@@ -1,5 +1,5 @@
 // Sócios (`*.SOCIOCSV`, 11 fields) → partners. No natural key: every row is kept.
-import { partners } from '../../src/registry/tables.ts';
+import { partners } from '../../storage/snapshots/tables.ts';
 import { code, date, keyPart, text } from './fields.ts';
 import type { SourceTable } from './source-table.ts';
 

@@ -1,5 +1,5 @@
 // Regime tributário CSVs (`ano,cnpj,cnpj_da_scp,forma_de_tributacao,quantidade_de_escrituracoes`) → regimes.
-import { regimes } from '../../src/registry/tables.ts';
+import { regimes } from '../../storage/snapshots/tables.ts';
 import { code, text } from './fields.ts';
 import type { SourceTable } from './source-table.ts';
 

@@ -1,5 +1,5 @@
 // Simples (`*SIMPLES.CSV*`, 7 fields) → simples.
-import { simples } from '../../src/registry/tables.ts';
+import { simples } from '../../storage/snapshots/tables.ts';
 import { date, flag, keyPart } from './fields.ts';
 import type { SourceTable } from './source-table.ts';
 

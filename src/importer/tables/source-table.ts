@@ -1,4 +1,4 @@
-import type { TableDef } from '../../src/registry/tables.ts';
+import type { TableDef } from '../../storage/snapshots/tables.ts';
 
 export type SqlParam = string | number | bigint | null;
 

@@ -3,11 +3,11 @@
 // lookup. Auth failures and invalid CNPJs are not counted; 200 and 404 are.
 import type { ServerResponse } from 'node:http';
 import type { Request } from 'polka';
-import type { AccessDenied, ApiAccess, QuotaState } from '../accounts/api-access.ts';
-import { normalizeCnpj } from '../cnpj.ts';
-import type { RegistryReader } from '../registry/reader.ts';
+import type { AccessDenied, ApiAccess, QuotaState } from '../../domain/accounts/api-access.ts';
+import { normalizeCnpj } from '../../domain/cnpj.ts';
+import type { RegistryReader } from '../../domain/registry/reader.ts';
 import { sendError, sendJson, type ErrorKey } from './errors.ts';
-import { setLogAccount } from './log.ts';
+import { setLogAccount } from '../http/log.ts';
 
 export const COMPANY_ROUTE = '/api/v1/brazilian_companies/:cnpj/company';
 /** `33.683.111/0002-80` typed into the path splits it in two segments: accepted as a convenience. */

@@ -3,8 +3,8 @@
 // It uses the web app's layout and stylesheet (escaping by construction, a phone layout), with a
 // table of contents: on a phone it comes first, on a wide screen it stays beside the text.
 import type { TSchema } from '@sinclair/typebox';
-import { CompanySchema, ContatoExtraSchema, SocioSchema } from '../company/schema.ts';
-import { exampleResponse } from '../company/example.ts';
+import { CompanySchema, ContatoExtraSchema, SocioSchema } from '../../domain/company/schema.ts';
+import { exampleResponse } from '../../domain/company/example.ts';
 import { breakAfterSlashes, html, type Html } from '../web/html.ts';
 import { layout } from '../web/layout.ts';
 import { EXAMPLE_CNPJ } from '../web/pages/home.ts';

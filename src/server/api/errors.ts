@@ -1,7 +1,7 @@
 // Every non-2xx answer of the API (contract section 5): status, stable code, Portuguese message.
 // The /docs page and /openapi.json list this same table.
 import type { ServerResponse } from 'node:http';
-import type { ErrorBody } from '../company/schema.ts';
+import type { ErrorBody } from '../../domain/company/schema.ts';
 
 export interface ErrorDef {
   status: number;

@@ -1,7 +1,7 @@
 // /openapi.json, generated from the TypeBox schemas and the error table (OpenAPI 3.1 takes
 // JSON Schema as is, so the schemas are embedded without translation).
-import { CompanyResponseSchema, ErrorSchema, StatusSchema } from '../company/schema.ts';
-import { exampleResponse } from '../company/example.ts';
+import { CompanyResponseSchema, ErrorSchema, StatusSchema } from '../../domain/company/schema.ts';
+import { exampleResponse } from '../../domain/company/example.ts';
 import { ERRORS } from './errors.ts';
 
 /** Plain JSON (TypeBox marks schemas with symbol keys, which JSON drops anyway). */

@@ -1,7 +1,7 @@
 // The web app's Portuguese for the domain errors a page can meet. The domain's own messages are
 // English, for the operator; a customer sees only these.
-import { AccountsError, type AccountsErrorCode, type AccountsReason } from '../accounts/errors.ts';
-import { MAX_EXPIRY_DAYS } from '../accounts/tokens.ts';
+import { AccountsError, type AccountsErrorCode, type AccountsReason } from '../../domain/accounts/errors.ts';
+import { MAX_EXPIRY_DAYS } from '../../domain/accounts/tokens.ts';
 
 const BY_REASON: Record<AccountsReason, string> = {
   token_name: 'O nome do token deve ter de 1 a 100 caracteres.',

@@ -1,7 +1,7 @@
 // What the web pages need from the server that mounts them.
 import type { Kysely } from 'kysely';
-import type { AppDatabase } from '../db/schema.ts';
-import type { Sqlite } from '../db/sqlite.ts';
+import type { AppDatabase } from '../../storage/app-schema.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
 
 export interface WebContext {
   sqlite: Sqlite;

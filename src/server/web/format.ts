@@ -1,6 +1,6 @@
 // Numbers and dates as a Brazilian reader expects them ("1.234", "21/11/2026"), shown in São Paulo
 // time, the zone the quota month is counted in (contract 4).
-import { isCalendarDate } from '../accounts/time.ts';
+import { isCalendarDate } from '../../domain/accounts/time.ts';
 
 const TZ = 'America/Sao_Paulo';
 const intFmt = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });

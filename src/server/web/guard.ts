@@ -1,6 +1,6 @@
 // The path of every web request: errors become a page (never a stack trace), GET pages need a
 // session, state-changing POSTs need a session and its CSRF token; each refusal is a 403 page.
-import { redactTokens, redactUrl } from '../api/log.ts';
+import { redactTokens, redactUrl } from '../http/log.ts';
 import type { WebContext } from './context.ts';
 import { csrfMatches, CSRF_FIELD } from './csrf.ts';
 import { BodyTooLargeError, readForm, redirect, sendHtml, type Req, type Res } from './http.ts';

@@ -52,7 +52,7 @@ export function redirect(res: Res, location: string): void {
 }
 
 // Where a request comes from, under the operator's proxy trust rules.
-export { clientIp, isHttps } from '../forwarded.ts';
+export { clientIp, isHttps } from '../http/forwarded.ts';
 
 export function parseCookies(req: Req): Map<string, string> {
   const out = new Map<string, string>();

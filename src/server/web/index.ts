@@ -1,4 +1,4 @@
-// Web app (server-rendered pages). Mounted on the same polka app as the API by src/server.ts.
+// Web app (server-rendered pages). Mounted on the same polka app as the API by src/server/app.ts.
 //
 // Routes:
 //   GET  /                         → /api-de-cnpj when logged in, else /login

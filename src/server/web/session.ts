@@ -3,7 +3,7 @@
 // are sealed with a key derived from the cookie value, so they are unreadable from the file too.
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AppDatabase } from '../db/schema.ts';
+import type { AppDatabase } from '../../storage/app-schema.ts';
 import { isRandomToken, randomToken } from './random.ts';
 
 export const SESSION_COOKIE = 'cnpj_sessao';

@@ -1,6 +1,6 @@
 // Who is looking at a page: the session from the cookie, its user and account, and what they may do.
-import { getAccount, type Account } from '../accounts/accounts.ts';
-import { canManageTokens, getUser, type User } from '../accounts/users.ts';
+import { getAccount, type Account } from '../../domain/accounts/accounts.ts';
+import { canManageTokens, getUser, type User } from '../../domain/accounts/users.ts';
 import type { WebContext } from './context.ts';
 import { parseCookies, type Req } from './http.ts';
 import type { HeaderUser } from './layout.ts';

@@ -3,9 +3,9 @@
 // A killed import leaves only a `.building-*` folder, which the next import removes.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Sqlite } from '../src/db/sqlite.ts';
-import { processAlive } from '../src/runtime.ts';
-import { listSnapshots, markDeleted, recordPublished, type SnapshotStats } from '../src/db/snapshots.ts';
+import type { Sqlite } from '../sqlite.ts';
+import { processAlive } from '../../lib/runtime.ts';
+import { listSnapshots, markDeleted, recordPublished, type SnapshotStats } from './records.ts';
 
 const BUILDING_PREFIX = '.building-';
 const LOCK = 'importer.pid';

@@ -1,8 +1,8 @@
 // The active-snapshot pointer in app.db and how a connection ATTACHes a snapshot.
 // Publishing is one transaction: the new row becomes 'active', the old one 'retired'.
 import path from 'node:path';
-import type { Sqlite } from './sqlite.ts';
-import { SNAPSHOT_FILES, type SnapshotFile } from '../registry/tables.ts';
+import type { Sqlite } from '../sqlite.ts';
+import { SNAPSHOT_FILES, type SnapshotFile } from './tables.ts';
 
 export interface TableStats {
   rows: number;

@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createAccount } from '../../src/accounts/accounts.ts';
-import { setPlan } from '../../src/accounts/plans.ts';
-import { createToken } from '../../src/accounts/tokens.ts';
-import { currentUsage } from '../../src/accounts/usage.ts';
+import { createAccount } from '../../../src/domain/accounts/accounts.ts';
+import { setPlan } from '../../../src/domain/accounts/plans.ts';
+import { createToken } from '../../../src/domain/accounts/tokens.ts';
+import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { tempAppDb } from './helpers/setup.ts';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers', 'consume-worker.ts');

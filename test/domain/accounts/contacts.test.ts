@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ContactsCache, contactsFor, hasWebsite, loadContactsFile, parseContactsCsv, storeContacts } from '../../src/accounts/contacts.ts';
-import { AccountsError } from '../../src/accounts/errors.ts';
+import { ContactsCache, contactsFor, hasWebsite, loadContactsFile, parseContactsCsv, storeContacts } from '../../../src/domain/accounts/contacts.ts';
+import { AccountsError } from '../../../src/domain/accounts/errors.ts';
 import { tempAppDb } from './helpers/setup.ts';
 
 const CSV = `\uFEFFcnpj,tipo_contato,tipo_website,contato

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hashPassword, hashPasswordSync, passwordProblem, verifyPassword, verifyPasswordSync } from '../../src/accounts/passwords.ts';
-import { createAccount } from '../../src/accounts/accounts.ts';
-import { AccountsError } from '../../src/accounts/errors.ts';
-import { getPlan, listPlans, setPlan } from '../../src/accounts/plans.ts';
-import { createUser, getUserByEmail, verifyLogin } from '../../src/accounts/users.ts';
+import { hashPassword, hashPasswordSync, passwordProblem, verifyPassword, verifyPasswordSync } from '../../../src/domain/accounts/passwords.ts';
+import { createAccount } from '../../../src/domain/accounts/accounts.ts';
+import { AccountsError } from '../../../src/domain/accounts/errors.ts';
+import { getPlan, listPlans, setPlan } from '../../../src/domain/accounts/plans.ts';
+import { createUser, getUserByEmail, verifyLogin } from '../../../src/domain/accounts/users.ts';
 import { tempAppDb } from './helpers/setup.ts';
 
 test('scrypt hashes are salted and verify in constant time, sync and async', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { displayPrefix, generateToken, hashToken, isWellFormedToken, TOKEN_LENGTH, TOKEN_PREFIX } from '../../src/accounts/token-format.ts';
+import { displayPrefix, generateToken, hashToken, isWellFormedToken, TOKEN_LENGTH, TOKEN_PREFIX } from '../../../src/domain/accounts/token-format.ts';
 
 test('generated tokens are prefixed, fixed-length base62, unique and well formed', () => {
   const seen = new Set<string>();

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createAccount, reactivateAccount, suspendAccount } from '../../src/accounts/accounts.ts';
-import { ApiAccess, type AccessDenied, type AccessIdentity, type AccessResult } from '../../src/accounts/api-access.ts';
-import { AccountsError } from '../../src/accounts/errors.ts';
-import { setPlan } from '../../src/accounts/plans.ts';
-import { generateToken } from '../../src/accounts/token-format.ts';
-import { activateToken, createToken, deactivateToken, getTokenInfo, listTokens, parseExpiry } from '../../src/accounts/tokens.ts';
-import { currentUsage, dailyUsage } from '../../src/accounts/usage.ts';
+import { createAccount, reactivateAccount, suspendAccount } from '../../../src/domain/accounts/accounts.ts';
+import { ApiAccess, type AccessDenied, type AccessIdentity, type AccessResult } from '../../../src/domain/accounts/api-access.ts';
+import { AccountsError } from '../../../src/domain/accounts/errors.ts';
+import { setPlan } from '../../../src/domain/accounts/plans.ts';
+import { generateToken } from '../../../src/domain/accounts/token-format.ts';
+import { activateToken, createToken, deactivateToken, getTokenInfo, listTokens, parseExpiry } from '../../../src/domain/accounts/tokens.ts';
+import { currentUsage, dailyUsage } from '../../../src/domain/accounts/usage.ts';
 import path from 'node:path';
-import { openAppSqlite } from '../../src/db/app-db.ts';
-import { WalSync } from '../../src/db/wal-sync.ts';
+import { openAppSqlite } from '../../../src/storage/app-db.ts';
+import { WalSync } from '../../../src/storage/wal-sync.ts';
 import { manualClock, tempAppDb } from './helpers/setup.ts';
 
 function denied(r: AccessResult | AccessIdentity | AccessDenied) {

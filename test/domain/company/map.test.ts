@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cnaeMask, isoDate, moneyText, optionText } from '../../src/company/codes.ts';
-import { exampleResponse, serproRows, SERPRO_LOOKUPS } from '../../src/company/example.ts';
-import { mapCompany, pickRegime, secondaryCnaes, type Lookups } from '../../src/company/map.ts';
-import type { RegimeRow } from '../../src/registry/tables.ts';
-import { SERPRO_EXPECTED } from './fixtures.ts';
+import { cnaeMask, isoDate, moneyText, optionText } from '../../../src/domain/company/codes.ts';
+import { exampleResponse, serproRows, SERPRO_LOOKUPS } from '../../../src/domain/company/example.ts';
+import { mapCompany, pickRegime, secondaryCnaes, type Lookups } from '../../../src/domain/company/map.ts';
+import type { RegimeRow } from '../../../src/storage/snapshots/tables.ts';
+import { SERPRO_EXPECTED } from '../../server/fixtures.ts';
 
 const lookups = () => Object.fromEntries(Object.entries(SERPRO_LOOKUPS).map(([k, v]) => [k, new Map(v)])) as unknown as Lookups;
 

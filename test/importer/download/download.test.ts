@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { DownloadError, downloadMonth, type DownloadOptions } from '../../importer/download/month.ts';
+import { DownloadError, downloadMonth, type DownloadOptions } from '../../../src/importer/download/month.ts';
 import { corrupted, sample, TestServer, type Behavior, type TestServerOptions } from './server.ts';
 
 const TOKEN = 'TestTok3n';

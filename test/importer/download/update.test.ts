@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { MONTHLY_ZIPS } from '../../importer/download/month.ts';
-import { runUpdate, type UpdateOptions } from '../../importer/download/update.ts';
-import { openAppDb } from '../../src/db/app-db.ts';
-import { recordPublished } from '../../src/db/snapshots.ts';
+import { MONTHLY_ZIPS } from '../../../src/importer/download/month.ts';
+import { runUpdate, type UpdateOptions } from '../../../src/importer/download/update.ts';
+import { openAppDb } from '../../../src/storage/app-db.ts';
+import { recordPublished } from '../../../src/storage/snapshots/records.ts';
 import { sample, TestServer } from './server.ts';
 
 // A complete month: the 37 standard names (any small valid zip will do for the download side).

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { suspendAccount } from '../../src/accounts/accounts.ts';
-import { deactivateToken } from '../../src/accounts/tokens.ts';
-import { ERRORS } from '../../src/api/errors.ts';
-import { SERPRO_FILIAL, fixture } from './fixtures.ts';
-import { bearer, get, makeAccount, publish, serve, sleep, tempDataDir, withAppDb, writeSnapshot, type TestServer } from './helpers.ts';
+import { suspendAccount } from '../../../src/domain/accounts/accounts.ts';
+import { deactivateToken } from '../../../src/domain/accounts/tokens.ts';
+import { ERRORS } from '../../../src/server/api/errors.ts';
+import { SERPRO_FILIAL, fixture } from '../fixtures.ts';
+import { bearer, get, makeAccount, publish, serve, sleep, tempDataDir, withAppDb, writeSnapshot, type TestServer } from '../helpers.ts';
 
 const PT = /[ãçéêíóõúà]|\b(de|da|do|não|está|informe)\b/i;
 

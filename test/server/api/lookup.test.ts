@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Middleware } from 'polka';
-import { ABSENT, ALNUM, SERPRO_CONTACT_ROWS, SERPRO_EXPECTED, SERPRO_FILIAL, SERPRO_MATRIZ, fixture } from './fixtures.ts';
-import { bearer, get, loadContacts, makeAccount, publish, serve, tempDataDir, writeSnapshot, type TestAccount, type TestServer } from './helpers.ts';
+import { ABSENT, ALNUM, SERPRO_CONTACT_ROWS, SERPRO_EXPECTED, SERPRO_FILIAL, SERPRO_MATRIZ, fixture } from '../fixtures.ts';
+import { bearer, get, loadContacts, makeAccount, publish, serve, tempDataDir, writeSnapshot, type TestAccount, type TestServer } from '../helpers.ts';
 
 describe('lookup API', () => {
   let dataDir: string;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { generateToken } from '../../src/accounts/token-format.ts';
-import { redactTokens } from '../../src/api/log.ts';
+import { generateToken } from '../../../src/domain/accounts/token-format.ts';
+import { redactTokens } from '../../../src/server/http/log.ts';
 
 test('redactTokens: every token-shaped piece goes, whatever surrounds or encodes it; other text stays', () => {
   const t = generateToken();

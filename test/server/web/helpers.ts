@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createAccount } from '../../src/accounts/accounts.ts';
-import { createUser, type UserRole } from '../../src/accounts/users.ts';
-import { openAppDb, type AppDb } from '../../src/db/app-db.ts';
-import { startServer, type ServerOptions } from '../../src/server.ts';
+import { createAccount } from '../../../src/domain/accounts/accounts.ts';
+import { createUser, type UserRole } from '../../../src/domain/accounts/users.ts';
+import { openAppDb, type AppDb } from '../../../src/storage/app-db.ts';
+import { startServer, type ServerOptions } from '../../../src/server/server.ts';
 
 export interface TestServer {
   url: string;

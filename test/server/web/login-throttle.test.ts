@@ -3,7 +3,7 @@
 // the limit is per (e-mail, address) pair, so a stranger cannot lock the real user out.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MAX_FAILURES_PER_IP, MAX_FAILURES_PER_PAIR, throttleAddress } from '../../src/web/login-throttle.ts';
+import { MAX_FAILURES_PER_IP, MAX_FAILURES_PER_PAIR, throttleAddress } from '../../../src/domain/accounts/login-throttle.ts';
 import { WebClient } from './client.ts';
 import { PASSWORD, seedAccount, startTestServer, type TestServer } from './helpers.ts';
 

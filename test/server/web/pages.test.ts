@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { reactivateAccount, suspendAccount } from '../../src/accounts/accounts.ts';
-import { createToken } from '../../src/accounts/tokens.ts';
-import { spMonth } from '../../src/accounts/time.ts';
-import { ERRORS } from '../../src/api/errors.ts';
+import { reactivateAccount, suspendAccount } from '../../../src/domain/accounts/accounts.ts';
+import { createToken } from '../../../src/domain/accounts/tokens.ts';
+import { spMonth } from '../../../src/domain/accounts/time.ts';
+import { ERRORS } from '../../../src/server/api/errors.ts';
 import { WebClient } from './client.ts';
 import { PASSWORD, seedAccount, startTestServer, type TestServer } from './helpers.ts';
 

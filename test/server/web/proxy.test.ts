@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { MAX_FAILURES_PER_IP } from '../../src/web/login-throttle.ts';
+import { MAX_FAILURES_PER_IP } from '../../../src/domain/accounts/login-throttle.ts';
 import { WebClient } from './client.ts';
 import { PASSWORD, seedAccount, startTestServer, type TestServer } from './helpers.ts';
 

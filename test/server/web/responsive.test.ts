@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createToken, deactivateToken } from '../../src/accounts/tokens.ts';
+import { createToken, deactivateToken } from '../../../src/domain/accounts/tokens.ts';
 import { launchBrowser } from './chromium.ts';
 import { PASSWORD, seedAccount, seedUsage, startTestServer, type TestServer } from './helpers.ts';
 

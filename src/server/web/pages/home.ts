@@ -1,5 +1,5 @@
 // The "API de CNPJ" area: plan, this month's calls against the quota, calls per day, how to call.
-import type { MonthUsage } from '../../accounts/usage.ts';
+import type { MonthUsage } from '../../../domain/accounts/usage.ts';
 import { usageChart, type DayCount } from '../chart.ts';
 import { formatDate, formatInt, formatPct } from '../format.ts';
 import { breakAfterSlashes, html, type Html } from '../html.ts';

@@ -1,5 +1,5 @@
 // Token management: the account's tokens, the creation form, the one-time display of a new token.
-import type { ApiTokenInfo, TokenState } from '../../accounts/tokens.ts';
+import type { ApiTokenInfo, TokenState } from '../../../domain/accounts/tokens.ts';
 import { formatDate, formatDateTime, formatDay } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, layout, type HeaderUser } from '../layout.ts';

@@ -1,9 +1,9 @@
 // The "API de CNPJ" area: the home page and the token page with its three actions.
-import { AccountsError } from '../../accounts/errors.ts';
+import { AccountsError } from '../../../domain/accounts/errors.ts';
 import { webMessage } from '../accounts-messages.ts';
-import { spDay, spMonth } from '../../accounts/time.ts';
-import { activateToken, createToken, deactivateToken, listTokens } from '../../accounts/tokens.ts';
-import { currentUsage, dailyUsage } from '../../accounts/usage.ts';
+import { spDay, spMonth } from '../../../domain/accounts/time.ts';
+import { activateToken, createToken, deactivateToken, listTokens } from '../../../domain/accounts/tokens.ts';
+import { currentUsage, dailyUsage } from '../../../domain/accounts/usage.ts';
 import type { DayCount } from '../chart.ts';
 import type { WebContext } from '../context.ts';
 import { daysInMonth, formatMonth, parseBrDate } from '../format.ts';

@@ -1,10 +1,10 @@
 // GET/POST /login and POST /logout.
-import { verifyLogin } from '../../accounts/users.ts';
+import { verifyLogin } from '../../../domain/accounts/users.ts';
 import type { WebContext } from '../context.ts';
 import { csrfMatches, CSRF_FIELD, LOGIN_CSRF_COOKIE } from '../csrf.ts';
 import { action, forbidden, guarded } from '../guard.ts';
 import { clientIp, isHttps, parseCookies, readForm, redirect, sendHtml, setCookie, type Req, type Res } from '../http.ts';
-import { clearLoginFailures, reserveLoginAttempt, WINDOW_MS } from '../login-throttle.ts';
+import { clearLoginFailures, reserveLoginAttempt, WINDOW_MS } from '../../../domain/accounts/login-throttle.ts';
 import { loginPage } from '../pages/login.ts';
 import { isRandomToken, randomToken } from '../random.ts';
 import { createSession, destroySession, SESSION_COOKIE, SESSION_TTL_MS } from '../session.ts';

@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createAccount } from '../../../src/accounts/accounts.ts';
-import { ApiAccess } from '../../../src/accounts/api-access.ts';
-import { createToken } from '../../../src/accounts/tokens.ts';
-import { openAppDb } from '../../../src/db/app-db.ts';
+import { createAccount } from '../../../../src/domain/accounts/accounts.ts';
+import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
+import { createToken } from '../../../../src/domain/accounts/tokens.ts';
+import { openAppDb } from '../../../../src/storage/app-db.ts';
 
 const N = Number(process.argv[2] ?? 2000);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-bench-'));

@@ -4,8 +4,8 @@
 // forever: consumes until killed, writing the running granted count after each commit.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApiAccess } from '../../../src/accounts/api-access.ts';
-import { openAppSqlite } from '../../../src/db/app-db.ts';
+import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
+import { openAppSqlite } from '../../../../src/storage/app-db.ts';
 
 const [dataDir, token, mode, attemptsArg] = process.argv.slice(2);
 const sqlite = openAppSqlite(dataDir);
