@@ -8,7 +8,7 @@ import type { ApiAccess } from '../domain/accounts/api-access.ts';
 import type { StatusBody } from '../domain/company/schema.ts';
 import type { AppDatabase } from '../storage/app-schema.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
-import type { RegistryReader } from '../domain/registry/reader.ts';
+import type { CompanyRegistry } from '../domain/company/lookup.ts';
 import { HSTS, isHttps } from './http/forwarded.ts';
 import { mountWeb } from './web/index.ts';
 import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, companyHandler } from './api/company.ts';
@@ -21,7 +21,7 @@ export interface AppDeps {
   sqlite: Sqlite;
   db: Kysely<AppDatabase>;
   access: ApiAccess;
-  reader: RegistryReader;
+  reader: CompanyRegistry;
   now: () => Date;
   /** Shown in /openapi.json, /docs and the web app: --public-url, else the listening address. */
   baseUrl: string;

@@ -11,7 +11,7 @@ import { openAppDb, openAppSqlite } from '../storage/app-db.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
 import { WalSync } from '../storage/wal-sync.ts';
 import { dataPaths } from '../lib/config.ts';
-import { RegistryReader } from '../domain/registry/reader.ts';
+import { CompanyRegistry } from '../domain/company/lookup.ts';
 
 export interface ServerOptions {
   dataDir: string;
@@ -40,7 +40,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const buffered = opts.log ? null : bufferedWriter(process.stdout);
   const log: LogFn = opts.log ?? buffered!;
   const appDb = await openAppDb(opts.dataDir); // migrates: the reader's read-only connections need the tables
-  let reader: RegistryReader | undefined;
+  let reader: CompanyRegistry | undefined;
   let apiConn: Sqlite | undefined;
   const walSync = new WalSync(`${dataPaths(opts.dataDir).appDb}-wal`);
   const server = http.createServer();
@@ -54,7 +54,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const access = new ApiAccess(conn, { now, walSync });
     // Extra contacts from memory, keyed on the contacts_epoch value the count just read.
     const contacts = new ContactsCache(conn, () => access.contactsEpoch);
-    reader = new RegistryReader({ dataDir: opts.dataDir, pollMs: opts.pollMs, log, contacts: (cnpj) => contacts.get(cnpj) });
+    reader = new CompanyRegistry({ dataDir: opts.dataDir, pollMs: opts.pollMs, log, contacts: (cnpj) => contacts.get(cnpj) });
     // Bind first: the base URL (for the docs and the web app's curl example) needs the real port.
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

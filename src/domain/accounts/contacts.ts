@@ -172,7 +172,3 @@ export class ContactsCache {
     this.byCnpj = map;
   }
 }
-
-export function hasWebsite(contacts: readonly ExtraContact[]): boolean {
-  return contacts.some((c) => c.tipo_contato === 'website');
-}

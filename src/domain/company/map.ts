@@ -1,6 +1,5 @@
 // THE mapping from snapshot rows to the lookup response (contract section 2). Every rule about a
 // response field lives here and nowhere else; the reader only fetches rows.
-import { hasWebsite } from '../accounts/contacts.ts';
 import { formatCnpj } from '../cnpj.ts';
 import type { LookupTable } from '../../storage/snapshots/tables.ts';
 import type { CompanyRow, EstablishmentRow, PartnerRow, RegimeRow, SimplesRow } from '../../storage/snapshots/tables.ts';
@@ -139,6 +138,11 @@ function bySocioOrder(a: Socio, b: Socio): number {
     return a.data_entrada < b.data_entrada ? -1 : 1;
   }
   return a.nome_socio < b.nome_socio ? -1 : a.nome_socio > b.nome_socio ? 1 : 0;
+}
+
+/** has_website: the operator's extra contacts list a website (contract 2). */
+export function hasWebsite(contacts: readonly ContatoExtra[]): boolean {
+  return contacts.some((c) => c.tipo_contato === 'website');
 }
 
 export function mapCompany(rows: SnapshotRows, lookups: Lookups, contacts: readonly ContatoExtra[]): CompanyResponse {

@@ -1,25 +1,15 @@
 // Read side of the registry: one read-only connection to app.db with the active snapshot
-// ATTACHed, its statements prepared and its lookup tables cached in memory.
+// ATTACHed, its statements prepared and its lookup tables cached in memory. It returns ROWS:
+// the caller names the columns it reads (the company mapping's MAPPED_COLUMNS) and turns the rows
+// into an answer itself (domain/company/lookup.ts); this module knows nothing of the response.
 //
 // Swap: a timer polls the active-snapshot pointer. When the importer publishes a new snapshot,
 // a new handle is opened and prepared beside the old one, then swapped in, then the old one is
 // closed. Lookups are synchronous, so no lookup is running while the timer callback runs: no
 // request ever sees a closed handle, and a snapshot that fails to open leaves the old one serving.
-import { contactsFor } from '../accounts/contacts.ts';
 import { dataPaths } from '../../lib/config.ts';
 import { activeSnapshot, attachSnapshot, type SnapshotInfo } from '../../storage/snapshots/records.ts';
 import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
-import {
-  MAPPED_COLUMNS,
-  mapCompany,
-  type Lookups,
-  type MappedCompany,
-  type MappedEstablishment,
-  type MappedPartner,
-  type MappedRegime,
-  type MappedSimples,
-} from '../company/map.ts';
-import type { CompanyResponse, ContatoExtra } from '../company/schema.ts';
 import {
   LOOKUP_TABLES,
   SNAPSHOT_SCHEMA_VERSION,
@@ -28,9 +18,36 @@ import {
   partners,
   regimes,
   simples,
+  type CompanyRow,
+  type EstablishmentRow,
   type LookupTable,
+  type PartnerRow,
+  type RegimeRow,
+  type SimplesRow,
 } from '../../storage/snapshots/tables.ts';
 
+/** The columns a caller reads, per table: the reader fetches these and no others. */
+export interface ColumnSelection {
+  readonly establishment: readonly (keyof EstablishmentRow)[];
+  readonly company: readonly (keyof CompanyRow)[];
+  readonly simples: readonly (keyof SimplesRow)[];
+  readonly partner: readonly (keyof PartnerRow)[];
+  readonly regime: readonly (keyof RegimeRow)[];
+}
+
+type Picked<R, K extends readonly PropertyKey[]> = Pick<R, Extract<K[number], keyof R>>;
+
+/** One establishment with its company, Simples option, partners and regimes: the selected columns. */
+export interface RegistryRows<C extends ColumnSelection> {
+  establishment: Picked<EstablishmentRow, C['establishment']>;
+  company: Picked<CompanyRow, C['company']> | null;
+  simples: Picked<SimplesRow, C['simples']> | null;
+  partners: Picked<PartnerRow, C['partner']>[];
+  regimes: Picked<RegimeRow, C['regime']>[];
+}
+
+/** The code tables of a snapshot, code → description, held in memory. */
+export type CodeTables = Record<LookupTable, ReadonlyMap<number, string>>;
 
 export interface RegistryInfo {
   id: string;
@@ -45,18 +62,14 @@ export interface RegistryInfo {
   partial: boolean;
 }
 
-export interface ReaderOptions {
+export interface ReaderOptions<C extends ColumnSelection> {
   dataDir: string;
+  /** What lookups return; see ColumnSelection. */
+  columns: C;
   /** How often the active-snapshot pointer is checked; 0 disables polling (call refresh()). */
   pollMs?: number;
   /** Operational messages (snapshot swapped, snapshot refused). */
   log?: (line: string) => void;
-  /**
-   * Where extra contacts (app.db) are read; default: the snapshot connection. The server passes
-   * the API's own app.db connection: the one that counts calls keeps its page cache across its
-   * own commits, while any other connection has to revalidate it after each of them.
-   */
-  contacts?: (cnpj: string) => readonly ContatoExtra[];
 }
 
 /** A snapshot that must not be served (wrong schema version, missing tables). */
@@ -66,15 +79,14 @@ export class SnapshotRefused extends Error {
 
 /**
  * The whole lookup in ONE statement: SQLite writes the establishment, its company, Simples,
- * partners and regimes as one JSON text of arrays (only the columns the mapping reads, see
- * MAPPED_COLUMNS), and JSON.parse turns it into values. Five statements returning rows took
+ * partners and regimes as one JSON text of arrays (only the selected columns, see
+ * ColumnSelection), and JSON.parse turns it into values. Five statements returning rows took
  * 27–33 µs here, this 22–25 µs with the parse: better-sqlite3 creates each column's value
  * through V8's API one by one, JSON.parse makes them all in one pass.
- * Names come from tables.ts and map.ts, our own schema, never from input.
+ * Names come from tables.ts and the caller's selection (our own code), never from input.
  */
-function lookupSql(): string {
+function lookupSql(m: ColumnSelection): string {
   const cols = (names: readonly string[], prefix = '') => `json_array(${columnNames(names).map((n) => prefix + n).join(', ')})`;
-  const m = MAPPED_COLUMNS;
   const base = 'substr(e.cnpj, 1, 8)';
   const one = (names: readonly string[], table: string) => `ifnull((SELECT ${cols(names)} FROM reg.${table} WHERE basico = ${base}), 'null')`;
   const all = (names: readonly string[], table: string) => `(SELECT json_group_array(${cols(names)}) FROM reg.${table} WHERE basico = ${base})`;
@@ -99,30 +111,48 @@ function hydrator<R>(names: readonly string[]): (values: unknown[]) => R {
   return new Function('v', `return { ${columnNames(names).map((n, i) => `${n}: v[${i}]`).join(', ')} };`) as (values: unknown[]) => R;
 }
 
-const hydrate = {
-  establishment: hydrator<MappedEstablishment>(MAPPED_COLUMNS.establishment),
-  company: hydrator<MappedCompany>(MAPPED_COLUMNS.company),
-  simples: hydrator<MappedSimples>(MAPPED_COLUMNS.simples),
-  partner: hydrator<MappedPartner>(MAPPED_COLUMNS.partner),
-  regime: hydrator<MappedRegime>(MAPPED_COLUMNS.regime),
-};
+/** The statement and the row builders for one column selection, made once per reader. */
+interface Compiled<C extends ColumnSelection> {
+  sql: string;
+  establishment: (values: unknown[]) => RegistryRows<C>['establishment'];
+  company: (values: unknown[]) => NonNullable<RegistryRows<C>['company']>;
+  simples: (values: unknown[]) => NonNullable<RegistryRows<C>['simples']>;
+  partner: (values: unknown[]) => RegistryRows<C>['partners'][number];
+  regime: (values: unknown[]) => RegistryRows<C>['regimes'][number];
+}
+
+function compile<C extends ColumnSelection>(columns: C): Compiled<C> {
+  return {
+    sql: lookupSql(columns),
+    establishment: hydrator(columns.establishment),
+    company: hydrator(columns.company),
+    simples: hydrator(columns.simples),
+    partner: hydrator(columns.partner),
+    regime: hydrator(columns.regime),
+  };
+}
 
 type LookupJson = [unknown[], unknown[] | null, unknown[] | null, unknown[][], unknown[][]];
 
-/** One opened snapshot: its own connection, statements and cached lookup tables. */
-class SnapshotHandle {
+/** The snapshot being served. Read it synchronously and do not keep it: a later poll may close it. */
+export interface OpenSnapshot<C extends ColumnSelection> {
   readonly info: RegistryInfo;
-  private readonly byCnpj: import('better-sqlite3').Statement<[string], string>;
-  private readonly lookups: Lookups;
+  readonly lookups: CodeTables;
+  /** The rows of a normalised 14-character CNPJ, null when absent. */
+  rows(cnpj: string): RegistryRows<C> | null;
+}
 
-  private readonly contacts: (cnpj: string) => readonly ContatoExtra[];
+/** One opened snapshot: its own connection, statement and cached lookup tables. */
+class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
+  readonly info: RegistryInfo;
+  readonly lookups: CodeTables;
+  private readonly byCnpj: import('better-sqlite3').Statement<[string], string>;
 
   private constructor(
     readonly sqlite: Sqlite,
     snap: SnapshotInfo,
-    contacts: ((cnpj: string) => readonly ContatoExtra[]) | undefined,
+    private readonly compiled: Compiled<C>,
   ) {
-    this.contacts = contacts ?? ((cnpj) => contactsFor(sqlite, cnpj));
     const version = readSchemaVersion(sqlite);
     if (version !== SNAPSHOT_SCHEMA_VERSION) {
       throw new SnapshotRefused(
@@ -130,7 +160,7 @@ class SnapshotHandle {
       );
     }
     try {
-      this.byCnpj = sqlite.prepare<[string], string>(lookupSql()).pluck(true);
+      this.byCnpj = sqlite.prepare<[string], string>(compiled.sql).pluck(true);
       const lookups = {} as Record<LookupTable, Map<number, string>>;
       for (const t of LOOKUP_TABLES) {
         const m = new Map<number, string>();
@@ -148,7 +178,7 @@ class SnapshotHandle {
     this.info = { id: snap.id, month: snap.month, importedAt: snap.importedAt, schemaVersion: version, counts, synthetic: snap.stats?.synthetic === true, partial: !!snap.stats?.partial?.length };
   }
 
-  static open(appDb: string, snap: SnapshotInfo, contacts?: (cnpj: string) => readonly ContatoExtra[]): SnapshotHandle {
+  static open<C extends ColumnSelection>(appDb: string, snap: SnapshotInfo, compiled: Compiled<C>): SnapshotHandle<C> {
     const sqlite = openSqlite(appDb, { readonly: true, fileMustExist: true });
     try {
       sqlite.pragma('busy_timeout = 5000');
@@ -159,7 +189,7 @@ class SnapshotHandle {
       // app.db too: every counted call commits on another connection, which empties this
       // connection's page cache for app.db; mapped pages come back without a read() each.
       sqlite.pragma('main.mmap_size = 268435456');
-      return new SnapshotHandle(sqlite, snap, contacts);
+      return new SnapshotHandle(sqlite, snap, compiled);
     } catch (err) {
       sqlite.close();
       if (err instanceof SnapshotRefused) throw err;
@@ -167,22 +197,18 @@ class SnapshotHandle {
     }
   }
 
-  lookup(cnpj: string): CompanyResponse | null {
+  rows(cnpj: string): RegistryRows<C> | null {
     const text = this.byCnpj.get(cnpj);
     if (text === undefined) return null;
     const [e, c, s, p, r] = JSON.parse(text) as LookupJson;
-    return mapCompany(
-      {
-        establishment: hydrate.establishment(e),
-        company: c === null ? null : hydrate.company(c),
-        simples: s === null ? null : hydrate.simples(s),
-        partners: p.map(hydrate.partner),
-        regimes: r.map(hydrate.regime),
-      },
-      this.lookups,
-      // Extra contacts live in app.db, not in the snapshot.
-      this.contacts(cnpj),
-    );
+    const h = this.compiled;
+    return {
+      establishment: h.establishment(e),
+      company: c === null ? null : h.company(c),
+      simples: s === null ? null : h.simples(s),
+      partners: p.map(h.partner),
+      regimes: r.map(h.regime),
+    };
   }
 
   close(): void {
@@ -201,23 +227,23 @@ function readSchemaVersion(sqlite: Sqlite): number | null {
   }
 }
 
-export class RegistryReader {
-  private handle: SnapshotHandle | null = null;
+export class RegistryReader<C extends ColumnSelection> {
+  private handle: SnapshotHandle<C> | null = null;
   /** The snapshot id last tried, so a refused one is logged once, not every poll. */
   private lastSeenId: string | null = null;
   private readonly pointer: Sqlite;
   private readonly appDb: string;
   private readonly registryDir: string;
   private readonly log: (line: string) => void;
-  private readonly contacts: ((cnpj: string) => readonly ContatoExtra[]) | undefined;
+  private readonly compiled: Compiled<C>;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(opts: ReaderOptions) {
+  constructor(opts: ReaderOptions<C>) {
     const paths = dataPaths(opts.dataDir);
     this.appDb = paths.appDb;
     this.registryDir = paths.registryDir;
     this.log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
-    this.contacts = opts.contacts;
+    this.compiled = compile(opts.columns);
     // A connection of its own for polling, so the pointer can be read while handles come and go.
     this.pointer = openSqlite(this.appDb, { readonly: true, fileMustExist: true });
     this.pointer.pragma('busy_timeout = 5000');
@@ -244,9 +270,9 @@ export class RegistryReader {
     return this.handle?.info ?? null;
   }
 
-  /** The response for a normalised 14-character CNPJ, null when absent or no registry. */
-  lookup(cnpj: string): CompanyResponse | null {
-    return this.handle ? this.handle.lookup(cnpj) : null;
+  /** The snapshot being served, null when none is. */
+  get snapshot(): OpenSnapshot<C> | null {
+    return this.handle;
   }
 
   /** Checks the pointer now; opens and swaps in a newly published snapshot. True if swapped. */
@@ -254,9 +280,9 @@ export class RegistryReader {
     const snap = activeSnapshot(this.pointer, this.registryDir);
     if (!snap || snap.id === this.lastSeenId) return false;
     this.lastSeenId = snap.id;
-    let next: SnapshotHandle;
+    let next: SnapshotHandle<C>;
     try {
-      next = SnapshotHandle.open(this.appDb, snap, this.contacts);
+      next = SnapshotHandle.open(this.appDb, snap, this.compiled);
     } catch (err) {
       this.log(`registry: refusing snapshot ${snap.id} (${snap.month}): ${(err as Error).message}`);
       return false;

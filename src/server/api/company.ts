@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import type { Request } from 'polka';
 import type { AccessDenied, ApiAccess, QuotaState } from '../../domain/accounts/api-access.ts';
 import { normalizeCnpj } from '../../domain/cnpj.ts';
-import type { RegistryReader } from '../../domain/registry/reader.ts';
+import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import { sendError, sendJson, type ErrorKey } from './errors.ts';
 import { setLogAccount } from '../http/log.ts';
 
@@ -51,7 +51,7 @@ function decodeSafe(s: string | undefined): string {
 
 export interface CompanyDeps {
   access: ApiAccess;
-  reader: RegistryReader;
+  reader: CompanyRegistry;
   now: () => Date;
   /** Unexpected failures after the handler returned go to the app's 500 handler. */
   fail: (err: unknown, req: Request, res: ServerResponse) => void;

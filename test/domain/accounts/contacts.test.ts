@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ContactsCache, contactsFor, hasWebsite, loadContactsFile, parseContactsCsv, storeContacts } from '../../../src/domain/accounts/contacts.ts';
+import { ContactsCache, contactsFor, loadContactsFile, parseContactsCsv, storeContacts } from '../../../src/domain/accounts/contacts.ts';
+import { hasWebsite } from '../../../src/domain/company/map.ts';
 import { AccountsError } from '../../../src/domain/accounts/errors.ts';
 import { tempAppDb } from './helpers/setup.ts';
 
