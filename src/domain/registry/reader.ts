@@ -10,41 +10,8 @@
 import { dataPaths } from '../../lib/config.ts';
 import { activeSnapshot, attachSnapshot, type SnapshotInfo } from '../../storage/snapshots/records.ts';
 import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
-import {
-  LOOKUP_TABLES,
-  SNAPSHOT_SCHEMA_VERSION,
-  companies,
-  establishments,
-  partners,
-  regimes,
-  simples,
-  type CompanyRow,
-  type EstablishmentRow,
-  type LookupTable,
-  type PartnerRow,
-  type RegimeRow,
-  type SimplesRow,
-} from '../../storage/snapshots/tables.ts';
-
-/** The columns a caller reads, per table: the reader fetches these and no others. */
-export interface ColumnSelection {
-  readonly establishment: readonly (keyof EstablishmentRow)[];
-  readonly company: readonly (keyof CompanyRow)[];
-  readonly simples: readonly (keyof SimplesRow)[];
-  readonly partner: readonly (keyof PartnerRow)[];
-  readonly regime: readonly (keyof RegimeRow)[];
-}
-
-type Picked<R, K extends readonly PropertyKey[]> = Pick<R, Extract<K[number], keyof R>>;
-
-/** One establishment with its company, Simples option, partners and regimes: the selected columns. */
-export interface RegistryRows<C extends ColumnSelection> {
-  establishment: Picked<EstablishmentRow, C['establishment']>;
-  company: Picked<CompanyRow, C['company']> | null;
-  simples: Picked<SimplesRow, C['simples']> | null;
-  partners: Picked<PartnerRow, C['partner']>[];
-  regimes: Picked<RegimeRow, C['regime']>[];
-}
+import { LOOKUP_TABLES, SNAPSHOT_SCHEMA_VERSION, type LookupTable } from '../../storage/snapshots/tables.ts';
+import { compile, type ColumnSelection, type Compiled, type RegistryRows } from './rows.ts';
 
 /** The code tables of a snapshot, code → description, held in memory. */
 export type CodeTables = Record<LookupTable, ReadonlyMap<number, string>>;
@@ -76,63 +43,6 @@ export interface ReaderOptions<C extends ColumnSelection> {
 export class SnapshotRefused extends Error {
   override name = 'SnapshotRefused';
 }
-
-/**
- * The whole lookup in ONE statement: SQLite writes the establishment, its company, Simples,
- * partners and regimes as one JSON text of arrays (only the selected columns, see
- * ColumnSelection), and JSON.parse turns it into values. Five statements returning rows took
- * 27–33 µs here, this 22–25 µs with the parse: better-sqlite3 creates each column's value
- * through V8's API one by one, JSON.parse makes them all in one pass.
- * Names come from tables.ts and the caller's selection (our own code), never from input.
- */
-function lookupSql(m: ColumnSelection): string {
-  const cols = (names: readonly string[], prefix = '') => `json_array(${columnNames(names).map((n) => prefix + n).join(', ')})`;
-  const base = 'substr(e.cnpj, 1, 8)';
-  const one = (names: readonly string[], table: string) => `ifnull((SELECT ${cols(names)} FROM reg.${table} WHERE basico = ${base}), 'null')`;
-  const all = (names: readonly string[], table: string) => `(SELECT json_group_array(${cols(names)}) FROM reg.${table} WHERE basico = ${base})`;
-  const parts = [
-    cols(m.establishment, 'e.'),
-    one(m.company, companies.name),
-    one(m.simples, simples.name),
-    all(m.partner, partners.name),
-    all(m.regime, regimes.name),
-  ];
-  return `SELECT '[' || ${parts.join(" || ',' || ")} || ']' FROM est.${establishments.name} e WHERE e.cnpj = ?`;
-}
-
-/** Column names go into generated code: plain identifiers only. */
-function columnNames(names: readonly string[]): readonly string[] {
-  for (const n of names) if (!/^[a-z_][a-z0-9_]*$/.test(n)) throw new Error(`unexpected column name ${n}`);
-  return names;
-}
-
-/** Array of values (in `names` order) → row object, through a generated object literal. */
-function hydrator<R>(names: readonly string[]): (values: unknown[]) => R {
-  return new Function('v', `return { ${columnNames(names).map((n, i) => `${n}: v[${i}]`).join(', ')} };`) as (values: unknown[]) => R;
-}
-
-/** The statement and the row builders for one column selection, made once per reader. */
-interface Compiled<C extends ColumnSelection> {
-  sql: string;
-  establishment: (values: unknown[]) => RegistryRows<C>['establishment'];
-  company: (values: unknown[]) => NonNullable<RegistryRows<C>['company']>;
-  simples: (values: unknown[]) => NonNullable<RegistryRows<C>['simples']>;
-  partner: (values: unknown[]) => RegistryRows<C>['partners'][number];
-  regime: (values: unknown[]) => RegistryRows<C>['regimes'][number];
-}
-
-function compile<C extends ColumnSelection>(columns: C): Compiled<C> {
-  return {
-    sql: lookupSql(columns),
-    establishment: hydrator(columns.establishment),
-    company: hydrator(columns.company),
-    simples: hydrator(columns.simples),
-    partner: hydrator(columns.partner),
-    regime: hydrator(columns.regime),
-  };
-}
-
-type LookupJson = [unknown[], unknown[] | null, unknown[] | null, unknown[][], unknown[][]];
 
 /** The snapshot being served. Read it synchronously and do not keep it: a later poll may close it. */
 export interface OpenSnapshot<C extends ColumnSelection> {
@@ -199,16 +109,7 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
 
   rows(cnpj: string): RegistryRows<C> | null {
     const text = this.byCnpj.get(cnpj);
-    if (text === undefined) return null;
-    const [e, c, s, p, r] = JSON.parse(text) as LookupJson;
-    const h = this.compiled;
-    return {
-      establishment: h.establishment(e),
-      company: c === null ? null : h.company(c),
-      simples: s === null ? null : h.simples(s),
-      partners: p.map(h.partner),
-      regimes: r.map(h.regime),
-    };
+    return text === undefined ? null : this.compiled.rows(text);
   }
 
   close(): void {
