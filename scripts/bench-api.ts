@@ -182,9 +182,9 @@ function childUsage(child: ChildProcess): Promise<{ rss: number; cpuMs: number; 
 
 // ---------------------------------------------------------------- registry
 async function ensureRegistry(dataDir: string, companies: number): Promise<void> {
-  const { openAppDb } = await import('../src/db/app-db.ts');
-  const { activeSnapshot } = await import('../src/db/snapshots.ts');
-  const { dataPaths } = await import('../src/config.ts');
+  const { openAppDb } = await import('../src/storage/app-db.ts');
+  const { activeSnapshot } = await import('../src/storage/snapshots/records.ts');
+  const { dataPaths } = await import('../src/lib/config.ts');
   const app = await openAppDb(dataDir);
   const snap = activeSnapshot(app.sqlite, dataPaths(dataDir).registryDir);
   await app.close();
@@ -194,8 +194,8 @@ async function ensureRegistry(dataDir: string, companies: number): Promise<void>
     return;
   }
   // The real pipeline: the synthetic dump generator, then the importer.
-  const { generateDump } = await import('./sample/generate.ts');
-  const { runImport } = await import('../importer/run.ts');
+  const { generateDump } = await import('../src/demo/generate.ts');
+  const { runImport } = await import('../src/importer/run.ts');
   const out = path.join(dataDir, 'bench-dump');
   fs.rmSync(out, { recursive: true, force: true });
   let t = performance.now();
@@ -209,10 +209,10 @@ async function ensureRegistry(dataDir: string, companies: number): Promise<void>
 }
 
 async function sampleCnpjs(dataDir: string, n: number): Promise<string[]> {
-  const { openAppDb } = await import('../src/db/app-db.ts');
-  const { activeSnapshot } = await import('../src/db/snapshots.ts');
-  const { dataPaths } = await import('../src/config.ts');
-  const { openSqlite } = await import('../src/db/sqlite.ts');
+  const { openAppDb } = await import('../src/storage/app-db.ts');
+  const { activeSnapshot } = await import('../src/storage/snapshots/records.ts');
+  const { dataPaths } = await import('../src/lib/config.ts');
+  const { openSqlite } = await import('../src/storage/sqlite.ts');
   const app = await openAppDb(dataDir);
   const snap = activeSnapshot(app.sqlite, dataPaths(dataDir).registryDir)!;
   await app.close();
@@ -229,10 +229,10 @@ async function sampleCnpjs(dataDir: string, n: number): Promise<string[]> {
 }
 
 async function benchToken(dataDir: string): Promise<string> {
-  const { openAppDb } = await import('../src/db/app-db.ts');
-  const { setPlan } = await import('../src/accounts/plans.ts');
-  const { createAccount } = await import('../src/accounts/accounts.ts');
-  const { createToken } = await import('../src/accounts/tokens.ts');
+  const { openAppDb } = await import('../src/storage/app-db.ts');
+  const { setPlan } = await import('../src/domain/accounts/plans.ts');
+  const { createAccount } = await import('../src/domain/accounts/accounts.ts');
+  const { createToken } = await import('../src/domain/accounts/tokens.ts');
   const app = await openAppDb(dataDir);
   try {
     setPlan(app.sqlite, 'Bench', { monthlyQuota: 1_000_000_000, apiIncluded: true });

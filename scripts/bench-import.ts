@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { runImport } from '../importer/run.ts';
+import { runImport } from '../src/importer/run.ts';
 import { numberOption } from '../src/cli/options.ts';
-import { generateDump } from './sample/generate.ts';
+import { generateDump } from '../src/demo/generate.ts';
 
 const argv = await yargs(hideBin(process.argv))
   .locale('en')

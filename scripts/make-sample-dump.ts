@@ -1,10 +1,10 @@
-// CLI: writes a synthetic Receita Federal monthly dump (see scripts/sample/generate.ts).
+// CLI: writes a synthetic Receita Federal monthly dump (see src/demo/generate.ts).
 //   npm run make-sample-dump -- --companies 100000 --out data/sample-dump [--seed 1] [--month 2026-09] [--quirks 1]
 
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { numberOption } from '../src/cli/options.ts';
-import { generateDump } from './sample/generate.ts';
+import { generateDump } from '../src/demo/generate.ts';
 
 const argv = await yargs(hideBin(process.argv))
   .locale('en')

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sea from 'node:sea';
-import { setNativeBinding } from '../db/sqlite.ts';
+import { setNativeBinding } from '../storage/sqlite.ts';
 import { main } from './main.ts';
 
 // Asset names: the same strings as in scripts/binary/sea.ts (this file runs when imported, so the

@@ -1,13 +1,13 @@
 // Entry point of the `cnpj-api` program (the npx shim and the standalone binary both land here).
 import yargs from 'yargs';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../lib/version.ts';
 import { CliError } from './errors.ts';
 import { withGlobalOptions } from './options.ts';
 
 export async function main(argv: string[]): Promise<void> {
   // Internal: a snapshot writer started by `import` (not a user command, so not in --help).
   if (argv[0] === '__import-writer') {
-    const { runWriterProcess } = await import('../../importer/writer-process.ts');
+    const { runWriterProcess } = await import('../importer/writer-process.ts');
     return runWriterProcess();
   }
   const verbose = argv.includes('--verbose');

@@ -1,6 +1,6 @@
 // Options every command shares, and the one way numeric options are declared.
 import type { Argv } from 'yargs';
-import { parsePublicUrl, PUBLIC_URL_ENV, resolveDataDir } from '../config.ts';
+import { parsePublicUrl, PUBLIC_URL_ENV, resolveDataDir } from '../lib/config.ts';
 import { CliError } from './errors.ts';
 
 export interface GlobalArgs {

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { dataPaths } from '../../src/config.ts';
-import { openSqlite } from '../../src/db/sqlite.ts';
-import { SERPRO_FILIAL, fixture } from '../api/fixtures.ts';
-import { bearer, get, killServe, makeAccount, publish, spawnServe, tempDataDir, writeSnapshot } from '../api/helpers.ts';
+import { dataPaths } from '../../src/lib/config.ts';
+import { openSqlite } from '../../src/storage/sqlite.ts';
+import { SERPRO_FILIAL, fixture } from '../server/fixtures.ts';
+import { bearer, get, killServe, makeAccount, publish, spawnServe, tempDataDir, writeSnapshot } from '../server/helpers.ts';
 import { runCli } from '../helpers/cli.ts';
 
 function read(file: string) {

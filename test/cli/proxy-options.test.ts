@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import { after, test } from 'node:test';
-import { PUBLIC_URL_ENV } from '../../src/config.ts';
+import { PUBLIC_URL_ENV } from '../../src/lib/config.ts';
 import { proxyOptionsOf } from '../../src/cli/options.ts';
-import { killServe, spawnServe, tempDataDir } from '../api/helpers.ts';
+import { killServe, spawnServe, tempDataDir } from '../server/helpers.ts';
 
 const dataDir = tempDataDir();
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));

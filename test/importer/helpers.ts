@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ZipWriter } from '../../scripts/sample/zip-writer.ts';
-import { openAppDb } from '../../src/db/app-db.ts';
-import { activeSnapshot, type SnapshotInfo } from '../../src/db/snapshots.ts';
-import { openSqlite } from '../../src/db/sqlite.ts';
+import { ZipWriter } from '../../src/demo/zip-writer.ts';
+import { openAppDb } from '../../src/storage/app-db.ts';
+import { activeSnapshot, type SnapshotInfo } from '../../src/storage/snapshots/records.ts';
+import { openSqlite } from '../../src/storage/sqlite.ts';
 import { RECEITA_MINI } from '../fixtures/index.ts';
 
 export function tempDir(prefix = 'cnpj-test-'): string {

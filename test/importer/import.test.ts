@@ -3,10 +3,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openAppDb } from '../../src/db/app-db.ts';
-import { listSnapshots } from '../../src/db/snapshots.ts';
-import { newSnapshotId } from '../../importer/snapshot.ts';
-import { runImport } from '../../importer/run.ts';
+import { openAppDb } from '../../src/storage/app-db.ts';
+import { listSnapshots } from '../../src/storage/snapshots/records.ts';
+import { newSnapshotId } from '../../src/storage/snapshots/lifecycle.ts';
+import { runImport } from '../../src/importer/run.ts';
 import { RECEITA_MINI } from '../fixtures/index.ts';
 import { active, copySamples, querySnapshot, rec, tempDir, writeZip } from './helpers.ts';
 

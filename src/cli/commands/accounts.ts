@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
-import { changeAccountPlan, createAccount, listAccounts, reactivateAccount, suspendAccount } from '../../accounts/accounts.ts';
-import { currentUsage } from '../../accounts/usage.ts';
+import { changeAccountPlan, createAccount, listAccounts, reactivateAccount, suspendAccount } from '../../domain/accounts/accounts.ts';
+import { currentUsage } from '../../domain/accounts/usage.ts';
 import type { GlobalArgs } from '../options.ts';
 import { printTable, withApp } from './app-helpers.ts';
 

@@ -1,8 +1,8 @@
 // Shared plumbing of the account-management commands: open app.db, turn domain errors into
 // one-sentence CLI errors, read a password from stdin, print aligned tables.
 import readline from 'node:readline';
-import { AccountsError } from '../../accounts/errors.ts';
-import { openAppDb, type AppDb } from '../../db/app-db.ts';
+import { AccountsError } from '../../domain/accounts/errors.ts';
+import { openAppDb, type AppDb } from '../../storage/app-db.ts';
 import { CliError } from '../errors.ts';
 import { dataDirOf, type GlobalArgs } from '../options.ts';
 

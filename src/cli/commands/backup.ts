@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { backupAppDb } from '../../db/backup.ts';
+import { backupAppDb } from '../../storage/backup.ts';
 import { dataDirOf, type GlobalArgs } from '../options.ts';
 
 interface BackupArgs extends GlobalArgs {

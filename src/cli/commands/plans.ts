@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { listPlans, setPlan } from '../../accounts/plans.ts';
+import { listPlans, setPlan } from '../../domain/accounts/plans.ts';
 import { CliError } from '../errors.ts';
 import { numberOption, type GlobalArgs } from '../options.ts';
 import { printTable, withApp } from './app-helpers.ts';

@@ -3,9 +3,9 @@
 // counter is atomic across processes, so they need no coordination.
 import cluster from 'node:cluster';
 import type { CommandModule } from 'yargs';
-import { DEFAULT_HOST, DEFAULT_PORT } from '../../config.ts';
-import { openAppDb } from '../../db/app-db.ts';
-import { startServer, type RunningServer } from '../../server.ts';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../../lib/config.ts';
+import { openAppDb } from '../../storage/app-db.ts';
+import { startServer, type RunningServer } from '../../server/server.ts';
 import { CliError } from '../errors.ts';
 import { listenError } from '../listen.ts';
 import { dataDirOf, numberOption, PORT_RULE, proxyOptionsOf, withProxyOptions, type GlobalArgs, type ProxyArgs } from '../options.ts';

@@ -5,13 +5,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
-import { createAccount, getAccountByName } from '../../accounts/accounts.ts';
-import { createToken } from '../../accounts/tokens.ts';
-import { createUser } from '../../accounts/users.ts';
-import { DEFAULT_HOST, DEFAULT_PORT, dataPaths } from '../../config.ts';
-import { openAppDb } from '../../db/app-db.ts';
-import { activeSnapshot } from '../../db/snapshots.ts';
-import type { Sqlite } from '../../db/sqlite.ts';
+import { createAccount, getAccountByName } from '../../domain/accounts/accounts.ts';
+import { createToken } from '../../domain/accounts/tokens.ts';
+import { createUser } from '../../domain/accounts/users.ts';
+import { DEFAULT_HOST, DEFAULT_PORT, dataPaths } from '../../lib/config.ts';
+import { openAppDb } from '../../storage/app-db.ts';
+import { activeSnapshot } from '../../storage/snapshots/records.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
 import { CliError } from '../errors.ts';
 import { assertCanListen, listenError } from '../listen.ts';
 import { dataDirOf, numberOption, PORT_RULE, proxyOptionsOf, withProxyOptions, type GlobalArgs, type ProxyArgs } from '../options.ts';
@@ -35,9 +35,9 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
       .option('port', numberOption('port', PORT_RULE, { default: DEFAULT_PORT }))
       .option('companies', numberOption('companies', { integer: true, min: 1 }, { default: 20_000, describe: 'size of the synthetic month' })),
   handler: async (argv) => {
-    const { runImport } = await import('../../../importer/run.ts');
-    const { generateDump } = await import('../../../scripts/sample/generate.ts');
-    const { startServer } = await import('../../server.ts');
+    const { runImport } = await import('../../importer/run.ts');
+    const { generateDump } = await import('../../demo/generate.ts');
+    const { startServer } = await import('../../server/server.ts');
     const proxy = proxyOptionsOf(argv);
     // Before anything is generated or created: a taken port would leave a demo account behind.
     await assertCanListen(argv.host, argv.port);

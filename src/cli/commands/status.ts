@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
-import { dataPaths } from '../../config.ts';
-import { openAppDb } from '../../db/app-db.ts';
-import { activeSnapshot } from '../../db/snapshots.ts';
+import { dataPaths } from '../../lib/config.ts';
+import { openAppDb } from '../../storage/app-db.ts';
+import { activeSnapshot } from '../../storage/snapshots/records.ts';
 import { dataDirOf, type GlobalArgs } from '../options.ts';
 
 interface Args extends GlobalArgs {

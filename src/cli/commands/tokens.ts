@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
-import { requireAccount } from '../../accounts/accounts.ts';
-import { activateToken, createToken, deactivateToken, listTokens } from '../../accounts/tokens.ts';
+import { requireAccount } from '../../domain/accounts/accounts.ts';
+import { activateToken, createToken, deactivateToken, listTokens } from '../../domain/accounts/tokens.ts';
 import type { GlobalArgs } from '../options.ts';
 import { idArg, printTable, withApp } from './app-helpers.ts';
 

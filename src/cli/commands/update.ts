@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
-import { fmtBytes } from '../../../importer/download/progress.ts';
-import { runUpdate } from '../../../importer/download/update.ts';
+import { fmtBytes } from '../../importer/download/progress.ts';
+import { runUpdate } from '../../importer/download/update.ts';
 import { dataDirOf, type GlobalArgs } from '../options.ts';
 import { cliErrorOf, netOf, sourceOptions, type SourceArgs } from './download.ts';
 
@@ -43,7 +43,7 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
         },
         importMonth: async (dir, month) => {
           // Loaded on demand: the importer is heavy and only this path needs it.
-          const { runImport } = await import('../../../importer/run.ts');
+          const { runImport } = await import('../../importer/run.ts');
           return runImport({ dataDir, inputs: [dir], month, progress: tty, log: tty || argv.verbose ? log : undefined });
         },
       });

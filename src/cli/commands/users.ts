@@ -1,9 +1,9 @@
 import type { Argv, CommandModule } from 'yargs';
-import { requireAccount } from '../../accounts/accounts.ts';
-import { passwordProblem } from '../../accounts/passwords.ts';
-import { AccountsError } from '../../accounts/errors.ts';
-import { createUser, listUsers, removeUser, requireUserByEmail, setUserPassword, USER_ROLES, type UserRole } from '../../accounts/users.ts';
-import { forgetLoginFailures } from '../../web/login-throttle.ts';
+import { requireAccount } from '../../domain/accounts/accounts.ts';
+import { passwordProblem } from '../../domain/accounts/passwords.ts';
+import { AccountsError } from '../../domain/accounts/errors.ts';
+import { createUser, listUsers, removeUser, requireUserByEmail, setUserPassword, USER_ROLES, type UserRole } from '../../domain/accounts/users.ts';
+import { forgetLoginFailures } from '../../domain/accounts/login-throttle.ts';
 import { CliError } from '../errors.ts';
 import type { GlobalArgs } from '../options.ts';
 import { printTable, readSecretLine, withApp } from './app-helpers.ts';

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { RecordParser, repairUtf8, MAX_RECORD_CHARS, MAX_LINE_CHARS, type RejectedRecord } from '../../../importer/read/records.ts';
+import { RecordParser, repairUtf8, MAX_RECORD_CHARS, MAX_LINE_CHARS, type RejectedRecord } from '../../../src/importer/read/records.ts';
 
 interface Out {
   records: [string[], number, number][];

@@ -1,0 +1,174 @@
+// Extra contacts (contatos_extras): operator data loaded from a CSV
+// `cnpj,tipo_contato,tipo_website,contato`, kept in app.db across registry imports.
+// The whole file is parsed and validated before the database is touched, so a bad line
+// changes nothing and the write lock is held only for the final, short transaction.
+import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import type { Statement } from 'better-sqlite3';
+import { normalizeCnpj } from '../cnpj.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
+import { AccountsError } from './errors.ts';
+
+/** Field names as in the API response (spec 2.4). */
+export interface ExtraContact {
+  tipo_contato: string;
+  tipo_website: string;
+  contato: string;
+}
+
+export type ContactsLoadMode =
+  /** The file becomes the whole set: contacts of CNPJs absent from it are removed. */
+  | 'replace'
+  /** Only the CNPJs present in the file get their contacts replaced; others are kept. */
+  | 'per-cnpj';
+
+export interface ContactsLoadResult {
+  mode: ContactsLoadMode;
+  rows: number;
+  cnpjs: number;
+  duplicatesSkipped: number;
+  /** Rows in the table before and after. */
+  before: number;
+  after: number;
+}
+
+const HEADER = ['cnpj', 'tipo_contato', 'tipo_website', 'contato'];
+const MAX_FIELD = 2000;
+
+function bad(line: number, what: string): AccountsError {
+  return new AccountsError('invalid_csv', `Line ${line} of the contacts CSV: ${what}.`);
+}
+
+/** Parses and validates; throws AccountsError('invalid_csv') naming the first bad line. */
+export async function parseContactsCsv(input: string | Buffer | NodeJS.ReadableStream): Promise<{ cnpj: string; contact: ExtraContact }[]> {
+  const source = typeof input === 'string' || Buffer.isBuffer(input) ? Readable.from([input]) : input;
+  const parser = source.pipe(
+    parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true, max_record_size: 64 * 1024 }),
+  );
+  const out: { cnpj: string; contact: ExtraContact }[] = [];
+  let first = true;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const line = info.lines;
+      if (first) {
+        first = false;
+        if (record[0]?.toLowerCase() === 'cnpj') {
+          if (record.map((f) => f.toLowerCase()).join(',') !== HEADER.join(',')) {
+            throw bad(line, `the header must be exactly "${HEADER.join(',')}"`);
+          }
+          continue;
+        }
+      }
+      if (record.length !== 4) throw bad(line, `expected 4 columns (${HEADER.join(',')}), found ${record.length}`);
+      const [rawCnpj, tipoContato, tipoWebsite, contato] = record;
+      const cnpj = normalizeCnpj(rawCnpj);
+      if (!cnpj) throw bad(line, `invalid CNPJ "${rawCnpj.slice(0, 40)}"`);
+      if (!tipoContato) throw bad(line, 'empty tipo_contato');
+      if (!contato) throw bad(line, 'empty contato');
+      if ([tipoContato, tipoWebsite, contato].some((f) => f.length > MAX_FIELD)) throw bad(line, `a field longer than ${MAX_FIELD} characters`);
+      // Lowercased because 'website' drives has_website (contract 2).
+      out.push({ cnpj, contact: { tipo_contato: tipoContato.toLowerCase(), tipo_website: tipoWebsite, contato } });
+    }
+  } catch (err) {
+    if (err instanceof AccountsError) throw err;
+    const e = err as Error & { lines?: number };
+    throw new AccountsError('invalid_csv', `Line ${e.lines ?? '?'} of the contacts CSV: ${e.message}.`);
+  }
+  return out;
+}
+
+/** Loads a parsed set in one transaction. */
+export function storeContacts(sqlite: Sqlite, rows: { cnpj: string; contact: ExtraContact }[], mode: ContactsLoadMode = 'replace'): ContactsLoadResult {
+  if (mode !== 'replace' && mode !== 'per-cnpj') throw new AccountsError('invalid_input', 'The mode must be replace or per-cnpj.');
+  const seen = new Set<string>();
+  const unique = rows.filter(({ cnpj, contact: c }) => {
+    const key = JSON.stringify([cnpj, c.tipo_contato, c.tipo_website, c.contato]);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+  const cnpjs = new Set(unique.map((r) => r.cnpj));
+  const count = () => (sqlite.prepare('SELECT count(*) AS n FROM extra_contacts').get() as { n: number }).n;
+  return sqlite.transaction((): ContactsLoadResult => {
+    const before = count();
+    if (mode === 'replace') sqlite.prepare('DELETE FROM extra_contacts').run();
+    else {
+      const del = sqlite.prepare('DELETE FROM extra_contacts WHERE cnpj = ?');
+      for (const c of cnpjs) del.run(c);
+    }
+    const ins = sqlite.prepare('INSERT INTO extra_contacts (cnpj, tipo_contato, tipo_website, contato) VALUES (?, ?, ?, ?)');
+    for (const { cnpj, contact: c } of unique) ins.run(cnpj, c.tipo_contato, c.tipo_website, c.contato);
+    return { mode, rows: unique.length, cnpjs: cnpjs.size, duplicatesSkipped: rows.length - unique.length, before, after: count() };
+  }).immediate();
+}
+
+export async function loadContactsFile(sqlite: Sqlite, file: string, mode: ContactsLoadMode = 'replace'): Promise<ContactsLoadResult> {
+  let stream: fs.ReadStream;
+  try {
+    await fs.promises.access(file, fs.constants.R_OK);
+    stream = fs.createReadStream(file);
+  } catch {
+    throw new AccountsError('not_found', `Cannot read the file ${file}.`);
+  }
+  return storeContacts(sqlite, await parseContactsCsv(stream), mode);
+}
+
+const stmts = new WeakMap<Sqlite, Statement<[string], ExtraContact>>();
+
+/** Contacts of one CNPJ (bare 14 chars), in file order; [] when none. Used per API lookup. */
+export function contactsFor(sqlite: Sqlite, cnpj: string): ExtraContact[] {
+  let st = stmts.get(sqlite);
+  if (!st) {
+    st = sqlite.prepare('SELECT tipo_contato, tipo_website, contato FROM extra_contacts WHERE cnpj = ? ORDER BY id');
+    stmts.set(sqlite, st);
+  }
+  return st.all(cnpj);
+}
+
+/**
+ * Above this many rows the contacts stay on disk and each lookup reads its own: the copy is
+ * reloaded whole when contacts change, ~2 µs a row (≈ 40 ms at this size, once per change).
+ */
+const CACHE_MAX_ROWS = 20_000;
+const NONE: readonly ExtraContact[] = Object.freeze([]);
+
+/**
+ * The extra contacts held in memory for the API, reloaded whenever app.db's contacts_epoch moved
+ * (its triggers cover extra_contacts). The epoch comes from the caller (the API's count has just
+ * read it), so a lookup costs no read transaction of its own.
+ */
+export class ContactsCache {
+  private byCnpj: Map<string, readonly ExtraContact[]> | null = null;
+  private loadedEpoch = Number.NaN;
+
+  constructor(
+    private readonly sqlite: Sqlite,
+    private readonly epoch: () => number,
+    private readonly maxRows = CACHE_MAX_ROWS,
+  ) {}
+
+  get(cnpj: string): readonly ExtraContact[] {
+    const e = this.epoch();
+    if (e !== this.loadedEpoch) this.reload(e);
+    return this.byCnpj === null ? contactsFor(this.sqlite, cnpj) : (this.byCnpj.get(cnpj) ?? NONE);
+  }
+
+  private reload(epoch: number): void {
+    this.loadedEpoch = epoch;
+    const n = (this.sqlite.prepare('SELECT count(*) AS n FROM extra_contacts').get() as { n: number }).n;
+    if (n > this.maxRows) {
+      this.byCnpj = null;
+      return;
+    }
+    const map = new Map<string, ExtraContact[]>();
+    const rows = this.sqlite.prepare('SELECT cnpj, tipo_contato, tipo_website, contato FROM extra_contacts ORDER BY id').raw().all() as string[][];
+    for (const [cnpj, tipo_contato, tipo_website, contato] of rows) {
+      // Shared by every lookup of the CNPJ: frozen, so no caller can change another's answer.
+      const c: ExtraContact = Object.freeze({ tipo_contato, tipo_website, contato });
+      const list = map.get(cnpj);
+      if (list) list.push(c);
+      else map.set(cnpj, [c]);
+    }
+    for (const list of map.values()) Object.freeze(list);
+    this.byCnpj = map;
+  }
+}

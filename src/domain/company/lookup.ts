@@ -1,0 +1,48 @@
+// The company lookup: the registry's rows for one CNPJ, through the mapping, with the extra
+// contacts the caller supplies (they live in app.db, not in the snapshot). The reader fetches
+// exactly the columns the mapping declares (MAPPED_COLUMNS) and knows nothing of the response;
+// the mapping knows nothing of SQL.
+import { RegistryReader, type ReaderOptions, type RegistryInfo } from '../registry/reader.ts';
+import { MAPPED_COLUMNS, mapCompany } from './map.ts';
+import type { CompanyResponse, ContatoExtra } from './schema.ts';
+
+export interface CompanyRegistryOptions extends Omit<ReaderOptions<typeof MAPPED_COLUMNS>, 'columns'> {
+  /**
+   * The extra contacts of a CNPJ. The server reads them through the API's own app.db connection
+   * (a memory copy keyed on its contacts_epoch): the one that counts calls keeps its page cache
+   * across its own commits, while any other connection has to revalidate it after each of them.
+   */
+  contacts: (cnpj: string) => readonly ContatoExtra[];
+}
+
+/** The registry as the API sees it: lookups answered in the response's shape. */
+export class CompanyRegistry {
+  private readonly reader: RegistryReader<typeof MAPPED_COLUMNS>;
+  private readonly contacts: (cnpj: string) => readonly ContatoExtra[];
+
+  constructor(opts: CompanyRegistryOptions) {
+    this.contacts = opts.contacts;
+    this.reader = new RegistryReader({ ...opts, columns: MAPPED_COLUMNS });
+  }
+
+  /** Registry loaded? (503 registry_unavailable otherwise) */
+  get available(): boolean {
+    return this.reader.available;
+  }
+
+  get info(): RegistryInfo | null {
+    return this.reader.info;
+  }
+
+  /** The response for a normalised 14-character CNPJ, null when absent or no registry. */
+  lookup(cnpj: string): CompanyResponse | null {
+    const snap = this.reader.snapshot;
+    if (snap === null) return null;
+    const rows = snap.rows(cnpj);
+    return rows === null ? null : mapCompany(rows, snap.lookups, this.contacts(cnpj));
+  }
+
+  close(): void {
+    this.reader.close();
+  }
+}

@@ -1,0 +1,206 @@
+// Read side of the registry: one read-only connection to app.db with the active snapshot
+// ATTACHed, its statements prepared and its lookup tables cached in memory. It returns ROWS:
+// the caller names the columns it reads (the company mapping's MAPPED_COLUMNS) and turns the rows
+// into an answer itself (domain/company/lookup.ts); this module knows nothing of the response.
+//
+// Swap: a timer polls the active-snapshot pointer. When the importer publishes a new snapshot,
+// a new handle is opened and prepared beside the old one, then swapped in, then the old one is
+// closed. Lookups are synchronous, so no lookup is running while the timer callback runs: no
+// request ever sees a closed handle, and a snapshot that fails to open leaves the old one serving.
+import { dataPaths } from '../../lib/config.ts';
+import { activeSnapshot, attachSnapshot, type SnapshotInfo } from '../../storage/snapshots/records.ts';
+import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
+import { LOOKUP_TABLES, SNAPSHOT_SCHEMA_VERSION, type LookupTable } from '../../storage/snapshots/tables.ts';
+import { compile, type ColumnSelection, type Compiled, type RegistryRows } from './rows.ts';
+
+/** The code tables of a snapshot, code → description, held in memory. */
+export type CodeTables = Record<LookupTable, ReadonlyMap<number, string>>;
+
+export interface RegistryInfo {
+  id: string;
+  month: string;
+  importedAt: string;
+  schemaVersion: number;
+  /** Rows per table, from the import statistics (no COUNT(*) over millions of rows). */
+  counts: Record<string, number>;
+  /** Generated test data (the first-run demo), not the Receita's. */
+  synthetic: boolean;
+  /** An incomplete month published with --allow-partial. */
+  partial: boolean;
+}
+
+export interface ReaderOptions<C extends ColumnSelection> {
+  dataDir: string;
+  /** What lookups return; see ColumnSelection. */
+  columns: C;
+  /** How often the active-snapshot pointer is checked; 0 disables polling (call refresh()). */
+  pollMs?: number;
+  /** Operational messages (snapshot swapped, snapshot refused). */
+  log?: (line: string) => void;
+}
+
+/** A snapshot that must not be served (wrong schema version, missing tables). */
+export class SnapshotRefused extends Error {
+  override name = 'SnapshotRefused';
+}
+
+/** The snapshot being served. Read it synchronously and do not keep it: a later poll may close it. */
+export interface OpenSnapshot<C extends ColumnSelection> {
+  readonly info: RegistryInfo;
+  readonly lookups: CodeTables;
+  /** The rows of a normalised 14-character CNPJ, null when absent. */
+  rows(cnpj: string): RegistryRows<C> | null;
+}
+
+/** One opened snapshot: its own connection, statement and cached lookup tables. */
+class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
+  readonly info: RegistryInfo;
+  readonly lookups: CodeTables;
+  private readonly byCnpj: import('better-sqlite3').Statement<[string], string>;
+
+  private constructor(
+    readonly sqlite: Sqlite,
+    snap: SnapshotInfo,
+    private readonly compiled: Compiled<C>,
+  ) {
+    const version = readSchemaVersion(sqlite);
+    if (version !== SNAPSHOT_SCHEMA_VERSION) {
+      throw new SnapshotRefused(
+        `snapshot ${snap.id} has schema_version ${version ?? 'missing'}, this server reads ${SNAPSHOT_SCHEMA_VERSION}`,
+      );
+    }
+    try {
+      this.byCnpj = sqlite.prepare<[string], string>(compiled.sql).pluck(true);
+      const lookups = {} as Record<LookupTable, Map<number, string>>;
+      for (const t of LOOKUP_TABLES) {
+        const m = new Map<number, string>();
+        for (const r of sqlite.prepare(`SELECT code, description FROM reg.${t}`).all() as { code: unknown; description: unknown }[]) {
+          if (typeof r.code === 'number' && typeof r.description === 'string') m.set(r.code, r.description);
+        }
+        lookups[t] = m;
+      }
+      this.lookups = lookups;
+    } catch (err) {
+      throw new SnapshotRefused(`snapshot ${snap.id} is unreadable: ${(err as Error).message}`);
+    }
+    const counts: Record<string, number> = {};
+    for (const [name, t] of Object.entries(snap.stats?.tables ?? {})) counts[name] = t.rows;
+    this.info = { id: snap.id, month: snap.month, importedAt: snap.importedAt, schemaVersion: version, counts, synthetic: snap.stats?.synthetic === true, partial: !!snap.stats?.partial?.length };
+  }
+
+  static open<C extends ColumnSelection>(appDb: string, snap: SnapshotInfo, compiled: Compiled<C>): SnapshotHandle<C> {
+    const sqlite = openSqlite(appDb, { readonly: true, fileMustExist: true });
+    try {
+      sqlite.pragma('busy_timeout = 5000');
+      attachSnapshot(sqlite, snap.dir);
+      // The snapshot files are immutable: memory-map them so hot pages are shared with the OS
+      // cache instead of copied into SQLite's page cache.
+      for (const schema of ['est', 'reg']) sqlite.pragma(`${schema}.mmap_size = 2147418112`);
+      // app.db too: every counted call commits on another connection, which empties this
+      // connection's page cache for app.db; mapped pages come back without a read() each.
+      sqlite.pragma('main.mmap_size = 268435456');
+      return new SnapshotHandle(sqlite, snap, compiled);
+    } catch (err) {
+      sqlite.close();
+      if (err instanceof SnapshotRefused) throw err;
+      throw new SnapshotRefused(`snapshot ${snap.id} cannot be opened: ${(err as Error).message}`);
+    }
+  }
+
+  rows(cnpj: string): RegistryRows<C> | null {
+    const text = this.byCnpj.get(cnpj);
+    return text === undefined ? null : this.compiled.rows(text);
+  }
+
+  close(): void {
+    this.sqlite.close();
+  }
+}
+
+function readSchemaVersion(sqlite: Sqlite): number | null {
+  try {
+    const r = sqlite.prepare(`SELECT value FROM reg.meta WHERE key = 'schema_version'`).get() as { value: unknown } | undefined;
+    if (r === undefined || r.value === null) return null;
+    const n = Number(r.value);
+    return Number.isInteger(n) ? n : null;
+  } catch {
+    return null; // no meta table: an unknown layout
+  }
+}
+
+export class RegistryReader<C extends ColumnSelection> {
+  private handle: SnapshotHandle<C> | null = null;
+  /** The snapshot id last tried, so a refused one is logged once, not every poll. */
+  private lastSeenId: string | null = null;
+  private readonly pointer: Sqlite;
+  private readonly appDb: string;
+  private readonly registryDir: string;
+  private readonly log: (line: string) => void;
+  private readonly compiled: Compiled<C>;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(opts: ReaderOptions<C>) {
+    const paths = dataPaths(opts.dataDir);
+    this.appDb = paths.appDb;
+    this.registryDir = paths.registryDir;
+    this.log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.compiled = compile(opts.columns);
+    // A connection of its own for polling, so the pointer can be read while handles come and go.
+    this.pointer = openSqlite(this.appDb, { readonly: true, fileMustExist: true });
+    this.pointer.pragma('busy_timeout = 5000');
+    this.refresh();
+    const pollMs = opts.pollMs ?? 1000;
+    if (pollMs > 0) {
+      this.timer = setInterval(() => {
+        try {
+          this.refresh();
+        } catch (err) {
+          this.log(`registry: poll failed: ${(err as Error).message}`);
+        }
+      }, pollMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Registry loaded? (503 registry_unavailable otherwise) */
+  get available(): boolean {
+    return this.handle !== null;
+  }
+
+  get info(): RegistryInfo | null {
+    return this.handle?.info ?? null;
+  }
+
+  /** The snapshot being served, null when none is. */
+  get snapshot(): OpenSnapshot<C> | null {
+    return this.handle;
+  }
+
+  /** Checks the pointer now; opens and swaps in a newly published snapshot. True if swapped. */
+  refresh(): boolean {
+    const snap = activeSnapshot(this.pointer, this.registryDir);
+    if (!snap || snap.id === this.lastSeenId) return false;
+    this.lastSeenId = snap.id;
+    let next: SnapshotHandle<C>;
+    try {
+      next = SnapshotHandle.open(this.appDb, snap, this.compiled);
+    } catch (err) {
+      this.log(`registry: refusing snapshot ${snap.id} (${snap.month}): ${(err as Error).message}`);
+      return false;
+    }
+    const old = this.handle;
+    this.handle = next;
+    // Nothing can be mid-lookup here (lookups are synchronous), so the old handle closes now.
+    old?.close();
+    this.log(`registry: serving snapshot ${snap.id} (month ${snap.month})${old ? `, replaced ${old.info.id}` : ''}`);
+    return true;
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.handle?.close();
+    this.handle = null;
+    this.pointer.close();
+  }
+}

@@ -1,0 +1,255 @@
+// `cnpj-api import`: plan → two writer processes (establishments | everything else) → verify →
+// publish atomically → prune. Any failure (bad zip, full disk, a signal) removes the half-built
+// snapshot and leaves the active one untouched.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { dataPaths } from '../lib/config.ts';
+import { openAppDb } from '../storage/app-db.ts';
+import { activeSnapshot, type SnapshotStats, type TableStats } from '../storage/snapshots/records.ts';
+import { openSqlite } from '../storage/sqlite.ts';
+import { ALL_TABLES, SNAPSHOT_FILES, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile } from '../storage/snapshots/tables.ts';
+import { selfCommand } from '../lib/runtime.ts';
+import { planProblems, refusal, regimeWarning, rowProblems } from './completeness.ts';
+import { ProgressLine, type ProgressState } from './progress.ts';
+import { abandonBuild, checkFreeSpace, cleanStaleBuilds, dirBytes, newSnapshotId, publish, pruneSnapshots, startBuild } from '../storage/snapshots/lifecycle.ts';
+import { planImport, type SourceFile } from './sources.ts';
+import type { WriterJob, WriterResult } from './writer.ts';
+import type { WriterMessage } from './writer-process.ts';
+
+export interface ImportOptions {
+  dataDir: string;
+  inputs: string[];
+  /** YYYY-MM; default: the folder name or the members' extraction dates. */
+  month?: string;
+  /** Progress line on stderr when it is a TTY. */
+  progress?: boolean;
+  skipSpaceCheck?: boolean;
+  /** Snapshots kept on disk, the active one included (default 2: rollback to last month stays possible). */
+  keep?: number;
+  /** Marks the snapshot as synthetic data (status and /api/v1/status say so). */
+  synthetic?: boolean;
+  /** Publish an incomplete month anyway (see completeness.ts); the reasons stay in its stats. `update` never sets it. */
+  allowPartial?: boolean;
+  measureTableBytes?: boolean;
+  log?: (line: string) => void;
+  /** Test hooks. */
+  testHooks?: { maxPageCount?: number; onWritersStarted?: (pids: number[]) => void };
+}
+
+export interface ImportSummary {
+  snapshotId: string;
+  month: string;
+  dir: string;
+  stats: SnapshotStats;
+  previous: string | null;
+  pruned: string[];
+  rejectsFiles: string[];
+  peakRssBytes: { parent: number; writers: number[] };
+  /** Per writer process: seconds loading, seconds indexing/de-duplicating. */
+  writers: { file: SnapshotFile; load: number; index: number }[];
+  compressedBytes: number;
+}
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+export class ImportError extends Error {
+  override name = 'ImportError';
+}
+
+/** A month refused as incomplete: its message already says the active snapshot is unchanged. */
+class IncompleteMonth extends ImportError {}
+
+export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
+  const started = performance.now();
+  const log = opts.log ?? (() => {});
+  const paths = dataPaths(opts.dataDir);
+  const app = await openAppDb(opts.dataDir);
+  let buildDir: string | null = null;
+  const children: ChildProcess[] = [];
+  const onSignal = (sig: NodeJS.Signals) => {
+    for (const c of children) c.kill('SIGKILL');
+    if (buildDir) abandonBuild(buildDir);
+    log(`import interrupted (${sig}); the active snapshot is unchanged`);
+    process.exit(130);
+  };
+  try {
+    for (const name of cleanStaleBuilds(paths.registryDir)) log(`removed the unfinished snapshot of an interrupted import: ${name}`);
+    const plan = await planImport(opts.inputs);
+    if (!plan.sources.length) throw new ImportError(`no Receita file recognised in ${opts.inputs.join(', ')}`);
+    const month = opts.month ?? plan.detectedMonth;
+    if (!month) throw new ImportError('cannot tell the month from the file names: pass --month YYYY-MM');
+    if (!MONTH.test(month)) throw new ImportError(`invalid month "${month}": use YYYY-MM`);
+    // Checked before the long load, so that a refusal comes at once.
+    const partial = planProblems(plan);
+    judge(partial, opts, log);
+    const regimes = regimeWarning(plan);
+    if (regimes) log(`warning: ${regimes}`);
+    if (!opts.skipSpaceCheck) checkFreeSpace(paths.registryDir, plan.compressedBytes);
+
+    const previous = activeSnapshot(app.sqlite, paths.registryDir);
+    const id = newSnapshotId(paths.registryDir, month);
+    buildDir = startBuild(paths.registryDir, id);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const importedAt = new Date().toISOString();
+
+    const jobs: WriterJob[] = (Object.keys(SNAPSHOT_FILES) as SnapshotFile[]).map((file) => ({
+      file,
+      dbPath: path.join(buildDir!, SNAPSHOT_FILES[file]),
+      rejectsPath: path.join(buildDir!, `rejects-${file}.tsv`),
+      sources: plan.sources.filter((s: SourceFile) => (s.kind === 'establishments') === (file === 'establishments')),
+      meta:
+        file === 'companies'
+          ? { schema_version: String(SNAPSHOT_SCHEMA_VERSION), month, imported_at: importedAt, synthetic: opts.synthetic ? '1' : '0' }
+          : undefined,
+      maxPageCount: opts.testHooks?.maxPageCount,
+      measureTableBytes: opts.measureTableBytes,
+    }));
+
+    const state: ProgressState = { totalCompressed: plan.compressedBytes, parts: new Map() };
+    const progress = new ProgressLine(state);
+    if (opts.progress) progress.start();
+    let results: WriterResult[];
+    try {
+      results = await runWriters(jobs, state, children, opts.testHooks?.onWritersStarted);
+    } finally {
+      progress.stop();
+    }
+
+    const tables: Record<string, TableStats> = {};
+    for (const r of results) Object.assign(tables, r.tables);
+    verify(buildDir, tables);
+    const emptyOrShrunk = rowProblems(plan, tables, previous);
+    judge(emptyOrShrunk, opts, log);
+    partial.push(...emptyOrShrunk);
+    const loadedRows = ['establishments', 'companies', 'partners', 'simples', 'regimes'].reduce((s, t) => s + (tables[t]?.rows ?? 0), 0);
+    if (loadedRows === 0) throw new ImportError('no company, establishment, partner, Simples or regime row was imported');
+
+    const stats: SnapshotStats = {
+      tables,
+      sourceFiles: [...new Set(plan.sources.map((s) => path.basename(s.zip)))],
+      missingFiles: plan.missing,
+      seconds: (performance.now() - started) / 1000,
+      bytes: dirBytes(buildDir),
+      ...(opts.synthetic ? { synthetic: true } : {}),
+      ...(partial.length ? { partial } : {}),
+    };
+    const dir = publish(app.sqlite, paths.registryDir, buildDir, { id, month, importedAt, stats });
+    buildDir = null;
+    const pruned = pruneSnapshots(app.sqlite, paths.registryDir, opts.keep ?? 2);
+    return {
+      snapshotId: id,
+      month,
+      dir,
+      stats,
+      previous: previous?.id ?? null,
+      pruned,
+      // The rejects files moved with the build folder.
+      rejectsFiles: jobs.filter((j) => hasRejects(tables, j.file)).map((j) => path.join(dir, path.basename(j.rejectsPath))),
+      peakRssBytes: { parent: process.resourceUsage().maxRSS * 1024, writers: results.map((r) => r.maxRssBytes) },
+      writers: results.map((r, i) => ({ file: jobs[i].file, ...r.seconds })),
+      compressedBytes: plan.compressedBytes,
+    };
+  } catch (err) {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    const message = (err as Error).message;
+    // Once a build has started, say what happened to it; errors before that are about the input.
+    if (buildDir) {
+      abandonBuild(buildDir);
+      if (err instanceof IncompleteMonth) throw err;
+      throw new ImportError(`${message}; the import was cancelled and the active snapshot is unchanged`);
+    }
+    throw err instanceof ImportError ? err : new ImportError(message);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await app.close();
+  }
+}
+
+/** Refuses an incomplete month, or says that it is published anyway. */
+function judge(problems: string[], opts: ImportOptions, log: (line: string) => void): void {
+  if (!problems.length) return;
+  if (!opts.allowPartial) throw new IncompleteMonth(refusal(problems));
+  log(`warning: publishing an incomplete month (--allow-partial): ${problems.join('; ')}`);
+}
+
+function hasRejects(tables: Record<string, TableStats>, file: SnapshotFile): boolean {
+  return ALL_TABLES.some((t) => t.file === file && (tables[t.name]?.rejected ?? 0) > 0);
+}
+
+/** Starts one writer process per job and waits for all; the first failure stops the others. */
+function runWriters(
+  jobs: WriterJob[],
+  state: ProgressState,
+  children: ChildProcess[],
+  onStarted?: (pids: number[]) => void,
+): Promise<WriterResult[]> {
+  return new Promise((resolve, reject) => {
+    const results: WriterResult[] = new Array(jobs.length);
+    let pending = jobs.length;
+    let failed = false;
+    const fail = (e: Error) => {
+      if (failed) return;
+      failed = true;
+      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+      reject(e);
+    };
+    jobs.forEach((job, i) => {
+      const self = selfCommand(['__import-writer']);
+      const child = spawn(self.command, self.args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', env: writerEnv() });
+      children.push(child);
+      let done = false;
+      child.on('message', (m: WriterMessage) => {
+        if (m.type === 'progress') state.parts.set(job.file, m);
+        else if (m.type === 'done') {
+          done = true;
+          results[i] = m.result;
+        } else if (m.type === 'error') fail(new ImportError(describeWriterError(m.message, m.code)));
+      });
+      child.on('error', (e) => fail(e));
+      child.on('exit', (code, signal) => {
+        if (!done) return fail(new ImportError(`the ${job.file} writer process exited unexpectedly (${signal ?? `code ${code}`})`));
+        if (--pending === 0 && !failed) resolve(results);
+      });
+      child.send(job);
+    });
+    onStarted?.(children.map((c) => c.pid!));
+  });
+}
+
+/**
+ * A smaller V8 young generation for the writers (8 MB semi-spaces instead of 16): the parser's
+ * garbage dies young either way; measured, each writer peaks ~25 MB lower at the same speed (4 MB
+ * saves more memory but costs ~10% CPU in scavenges). Through NODE_OPTIONS so that it also reaches
+ * the standalone binary, which takes no node flags on argv.
+ */
+function writerEnv(): NodeJS.ProcessEnv {
+  const options = [process.env.NODE_OPTIONS, '--max-semi-space-size=8'].filter(Boolean).join(' ');
+  return { ...process.env, NODE_OPTIONS: options };
+}
+
+function describeWriterError(message: string, code?: string): string {
+  if (code === 'SQLITE_FULL' || /database or disk is full/i.test(message)) return 'disk full during the import';
+  return message;
+}
+
+/** Opens the finished files read-only and checks that every table is there with the rows counted. */
+function verify(buildDir: string, tables: Record<string, TableStats>): void {
+  for (const file of Object.keys(SNAPSHOT_FILES) as SnapshotFile[]) {
+    const db = openSqlite(path.join(buildDir, SNAPSHOT_FILES[file]), { readonly: true, fileMustExist: true });
+    try {
+      for (const t of ALL_TABLES.filter((t) => t.file === file)) {
+        // An existence probe, not count(*): counting 70 M rows would read the whole table.
+        const r = db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${t.name} LIMIT 1)`).get() as { n: number };
+        if ((r.n > 0) !== (tables[t.name].rows > 0)) throw new ImportError(`check failed: table ${t.name} does not hold the expected rows`);
+      }
+      if (file === 'companies') {
+        const v = db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string } | undefined;
+        if (v?.value !== String(SNAPSHOT_SCHEMA_VERSION)) throw new ImportError('check failed: schema version missing');
+      }
+    } finally {
+      db.close();
+    }
+  }
+}

@@ -1,0 +1,127 @@
+// Which zip member is which table: by the member's name pattern (the RFB mainframe names, or the
+// short names some mirrors use), never by position. Also: what a standard month would hold and is
+// missing, and which month the files say they are.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LookupTable } from '../storage/snapshots/tables.ts';
+import { listZip, type ZipMember } from './read/zip.ts';
+
+export type SourceKind = 'establishments' | 'companies' | 'simples' | 'partners' | 'regimes' | LookupTable;
+
+export interface SourceFile {
+  zip: string;
+  member: ZipMember;
+  kind: SourceKind;
+}
+
+export interface ImportPlan {
+  sources: SourceFile[];
+  /** Standard files of a month that were not given. */
+  missing: string[];
+  /** Zips given that hold nothing we know. */
+  unknown: string[];
+  /** Month read from the folder name or the members' extraction dates, if any. */
+  detectedMonth: string | null;
+  compressedBytes: number;
+}
+
+const MEMBER_PATTERNS: [RegExp, SourceKind][] = [
+  [/ESTABELE|^estabelecimentos?\d*$/i, 'establishments'],
+  [/EMPRECSV|^empresas?\d*$/i, 'companies'],
+  [/SOCIOCSV|^socios?\d*$/i, 'partners'],
+  [/SIMPLES|^simples$/i, 'simples'],
+  [/CNAECSV|^cnaes?$/i, 'cnaes'],
+  [/MOTICSV|^motivos?$/i, 'motivos'],
+  [/MUNICCSV|^municipios?$/i, 'municipios'],
+  [/NATJUCSV|^naturezas?$/i, 'naturezas'],
+  [/PAISCSV|^paises$/i, 'paises'],
+  [/QUALSCSV|^qualificacoes$/i, 'qualificacoes'],
+  [/(lucro[ _-]?(real|presumido|arbitrado)|imunes).*\.csv$/i, 'regimes'],
+];
+
+export function kindOfMember(name: string): SourceKind | null {
+  const base = path.posix.basename(name);
+  for (const [re, kind] of MEMBER_PATTERNS) if (re.test(base)) return kind;
+  return null;
+}
+
+export const REGIME_ZIPS: [string, RegExp][] = [
+  ['Lucro Real.zip', /lucro[ _-]?real/i],
+  ['Lucro Presumido.zip', /lucro[ _-]?presumido/i],
+  ['Lucro Arbitrado.zip', /lucro[ _-]?arbitrado/i],
+  ['Imunes e Isentas.zip', /imunes/i],
+];
+
+export const STANDARD_ZIPS: string[] = [
+  ...['Empresas', 'Estabelecimentos', 'Socios'].flatMap((f) => Array.from({ length: 10 }, (_, i) => `${f}${i}.zip`)),
+  ...['Simples', 'Cnaes', 'Motivos', 'Municipios', 'Naturezas', 'Paises', 'Qualificacoes'].map((f) => `${f}.zip`),
+  ...REGIME_ZIPS.map(([name]) => name),
+];
+
+/** Expands folders (non-recursive) into their zips, keeps zip paths, sorted naturally. */
+export function expandInputs(inputs: string[]): string[] {
+  const zips: string[] = [];
+  for (const input of inputs) {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(input);
+    } catch {
+      throw new Error(`${input}: file or folder not found`);
+    }
+    if (st.isDirectory()) {
+      for (const name of fs.readdirSync(input)) if (/\.zip$/i.test(name)) zips.push(path.join(input, name));
+    } else {
+      zips.push(input);
+    }
+  }
+  const collator = new Intl.Collator('en', { numeric: true });
+  return [...new Set(zips.map((z) => path.resolve(z)))].sort((a, b) => collator.compare(path.basename(a), path.basename(b)));
+}
+
+/** `D60913` in a member name → the extraction date's month, `2026-09`. */
+function monthFromMember(name: string, now = new Date()): string | null {
+  const m = /\.D(\d)(\d\d)(\d\d)(?:\.|$)/.exec(name);
+  if (!m) return null;
+  const month = +m[2];
+  if (month < 1 || month > 12) return null;
+  // One digit of year: take the most recent year ending in it that is not in the future.
+  let year = now.getUTCFullYear() - ((now.getUTCFullYear() - +m[1]) % 10 + 10) % 10;
+  if (year > now.getUTCFullYear()) year -= 10;
+  return `${year}-${String(month).padStart(2, '0')}`;
+}
+
+export async function planImport(inputs: string[]): Promise<ImportPlan> {
+  const zips = expandInputs(inputs);
+  if (zips.length === 0) throw new Error(`no .zip file found in ${inputs.join(', ')}`);
+  const sources: SourceFile[] = [];
+  const unknown: string[] = [];
+  const months = new Map<string, number>();
+  for (const zip of zips) {
+    const members = await listZip(zip);
+    let known = 0;
+    for (const member of members) {
+      const kind = kindOfMember(member.name);
+      if (!kind) continue;
+      known++;
+      sources.push({ zip, member, kind });
+      const mm = monthFromMember(member.name);
+      if (mm) months.set(mm, (months.get(mm) ?? 0) + 1);
+    }
+    if (!known) unknown.push(path.basename(zip));
+  }
+  const given = new Set(zips.map((z) => path.basename(z).toLowerCase()));
+  const missing = STANDARD_ZIPS.filter((name) => {
+    if (given.has(name.toLowerCase())) return false;
+    const regime = REGIME_ZIPS.find(([n]) => n === name);
+    return !(regime && [...given].some((g) => regime[1].test(g)));
+  });
+  const folderMonth = inputs.map((i) => path.basename(path.resolve(i))).find((b) => /^\d{4}-\d{2}$/.test(b)) ?? null;
+  const fileMonth = [...months.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+  return {
+    sources,
+    missing,
+    unknown,
+    detectedMonth: folderMonth ?? fileMonth,
+    compressedBytes: sources.reduce((s, f) => s + f.member.compressedSize, 0),
+  };
+}

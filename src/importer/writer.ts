@@ -1,0 +1,188 @@
+// Loads a list of sources into ONE snapshot file, tuned for bulk load, then de-duplicates, indexes
+// and analyses it. The importer runs two of these at once, in two processes, one per file
+// (SQLite allows one writer per file; two writers use both cores).
+import fs from 'node:fs';
+import path from 'node:path';
+import { openSqlite, type Sqlite } from '../storage/sqlite.ts';
+import type { TableStats } from '../storage/snapshots/records.ts';
+import { ALL_TABLES, SNAPSHOT_PAGE_SIZE, createIndexSql, createTableSql, type SnapshotFile, type TableDef } from '../storage/snapshots/tables.ts';
+import { BatchInserter } from './batch-insert.ts';
+import { DelimitedParser } from './read/delimited.ts';
+import { RecordParser, type RejectedRecord } from './read/records.ts';
+import { openMemberStream } from './read/zip.ts';
+import type { SourceFile } from './sources.ts';
+import { REGIME_HEADER } from './tables/regimes.ts';
+import { sourceTable } from './tables/index.ts';
+
+export interface WriterJob {
+  file: SnapshotFile;
+  dbPath: string;
+  rejectsPath: string;
+  sources: SourceFile[];
+  /** key/value rows for the `meta` table (only the companies file carries it). */
+  meta?: Record<string, string>;
+  /** Test hook: cap the file size (in pages) to provoke SQLITE_FULL like a full disk. */
+  maxPageCount?: number;
+  /** Per-table bytes via dbstat: a full scan of the file, so only the benchmark asks for it. */
+  measureTableBytes?: boolean;
+}
+
+export interface WriterProgress {
+  compressedBytes: number;
+  rows: number;
+  current: string;
+}
+
+export interface WriterResult {
+  tables: Record<string, TableStats>;
+  maxRssBytes: number;
+  seconds: { load: number; index: number };
+}
+
+const BATCH = 50_000;
+
+function bulkPragmas(db: Sqlite, maxPageCount?: number): void {
+  // Nothing here needs to survive a crash: a killed import throws the whole file away.
+  db.pragma(`page_size = ${SNAPSHOT_PAGE_SIZE}`); // before the first table: see tables.ts
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.pragma('locking_mode = EXCLUSIVE');
+  db.pragma('temp_store = FILE');
+  // 16 MB of page cache per writer (also the sorter's memory when the index is built): appends need
+  // little, and two writers plus the parent must stay under 500 MB RSS.
+  db.pragma('cache_size = -16000');
+  if (maxPageCount) db.pragma(`max_page_count = ${maxPageCount}`);
+}
+
+class Rejects {
+  private fd: number | null = null;
+  constructor(private readonly file: string) {}
+  write(source: string, r: RejectedRecord): void {
+    if (this.fd === null) {
+      this.fd = fs.openSync(this.file, 'a');
+      if (fs.fstatSync(this.fd).size === 0) fs.writeSync(this.fd, 'file\trecord\tline\treason\tcontent\n');
+    }
+    const raw = r.raw.length > 4000 ? r.raw.slice(0, 4000) + '…' : r.raw;
+    fs.writeSync(this.fd, `${source}\t${r.recordNo}\t${r.line}\t${r.reason}\t${JSON.stringify(raw)}\n`);
+  }
+  close(): void {
+    if (this.fd !== null) fs.closeSync(this.fd);
+  }
+}
+
+export async function writeSnapshotPart(job: WriterJob, onProgress: (p: WriterProgress) => void): Promise<WriterResult> {
+  const started = performance.now();
+  const db = openSqlite(job.dbPath);
+  const rejects = new Rejects(job.rejectsPath);
+  const tables = ALL_TABLES.filter((t) => t.file === job.file);
+  const stats: Record<string, TableStats> = Object.fromEntries(tables.map((t) => [t.name, { rows: 0, rejected: 0, duplicates: 0 }]));
+  try {
+    bulkPragmas(db, job.maxPageCount);
+    for (const t of tables) db.exec(createTableSql(t));
+    if (job.meta) {
+      db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+      const put = db.prepare('INSERT INTO meta VALUES (?, ?)');
+      for (const [k, v] of Object.entries(job.meta)) put.run(k, v);
+    }
+
+    let compressedDone = 0;
+    let rowsTotal = 0;
+    let lastReport = 0;
+    db.exec('BEGIN');
+    let inBatch = 0;
+    for (const src of job.sources) {
+      const def = sourceTable(src.kind);
+      const insert = new BatchInserter(db, def.table);
+      const st = stats[def.table.name];
+      const label = `${path.basename(src.zip)}:${src.member.name}`;
+      let compressed = 0;
+      const report = (force = false) => {
+        const now = performance.now();
+        if (!force && now - lastReport < 200) return;
+        lastReport = now;
+        onProgress({ compressedBytes: compressedDone + compressed, rows: rowsTotal, current: path.basename(src.zip) });
+      };
+      const onRecord = (fields: string[], recordNo: number, line: number) => {
+        const row = def.toRow(fields);
+        if (typeof row === 'string') {
+          st.rejected++;
+          rejects.write(label, { raw: fields.join(';'), recordNo, line, reason: row });
+          return;
+        }
+        insert.add(row);
+        st.rows++;
+        rowsTotal++;
+        if (++inBatch === BATCH) {
+          db.exec('COMMIT');
+          db.exec('BEGIN');
+          inBatch = 0;
+        }
+      };
+      const onReject = (r: RejectedRecord) => {
+        st.rejected++;
+        rejects.write(label, r);
+      };
+      const sourceStarted = performance.now();
+      const stream = openMemberStream(src.zip, src.member, { onCompressedBytes: (n) => (compressed += n) });
+      const parser =
+        src.kind === 'regimes'
+          ? new DelimitedParser({ expectedHeader: REGIME_HEADER, onRecord, onReject })
+          : new RecordParser({ expectedFields: def.fields, onRecord, onReject });
+      for await (const chunk of stream) {
+        parser.push(chunk as Buffer);
+        report();
+      }
+      parser.end();
+      insert.flush();
+      st.seconds = (st.seconds ?? 0) + (performance.now() - sourceStarted) / 1000;
+      compressedDone += src.member.compressedSize;
+      compressed = 0;
+      report(true);
+    }
+    db.exec('COMMIT');
+    const loaded = performance.now();
+
+    for (const t of tables) finishTable(db, t, stats[t.name]);
+    db.pragma('analysis_limit = 1000');
+    db.exec('ANALYZE');
+    const done = performance.now();
+    // Not part of an import's work: measured after the clock stops.
+    if (job.measureTableBytes) for (const t of tables) stats[t.name].bytes = tableBytes(db, t);
+    return {
+      tables: stats,
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      seconds: { load: (loaded - started) / 1000, index: (done - loaded) / 1000 },
+    };
+  } finally {
+    rejects.close();
+    if (db.open) db.close();
+  }
+}
+
+/** Builds the lookup index, then drops duplicate keys keeping the row read last (highest rowid). */
+function finishTable(db: Sqlite, t: TableDef, st: TableStats): void {
+  db.exec(createIndexSql(t));
+  if (!t.uniqueKey) return;
+  const key = t.uniqueKey;
+  const dups = db
+    .prepare(`SELECT ${key} AS k, max(rowid) AS keep, count(*) AS n FROM ${t.name} GROUP BY ${key} HAVING count(*) > 1`)
+    .all() as { k: unknown; keep: number; n: number }[];
+  if (!dups.length) return;
+  const del = db.prepare(`DELETE FROM ${t.name} WHERE ${key} = ? AND rowid <> ?`);
+  db.transaction(() => {
+    for (const d of dups) st.duplicates += del.run(d.k, d.keep).changes;
+  })();
+  st.rows -= st.duplicates;
+}
+
+/** Bytes of a table and its index, from the dbstat virtual table when compiled in. */
+function tableBytes(db: Sqlite, t: TableDef): number | undefined {
+  try {
+    const r = db
+      .prepare(`SELECT sum(pgsize) AS b FROM dbstat WHERE name = ? OR name IN (SELECT name FROM sqlite_master WHERE tbl_name = ? AND type = 'index')`)
+      .get(t.name, t.name) as { b: number | null };
+    return r.b ?? 0;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,20 @@
+// How this program starts another copy of itself (the importer's writer processes): in a clone,
+// node + bin/cnpj-api.js; inside the standalone binary, the binary alone.
+import { fileURLToPath } from 'node:url';
+import { isSea } from 'node:sea';
+
+export function selfCommand(args: string[]): { command: string; args: string[] } {
+  if (isSea()) return { command: process.execPath, args };
+  const bin = fileURLToPath(new URL('../../bin/cnpj-api.js', import.meta.url));
+  return { command: process.execPath, args: [bin, ...args] };
+}
+
+/** Whether a process with this pid exists (EPERM: it exists but belongs to another user). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

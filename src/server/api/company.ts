@@ -1,0 +1,88 @@
+// GET /api/v1/brazilian_companies/:cnpj/company
+// Order (contract 4/5): authenticate → validate CNPJ → registry available → count the call →
+// lookup. Auth failures and invalid CNPJs are not counted; 200 and 404 are.
+import type { ServerResponse } from 'node:http';
+import type { Request } from 'polka';
+import type { AccessDenied, ApiAccess, QuotaState } from '../../domain/accounts/api-access.ts';
+import { normalizeCnpj } from '../../domain/cnpj.ts';
+import type { CompanyRegistry } from '../../domain/company/lookup.ts';
+import { sendError, sendJson, type ErrorKey } from './errors.ts';
+import { setLogAccount } from '../http/log.ts';
+
+export const COMPANY_ROUTE = '/api/v1/brazilian_companies/:cnpj/company';
+/** `33.683.111/0002-80` typed into the path splits it in two segments: accepted as a convenience. */
+export const COMPANY_ROUTE_SLASHED = '/api/v1/brazilian_companies/:a/:b/company';
+
+export function rateLimitHeaders(q: QuotaState): Record<string, number> {
+  return { 'X-RateLimit-Limit': q.limit, 'X-RateLimit-Remaining': q.remaining, 'X-RateLimit-Reset': q.reset };
+}
+
+function sendDenied(res: ServerResponse, d: AccessDenied, now: () => Date): void {
+  const headers: Record<string, number> = d.quota ? rateLimitHeaders(d.quota) : {};
+  if (d.error === 'quota_exceeded') {
+    const reset = d.quota?.reset;
+    headers['Retry-After'] = d.retryAfter ?? Math.max(1, Math.ceil((reset ?? 0) - now().getTime() / 1000));
+  }
+  // The access layer's sentence is more specific (expiry date, plan, renewal day).
+  sendError(res, d.error satisfies ErrorKey, headers, d.message || undefined);
+}
+
+/** Authorization: Bearer wins over ?api_token=. */
+export function tokenOf(req: Request): string | undefined {
+  const h = req.headers.authorization;
+  if (typeof h === 'string') {
+    const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(h);
+    if (m) return m[1];
+  }
+  const q = req.query?.api_token;
+  if (typeof q === 'string') return q;
+  if (Array.isArray(q) && typeof q[0] === 'string') return q[0];
+  return undefined;
+}
+
+function decodeSafe(s: string | undefined): string {
+  if (typeof s !== 'string') return '';
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export interface CompanyDeps {
+  access: ApiAccess;
+  reader: CompanyRegistry;
+  now: () => Date;
+  /** Unexpected failures after the handler returned go to the app's 500 handler. */
+  fail: (err: unknown, req: Request, res: ServerResponse) => void;
+}
+
+export function companyHandler(deps: CompanyDeps) {
+  const { access, reader, now, fail } = deps;
+  return (req: Request, res: ServerResponse): void => {
+    const token = tokenOf(req);
+    const id = access.identifyForCount(token);
+    if (!id.ok) return sendDenied(res, id, now);
+    setLogAccount(res, id.accountId);
+    // Answers that count no call are checked afresh and still carry the quota headers (and
+    // 429 when the quota is used up).
+    const uncounted = (key: ErrorKey) => {
+      const q = access.authenticate(token);
+      return q.ok ? sendError(res, key, rateLimitHeaders(q.quota)) : sendDenied(res, q, now);
+    };
+    const raw = req.params.cnpj !== undefined ? decodeSafe(req.params.cnpj) : `${decodeSafe(req.params.a)}/${decodeSafe(req.params.b)}`;
+    const cnpj = normalizeCnpj(raw);
+    if (cnpj === null) return uncounted('invalid_cnpj');
+    if (!reader.available) return uncounted('registry_unavailable');
+    // Group commit: the calls of one event-loop turn share one durable transaction, and each
+    // answer leaves only after its count is on disk.
+    access.consumeGrouped(id).then(
+      (counted) => {
+        if (!counted.ok) return sendDenied(res, counted, now);
+        const body = reader.lookup(cnpj);
+        if (body === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
+        sendJson(res, 200, body, rateLimitHeaders(counted.quota));
+      },
+    ).catch((e) => fail(e, req, res));
+  };
+}

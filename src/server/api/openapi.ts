@@ -1,0 +1,99 @@
+// /openapi.json, generated from the TypeBox schemas and the error table (OpenAPI 3.1 takes
+// JSON Schema as is, so the schemas are embedded without translation).
+import { CompanyResponseSchema, ErrorSchema, StatusSchema } from '../../domain/company/schema.ts';
+import { exampleResponse } from '../../domain/company/example.ts';
+import { ERRORS } from './errors.ts';
+
+/** Plain JSON (TypeBox marks schemas with symbol keys, which JSON drops anyway). */
+const plain = (s: unknown) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>;
+
+export const API_DESCRIPTION =
+  'API de consulta de CNPJ: dados cadastrais públicos da Receita Federal (empresa, estabelecimento, sócios), ' +
+  'autenticada por token. Os campos seguem a nomenclatura do cadastro nacional. Campos de texto são sempre strings ' +
+  '("" quando a Receita não informa); datas são "AAAA-MM-DD" ou null; listas vazias são []. Os campos ' +
+  'regime_tributario, ano_regime_tributario, escrituracoes_regime_tributario e numero_funcionarios são omitidos ' +
+  'quando não há dados. Toda resposta autenticada traz X-RateLimit-Limit, X-RateLimit-Remaining e X-RateLimit-Reset ' +
+  '(segundos desde 1970 do início do próximo mês, horário de Brasília).';
+
+export function buildOpenApi(baseUrl: string): Record<string, unknown> {
+  const rateHeaders = {
+    'X-RateLimit-Limit': { description: 'Consultas por mês do plano.', schema: { type: 'integer' } },
+    'X-RateLimit-Remaining': { description: 'Consultas restantes neste mês.', schema: { type: 'integer' } },
+    'X-RateLimit-Reset': { description: 'Início do próximo mês (America/Sao_Paulo), em segundos desde 1970.', schema: { type: 'integer' } },
+  };
+  const errorResponse = (status: number, extraHeaders: Record<string, unknown> = {}) => {
+    const defs = Object.values(ERRORS).filter((e) => e.status === status);
+    return {
+      description: defs.map((d) => `\`${d.error}\`: ${d.when}`).join(' '),
+      headers: extraHeaders,
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/Error' },
+          examples: Object.fromEntries(defs.map((d) => [d.error, { value: { error: d.error, message: d.message } }])),
+        },
+      },
+    };
+  };
+  return {
+    openapi: '3.1.0',
+    info: { title: 'cnpj-api', version: '1.0.0', description: API_DESCRIPTION },
+    servers: [{ url: baseUrl }],
+    security: [{ bearer: [] }, { apiToken: [] }],
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Recomendado: Authorization: Bearer <token>. Tem precedência sobre api_token.' },
+        apiToken: { type: 'apiKey', in: 'query', name: 'api_token', description: 'Alternativa menos segura: o token pode aparecer em logs.' },
+      },
+      schemas: { CompanyResponse: plain(CompanyResponseSchema), Error: plain(ErrorSchema), Status: plain(StatusSchema) },
+    },
+    paths: {
+      '/api/v1/brazilian_companies/{cnpj}/company': {
+        get: {
+          operationId: 'getCompany',
+          summary: 'Consulta uma empresa pelo CNPJ',
+          description:
+            'Dados cadastrais do estabelecimento, da empresa, sócios e contatos extras. Respostas 200 e 404 contam na cota mensal; ' +
+            'CNPJ inválido (400) e falhas de autenticação não contam.',
+          parameters: [
+            {
+              name: 'cnpj',
+              in: 'path',
+              required: true,
+              description:
+                'CNPJ com 14 caracteres, sem pontuação (letras A–Z permitidas nas 12 primeiras posições a partir de julho de 2026). ' +
+                'Minúsculas viram maiúsculas; pontuação (33.683.111/0002-80) é aceita por conveniência.',
+              schema: { type: 'string', examples: ['33683111000280'] },
+            },
+          ],
+          responses: {
+            '200': {
+              description: 'Empresa encontrada.',
+              headers: rateHeaders,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/CompanyResponse' }, example: exampleResponse() } },
+            },
+            '400': errorResponse(400, rateHeaders),
+            '401': errorResponse(401),
+            '403': errorResponse(403),
+            '404': errorResponse(404, rateHeaders),
+            '429': errorResponse(429, { ...rateHeaders, 'Retry-After': { description: 'Segundos até a renovação da cota.', schema: { type: 'integer' } } }),
+            '500': errorResponse(500),
+            '503': errorResponse(503, { ...rateHeaders, 'Retry-After': { description: 'Segundos para tentar de novo (server_busy).', schema: { type: 'integer' } } }),
+          },
+        },
+      },
+      '/api/v1/status': {
+        get: {
+          operationId: 'getStatus',
+          summary: 'Base carregada: mês, data da importação, contagens',
+          security: [],
+          responses: { '200': { description: 'Estado da base.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Status' } } } } },
+        },
+      },
+      '/healthz': {
+        get: { operationId: 'healthz', summary: 'O processo está no ar', security: [], responses: { '200': { description: 'OK' } } },
+      },
+    },
+    // The whole error table in one place, for client generators and people.
+    'x-errors': Object.values(ERRORS).map(({ status, error, when }) => ({ status, error, when })),
+  };
+}

@@ -1,0 +1,127 @@
+// The HTTP server: app.db (accounts, tokens, usage), the registry reader with its snapshot swap,
+// the API and the web app on one port.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Polka } from 'polka';
+import { ApiAccess } from '../domain/accounts/api-access.ts';
+import { ContactsCache } from '../domain/accounts/contacts.ts';
+import { buildApp } from './app.ts';
+import { clientErrorHandler } from './api/client-error.ts';
+import { CountedResponse, type InFlightLimits } from './http/in-flight.ts';
+import { bufferedWriter, type LogFn } from './http/log.ts';
+import { openAppDb, openAppSqlite } from '../storage/app-db.ts';
+import type { Sqlite } from '../storage/sqlite.ts';
+import { WalSync } from '../storage/wal-sync.ts';
+import { dataPaths } from '../lib/config.ts';
+import { CompanyRegistry } from '../domain/company/lookup.ts';
+
+export interface ServerOptions {
+  dataDir: string;
+  host: string;
+  port: number;
+  /** Base URL shown to users (docs, OpenAPI, curl examples); default: the listening address. */
+  publicUrl?: string;
+  /** A reverse proxy is the only way in: believe its X-Forwarded-For/-Proto. */
+  trustProxy?: boolean;
+  now?: () => Date;
+  /** Active-snapshot polling interval (ms). */
+  pollMs?: number;
+  /** Where request and operational lines go (default: stdout, batched per event-loop turn). */
+  log?: LogFn;
+  /** Extra routes, for tests. */
+  extend?: (app: Polka) => void;
+  /** Other bounds on requests held at once, for tests (default IN_FLIGHT_LIMITS). */
+  inFlight?: InFlightLimits;
+  /** Other connection timeouts, for tests (default HTTP_TIMEOUTS). */
+  timeouts?: Partial<typeof HTTP_TIMEOUTS>;
+}
+
+/**
+ * Node's own request deadlines (headers in 60 s, the whole request in 300 s, checked every
+ * 30 s), and `idle`: a connection that has a request in progress and neither sends nor accepts
+ * a byte for that long is closed (a client that stopped reading its answers; node's default is
+ * never). Idle keep-alive connections between requests close after node's 5 s.
+ */
+export const HTTP_TIMEOUTS = { headers: 60_000, request: 300_000, check: 30_000, idle: 60_000 };
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const now = opts.now ?? (() => new Date());
+  const buffered = opts.log ? null : bufferedWriter(process.stdout);
+  const log: LogFn = opts.log ?? buffered!;
+  const appDb = await openAppDb(opts.dataDir); // migrates: the reader's read-only connections need the tables
+  let reader: CompanyRegistry | undefined;
+  let apiConn: Sqlite | undefined;
+  const walSync = new WalSync(`${dataPaths(opts.dataDir).appDb}-wal`);
+  const timeouts = { ...HTTP_TIMEOUTS, ...opts.timeouts };
+  const server = http.createServer({
+    // Tells the in-flight count when an answer exists (see InFlight).
+    ServerResponse: CountedResponse,
+    headersTimeout: timeouts.headers,
+    requestTimeout: timeouts.request,
+    connectionsCheckingInterval: timeouts.check,
+  });
+  server.timeout = timeouts.idle;
+  try {
+    // The API's own app.db connection: its counted calls commit without fsync and are made
+    // durable by WalSync off the event loop, before any answer leaves (group commit, see
+    // ApiAccess).
+    const conn = (apiConn = openAppSqlite(opts.dataDir));
+    conn.pragma('synchronous = NORMAL');
+    conn.pragma('mmap_size = 268435456');
+    const access = new ApiAccess(conn, { now, walSync });
+    // Extra contacts from memory, keyed on the contacts_epoch value the count just read.
+    const contacts = new ContactsCache(conn, () => access.contactsEpoch);
+    reader = new CompanyRegistry({ dataDir: opts.dataDir, pollMs: opts.pollMs, log, contacts: (cnpj) => contacts.get(cnpj) });
+    // Bind first: the base URL (for the docs and the web app's curl example) needs the real port.
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port, opts.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const addr = server.address() as AddressInfo;
+    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    const url = `http://${host}:${addr.port}`;
+    // Registered before the event loop can deliver the first request.
+    const { handle } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extend: opts.extend });
+    server.on('request', handle);
+    server.on('clientError', clientErrorHandler(log));
+    log(`listening on ${url}${reader.info ? ` (registry ${reader.info.month})` : ' (no registry imported yet)'}`);
+
+    let closing: Promise<void> | undefined;
+    const r = reader;
+    return {
+      url,
+      close() {
+        closing ??= (async () => {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+            // Requests in flight finish; keep-alive sockets that stay open are cut after a grace period.
+            setTimeout(() => server.closeAllConnections(), 2000).unref();
+          });
+          r.close();
+          // Answers waiting for a WAL flush have been sent once server.close() returned.
+          conn.close();
+          walSync.close();
+          await appDb.close();
+          buffered?.flush();
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    server.close();
+    reader?.close();
+    apiConn?.close();
+    walSync.close();
+    await appDb.close();
+    throw err;
+  }
+}

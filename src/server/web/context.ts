@@ -1,0 +1,16 @@
+// What the web pages need from the server that mounts them.
+import type { Kysely } from 'kysely';
+import type { AppDatabase } from '../../storage/app-schema.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
+
+export interface WebContext {
+  sqlite: Sqlite;
+  db: Kysely<AppDatabase>;
+  now: () => Date;
+  /** Public base URL of the API (--public-url, else the listening address), for the curl example. */
+  baseUrl: string;
+  /** Client address and https from X-Forwarded-For/-Proto (only behind a proxy you run). Default false. */
+  trustProxy?: boolean;
+  /** Where unexpected errors are reported. Default: console.error. */
+  log?: (line: string) => void;
+}

@@ -1,0 +1,87 @@
+// The "API de CNPJ" area: plan, this month's calls against the quota, calls per day, how to call.
+import type { MonthUsage } from '../../../domain/accounts/usage.ts';
+import { usageChart, type DayCount } from '../chart.ts';
+import { formatDate, formatInt, formatPct } from '../format.ts';
+import { breakAfterSlashes, html, type Html } from '../html.ts';
+import { layout, type HeaderUser } from '../layout.ts';
+
+/** The CNPJ used in the example (Receita's own published example). */
+export const EXAMPLE_CNPJ = '33683111000280';
+
+export interface HomePageData {
+  viewer: HeaderUser;
+  accountSuspended: boolean;
+  usage: MonthUsage;
+  monthLabel: string;
+  /** The days of the month so far. */
+  days: DayCount[];
+  monthLength: number;
+  today: string;
+  baseUrl: string;
+}
+
+function usageMeter(calls: number, limit: number): Html {
+  const ratio = limit > 0 ? Math.min(1, calls / limit) : 1;
+  const level = ratio >= 1 ? ' full' : ratio >= 0.8 ? ' high' : '';
+  return html`<svg class="meter" viewBox="0 0 100 4" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+    <rect class="track" x="0" y="0" width="100" height="4"/>
+    <rect class="fill${level}" x="0" y="0" width="${(ratio * 100).toFixed(2)}" height="4"/>
+  </svg>`;
+}
+
+export function curlExample(baseUrl: string): string {
+  return `curl -H "Authorization: Bearer SEU_TOKEN" ${baseUrl.replace(/\/+$/, '')}/api/v1/brazilian_companies/${EXAMPLE_CNPJ}/company`;
+}
+
+export function homePage(d: HomePageData): string {
+  const { usage } = d;
+  const pct = usage.limit > 0 ? (usage.calls / usage.limit) * 100 : 100;
+  const resetDay = formatDate(usage.reset * 1000);
+  const base = d.baseUrl.replace(/\/+$/, '');
+  const body = html`<div class="page-head">
+  <div>
+    <h1>API de CNPJ</h1>
+    <p class="lead">Consulte os dados cadastrais de empresas brasileiras pelo CNPJ. As chamadas estão incluídas no seu plano até a cota mensal.</p>
+  </div>
+  <a class="btn btn-primary btn-large" href="/api-de-cnpj/tokens">Gerenciar Tokens da API</a>
+</div>
+${d.accountSuspended ? html`<div class="alert alert-error" role="alert"><p><strong>Conta suspensa.</strong> Os tokens desta conta foram invalidados e a API não atende às chamadas. Regularize o pagamento para reativar a conta; depois, crie novos tokens.</p></div>` : ''}
+${!usage.apiIncluded ? html`<div class="alert alert-warn" role="status"><p>O plano <strong>${usage.plan}</strong> não inclui acesso à API. Fale com o suporte para mudar de plano.</p></div>` : ''}
+<div class="grid">
+  <section class="card" aria-labelledby="plano-titulo">
+    <h2 id="plano-titulo">Plano</h2>
+    <p class="stat">${usage.plan}</p>
+    <dl class="kv">
+      <dt>Cota mensal</dt><dd>${formatInt(usage.limit)} chamadas</dd>
+      <dt>Acesso à API</dt><dd>${usage.apiIncluded ? 'incluído' : 'não incluído'}</dd>
+      <dt>Conta</dt><dd>${d.viewer.accountName} · ${d.accountSuspended ? 'suspensa' : 'ativa'}</dd>
+    </dl>
+  </section>
+  <section class="card" aria-labelledby="uso-titulo">
+    <h2 id="uso-titulo">Uso em ${d.monthLabel}</h2>
+    <p class="stat" id="uso-mes">${formatInt(usage.calls)} <small>de ${formatInt(usage.limit)} chamadas</small></p>
+    ${usageMeter(usage.calls, usage.limit)}
+    <p class="muted">${formatPct(pct)}% da cota usada · restam ${formatInt(usage.remaining)} · a contagem recomeça em ${resetDay}.</p>
+  </section>
+</div>
+<section class="card" aria-labelledby="diario-titulo">
+  <h2 id="diario-titulo">Chamadas por dia</h2>
+  ${usageChart(d.days, d.monthLength, d.today, d.monthLabel)}
+</section>
+<section class="card" aria-labelledby="uso-api-titulo">
+  <h2 id="uso-api-titulo">Como chamar a API</h2>
+  <dl class="kv">
+    <dt>URL base</dt><dd><code>${base}</code></dd>
+    <dt>Consulta</dt><dd><code>${breakAfterSlashes('GET /api/v1/brazilian_companies/{cnpj}/company')}</code></dd>
+  </dl>
+  <p>Envie o token no cabeçalho <code>Authorization</code>. Exemplo com <code>curl</code>:</p>
+  <pre class="code" id="exemplo-curl">${breakAfterSlashes(curlExample(base))}</pre>
+  <div class="actions">
+    <button type="button" class="btn btn-secondary btn-small" data-copy="exemplo-curl" data-copy-status="exemplo-status" hidden>Copiar exemplo</button>
+    <span class="copy-status" id="exemplo-status" role="status" aria-live="polite"></span>
+  </div>
+  <p class="muted">Também é aceito o parâmetro <code>?api_token=</code>, menos seguro porque o token pode aparecer em registros de servidores. Nunca publique um token em código-fonte.</p>
+  <p>Campos da resposta, erros e exemplos: <a href="/docs">documentação da API</a>.</p>
+</section>`;
+  return layout({ title: 'API de CNPJ', body, viewer: d.viewer, current: 'home', withCopyScript: true });
+}

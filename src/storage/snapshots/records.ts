@@ -1,0 +1,95 @@
+// The active-snapshot pointer in app.db and how a connection ATTACHes a snapshot.
+// Publishing is one transaction: the new row becomes 'active', the old one 'retired'.
+import path from 'node:path';
+import type { Sqlite } from '../sqlite.ts';
+import { SNAPSHOT_FILES, type SnapshotFile } from './tables.ts';
+
+export interface TableStats {
+  rows: number;
+  rejected: number;
+  duplicates: number;
+  /** Bytes of the table and its index (benchmark only: measuring reads the whole file). */
+  bytes?: number;
+  /** Seconds spent reading, parsing and inserting this table's sources. */
+  seconds?: number;
+}
+
+export interface SnapshotStats {
+  tables: Record<string, TableStats>;
+  sourceFiles: string[];
+  missingFiles: string[];
+  seconds: number;
+  bytes: number;
+  synthetic?: boolean;
+  /** Published with --allow-partial: what was missing, empty or too small. */
+  partial?: string[];
+}
+
+export interface SnapshotInfo {
+  id: string;
+  month: string;
+  /** Absolute path of the snapshot directory. */
+  dir: string;
+  status: 'active' | 'retired' | 'deleted';
+  importedAt: string;
+  stats: SnapshotStats;
+}
+
+interface SnapshotRowRaw {
+  id: string;
+  month: string;
+  dir: string;
+  status: SnapshotInfo['status'];
+  imported_at: string;
+  stats_json: string;
+}
+
+function fromRow(r: SnapshotRowRaw, registryDir: string): SnapshotInfo {
+  return {
+    id: r.id,
+    month: r.month,
+    dir: path.resolve(registryDir, r.dir),
+    status: r.status,
+    importedAt: r.imported_at,
+    stats: JSON.parse(r.stats_json) as SnapshotStats,
+  };
+}
+
+/** Cheap enough to call on a timer: one indexed row. */
+export function activeSnapshot(sqlite: Sqlite, registryDir: string): SnapshotInfo | null {
+  const r = sqlite.prepare(`SELECT * FROM registry_snapshots WHERE status = 'active'`).get() as SnapshotRowRaw | undefined;
+  return r ? fromRow(r, registryDir) : null;
+}
+
+export function listSnapshots(sqlite: Sqlite, registryDir: string): SnapshotInfo[] {
+  const rows = sqlite.prepare(`SELECT * FROM registry_snapshots ORDER BY imported_at DESC`).all() as SnapshotRowRaw[];
+  return rows.map((r) => fromRow(r, registryDir));
+}
+
+/** Makes `dir` (relative to the registry folder) the active snapshot, atomically. */
+export function recordPublished(
+  sqlite: Sqlite,
+  s: { id: string; month: string; dir: string; importedAt: string; stats: SnapshotStats },
+): void {
+  sqlite.transaction(() => {
+    sqlite.prepare(`UPDATE registry_snapshots SET status = 'retired' WHERE status = 'active'`).run();
+    sqlite
+      .prepare(`INSERT INTO registry_snapshots (id, month, dir, status, imported_at, stats_json) VALUES (?, ?, ?, 'active', ?, ?)`)
+      .run(s.id, s.month, s.dir, s.importedAt, JSON.stringify(s.stats));
+  }).immediate();
+}
+
+export function markDeleted(sqlite: Sqlite, id: string): void {
+  sqlite.prepare(`UPDATE registry_snapshots SET status = 'deleted' WHERE id = ? AND status = 'retired'`).run(id);
+}
+
+/** Schema names under which a snapshot's files are attached to a connection. */
+export const ATTACHED: Record<SnapshotFile, string> = { establishments: 'est', companies: 'reg' };
+
+/** ATTACHes both files of a snapshot, read-only, to an open connection. */
+export function attachSnapshot(sqlite: Sqlite, dir: string): void {
+  for (const [file, schema] of Object.entries(ATTACHED) as [SnapshotFile, string][]) {
+    const uri = `file:${encodeURI(path.join(dir, SNAPSHOT_FILES[file])).replace(/[?#]/g, encodeURIComponent)}?mode=ro&immutable=1`;
+    sqlite.prepare(`ATTACH DATABASE ? AS ${schema}`).run(uri);
+  }
+}

@@ -1,0 +1,73 @@
+// `users set-password` and `users remove` through the real program, against a running server:
+// a locked-out user gets back in, a departed one is gone, and their web sessions end at once.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ApiAccess } from '../../src/domain/accounts/api-access.ts';
+import { createToken } from '../../src/domain/accounts/tokens.ts';
+import { listUsers } from '../../src/domain/accounts/users.ts';
+import { MAX_FAILURES_PER_PAIR } from '../../src/domain/accounts/login-throttle.ts';
+import { runCli } from '../helpers/cli.ts';
+import { WebClient } from '../server/web/client.ts';
+import { PASSWORD, seedAccount, startTestServer } from '../server/web/helpers.ts';
+
+const cli = (dataDir: string, args: string[], input = '') => runCli(['--data-dir', dataDir, ...args], input);
+
+function fails(r: { code: number | null; err: string }, re: RegExp) {
+  assert.equal(r.code, 1, r.err);
+  assert.equal(r.err.trim().split('\n').length, 1, `one line on stderr: ${r.err}`);
+  assert.match(r.err, re);
+}
+
+test('users set-password and users remove, while the server runs', async () => {
+  const s = await startTestServer();
+  try {
+    const { account, user } = await seedAccount(s.app, 'Acme');
+    await user('ana@acme.com.br', 'billing_admin');
+    await user('bia@acme.com.br', 'member');
+    const token = createToken(s.app.sqlite, { accountId: account.id, name: 'prod', createdBy: 'cli' }).token;
+    const signedIn = async (email: string, password = PASSWORD) => {
+      const c = new WebClient(s.url);
+      assert.equal((await c.login(email, password)).status, 303, email);
+      return c;
+    };
+    const isSignedIn = async (c: WebClient) => (await c.get('/api-de-cnpj')).status === 200;
+
+    // Ana is signed in on one browser; someone guessing her password locks her e-mail out.
+    const anaBrowser = await signedIn('ana@acme.com.br');
+    const guesser = new WebClient(s.url);
+    for (let i = 0; i < MAX_FAILURES_PER_PAIR; i++) await guesser.login('ana@acme.com.br', `wrong-guess-${i}`);
+    assert.equal((await new WebClient(s.url).login('ana@acme.com.br', PASSWORD)).status, 429);
+
+    // Bad inputs first: nothing changes.
+    fails(await cli(s.dataDir, ['users', 'set-password', '--email', 'nobody@acme.com.br'], 'a-good-long-password\n'), /^error: No user with the e-mail "nobody@acme.com.br"\.$/m);
+    fails(await cli(s.dataDir, ['users', 'set-password', '--email', 'ana@acme.com.br'], 'short\n'), /at least 10 characters/);
+    fails(await cli(s.dataDir, ['users', 'set-password', '--email', 'ana@acme.com.br'], ''), /No password given on stdin/);
+    fails(await cli(s.dataDir, ['users', 'set-password'], 'a-good-long-password\n'), /Missing required argument: email/);
+    assert.ok(await isSignedIn(anaBrowser));
+
+    const r = await cli(s.dataDir, ['users', 'set-password', '--email', ' ANA@acme.com.br'], 'a new long password\n');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, 'password of ana@acme.com.br changed; 1 web session(s) ended, failed logins for the e-mail forgotten\n');
+    assert.equal(await isSignedIn(anaBrowser), false, 'the old session ended');
+    assert.equal((await new WebClient(s.url).login('ana@acme.com.br', PASSWORD)).status, 401, 'the old password is refused');
+    const anaAgain = await signedIn('ana@acme.com.br', 'a new long password');
+
+    // Remove: the last billing_admin is kept unless --force; a member goes at once.
+    const biaBrowser = await signedIn('bia@acme.com.br');
+    fails(await cli(s.dataDir, ['users', 'remove', '--email', 'ana@acme.com.br']), /ana@acme\.com\.br is the last billing_admin of account "Acme".*--force/);
+    assert.ok(await isSignedIn(anaAgain));
+    fails(await cli(s.dataDir, ['users', 'remove', '--email', 'nobody@acme.com.br']), /No user with the e-mail/);
+    let rm = await cli(s.dataDir, ['users', 'remove', '--email', 'bia@acme.com.br']);
+    assert.equal(rm.code, 0, rm.err);
+    assert.equal(rm.out, "user bia@acme.com.br removed (1 web session(s) ended); the account's API tokens are unaffected\n");
+    assert.equal(await isSignedIn(biaBrowser), false);
+    rm = await cli(s.dataDir, ['users', 'remove', '--email', 'ana@acme.com.br', '--force']);
+    assert.equal(rm.code, 0, rm.err);
+    assert.equal(await isSignedIn(anaAgain), false);
+    assert.deepEqual(listUsers(s.app.sqlite, account.id), []);
+    const auth = new ApiAccess(s.app.sqlite).authenticate(token);
+    assert.ok(auth.ok, 'the API token made before still works');
+  } finally {
+    await s.close();
+  }
+});

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ContactsCache, contactsFor, loadContactsFile, parseContactsCsv, storeContacts } from '../../../src/domain/accounts/contacts.ts';
+import { hasWebsite } from '../../../src/domain/company/map.ts';
+import { AccountsError } from '../../../src/domain/accounts/errors.ts';
+import { tempAppDb } from './helpers/setup.ts';
+
+const CSV = `\uFEFFcnpj,tipo_contato,tipo_website,contato
+33.683.111/0002-80,Website,site,https://example.com.br
+33683111000280,email,,contato@example.com.br
+12abc34501de35,website,linkedin,"https://linkedin.com/company/x,y"
+
+33683111000280,email,,contato@example.com.br
+`;
+
+test('loads a CSV (BOM, header, punctuated and lowercase CNPJs, quotes, blank lines, duplicates)', async () => {
+  const { app, dir, cleanup } = await tempAppDb();
+  try {
+    const file = path.join(dir, 'c.csv');
+    fs.writeFileSync(file, CSV);
+    const r = await loadContactsFile(app.sqlite, file);
+    assert.deepEqual([r.rows, r.cnpjs, r.duplicatesSkipped, r.before, r.after], [3, 2, 1, 0, 3]);
+    const c = contactsFor(app.sqlite, '33683111000280');
+    assert.deepEqual(c, [
+      { tipo_contato: 'website', tipo_website: 'site', contato: 'https://example.com.br' },
+      { tipo_contato: 'email', tipo_website: '', contato: 'contato@example.com.br' },
+    ]);
+    assert.ok(hasWebsite(c));
+    assert.equal(contactsFor(app.sqlite, '12ABC34501DE35')[0].contato, 'https://linkedin.com/company/x,y');
+    assert.deepEqual(contactsFor(app.sqlite, '00000000000191'), []);
+
+    // per-cnpj: only the CNPJs in the file change.
+    const per = storeContacts(app.sqlite, await parseContactsCsv('33683111000280,email,,novo@example.com.br\n'), 'per-cnpj');
+    assert.equal(per.after, 2);
+    assert.deepEqual(contactsFor(app.sqlite, '33683111000280').map((x) => x.contato), ['novo@example.com.br']);
+    assert.equal(contactsFor(app.sqlite, '12ABC34501DE35').length, 1);
+    // replace: the file becomes the whole set.
+    storeContacts(app.sqlite, await parseContactsCsv('00000000000191,email,,a@b.com.br\n'), 'replace');
+    assert.deepEqual(contactsFor(app.sqlite, '12ABC34501DE35'), []);
+    assert.equal(contactsFor(app.sqlite, '00000000000191').length, 1);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('a bad line names its line number and changes nothing', async () => {
+  const { app, dir, cleanup } = await tempAppDb();
+  try {
+    storeContacts(app.sqlite, await parseContactsCsv('00000000000191,email,,a@b.com.br\n'));
+    const cases: [string, RegExp][] = [
+      ['cnpj,tipo_contato,tipo_website,contato\n33683111000280,email,,x@y.com\n33683111000281,email,,x@y.com\n', /Line 3 .*invalid CNPJ "33683111000281"/],
+      ['33683111000280,email,x@y.com\n', /Line 1 .*4 columns/],
+      ['33683111000280,email,,x@y.com\n\n33683111000280,,,x@y.com\n', /Line 3 .*empty tipo_contato/],
+      ['33683111000280,email,,\n', /Line 1 .*empty contato/],
+      ['33683111000280,email,,x@y.com\n33683111000280,email,,"unclosed\n', /Line \d+ of the contacts CSV/],
+      ['cnpj,contato,tipo,x\n', /Line 1 .*header/],
+    ];
+    for (const [csv, re] of cases) {
+      const file = path.join(dir, 'bad.csv');
+      fs.writeFileSync(file, csv);
+      await assert.rejects(loadContactsFile(app.sqlite, file), (e: AccountsError) => e.code === 'invalid_csv' && re.test(e.message), csv);
+    }
+    assert.equal(contactsFor(app.sqlite, '00000000000191').length, 1);
+    await assert.rejects(loadContactsFile(app.sqlite, path.join(dir, 'missing.csv')), /Cannot read the file/);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('the in-memory copy follows contacts_epoch; past its row limit it reads per lookup', async () => {
+  const { app, cleanup } = await tempAppDb();
+  try {
+    const epoch = () => (app.sqlite.prepare('SELECT n FROM contacts_epoch').get() as { n: number }).n;
+    const small = new ContactsCache(app.sqlite, epoch);
+    const tiny = new ContactsCache(app.sqlite, epoch, 1);
+    const row = (contato: string) => ({ cnpj: '33683111000280', contact: { tipo_contato: 'email', tipo_website: '', contato } });
+    for (const cache of [small, tiny]) assert.deepEqual(cache.get('33683111000280'), []);
+    storeContacts(app.sqlite, [row('a@example.com.br'), row('b@example.com.br')]);
+    for (const cache of [small, tiny]) assert.deepEqual(cache.get('33683111000280').map((c) => c.contato), ['a@example.com.br', 'b@example.com.br']);
+    storeContacts(app.sqlite, [row('c@example.com.br')], 'per-cnpj');
+    for (const cache of [small, tiny]) assert.deepEqual(cache.get('33683111000280').map((c) => c.contato), ['c@example.com.br']);
+    assert.throws(() => (small.get('33683111000280') as unknown as unknown[]).push({}), TypeError, 'shared lists are frozen');
+    // Token, account and plan changes move auth_epoch only: the copy is not reloaded for them.
+    const before = epoch();
+    app.sqlite.prepare("UPDATE plans SET monthly_quota = 1 WHERE name = 'Ouro'").run();
+    assert.equal(epoch(), before);
+  } finally {
+    await cleanup();
+  }
+});

@@ -1,0 +1,33 @@
+// Child process for the concurrency and crash tests: its own connection to the same app.db.
+// argv: dataDir token mode(count|forever) attempts
+// count:   waits for <dataDir>/go, then calls consume() `attempts` times; prints the granted count.
+// forever: consumes until killed, writing the running granted count after each commit.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
+import { openAppSqlite } from '../../../../src/storage/app-db.ts';
+
+const [dataDir, token, mode, attemptsArg] = process.argv.slice(2);
+const sqlite = openAppSqlite(dataDir);
+const access = new ApiAccess(sqlite);
+const auth = access.authenticate(token);
+if (!auth.ok) {
+  console.error(`authenticate failed: ${auth.error}`);
+  process.exit(2);
+}
+
+if (mode === 'count') {
+  fs.writeSync(1, 'ready\n');
+  const go = path.join(dataDir, 'go');
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  while (!fs.existsSync(go)) Atomics.wait(sleeper, 0, 0, 2);
+  let granted = 0;
+  for (let i = 0; i < Number(attemptsArg); i++) if (access.consume(auth).ok) granted++;
+  fs.writeSync(1, `granted ${granted}\n`);
+  sqlite.close();
+} else {
+  let granted = 0;
+  for (;;) {
+    if (access.consume(auth).ok) fs.writeSync(1, `${++granted}\n`);
+  }
+}
