@@ -207,7 +207,9 @@ export async function spawnServe(dataDir: string, args: string[] = [], ready: (p
 /** The children of a process (a cluster primary's workers). */
 export function childPids(pid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    // Node children only: tsx may run an esbuild service as a child of the same process while
+    // it transforms files it has not cached yet (a fresh clone), which is no server worker.
+    return execFileSync('pgrep', ['-P', String(pid), '-x', 'node'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
   }
