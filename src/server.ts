@@ -11,6 +11,7 @@ import { openAppDb, openAppSqlite } from './db/app-db.ts';
 import type { Sqlite } from './db/sqlite.ts';
 import { WalSync } from './db/wal-sync.ts';
 import { dataPaths } from './config.ts';
+import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './connection-limits.ts';
 import { RegistryReader } from './registry/reader.ts';
 
 export interface ServerOptions {
@@ -28,6 +29,8 @@ export interface ServerOptions {
   log?: LogFn;
   /** Extra routes, for tests. */
   extend?: (app: Polka) => void;
+  /** Other connection bounds, for tests (default: defaultConnectionLimits()). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 export interface RunningServer {
@@ -44,6 +47,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let apiConn: Sqlite | undefined;
   const walSync = new WalSync(`${dataPaths(opts.dataDir).appDb}-wal`);
   const server = http.createServer();
+  limitConnections(server, { ...defaultConnectionLimits(opts.trustProxy ?? false), ...opts.connections });
   try {
     // The API's own app.db connection: its counted calls commit without fsync and are made
     // durable by WalSync off the event loop, before any answer leaves (group commit, see
