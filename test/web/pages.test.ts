@@ -279,6 +279,20 @@ describe('web pages', () => {
     }
   });
 
+  test('a token id in the path is decimal digits only: 0x1, 1e0, +1 name no token', async () => {
+    const c = await loggedIn('admin@acme.com.br');
+    const csrf_token = await c.csrf('/api-de-cnpj/tokens');
+    const id = createToken(server.app.sqlite, { accountId: acmeId, name: 'alvo', createdBy: 'cli' }, now).id;
+    // Before: Number() read these as the id, so /tokens/0x1/desativar switched token 1 off.
+    for (const alias of [`0x${id.toString(16)}`, `${id}e0`, `+${id}`, ` ${id}`, `${id}.0`]) {
+      const r = await c.post(`/api-de-cnpj/tokens/${encodeURIComponent(alias)}/desativar`, { csrf_token });
+      assert.equal(r.status, 303, alias);
+      assert.match(await (await c.get('/api-de-cnpj/tokens')).text(), /Token não encontrado/, alias);
+      const row = server.app.sqlite.prepare('SELECT enabled FROM api_tokens WHERE id = ?').get(id) as { enabled: number };
+      assert.equal(row.enabled, 1, alias);
+    }
+  });
+
   test("another account's token cannot be touched", async () => {
     const c = await loggedIn('admin@acme.com.br');
     const csrf_token = await c.csrf('/api-de-cnpj/tokens');
