@@ -154,16 +154,21 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
 
 test('rejects files keep the first MAX_REJECT_LINES records; the summary counts them all', async () => {
   const dump = copySamples(tempDir('dump-'));
-  const bad = MAX_REJECT_LINES + 2000;
-  const lines = [rec('6204000', 'Consultoria em tecnologia da informação'), ...Array.from({ length: bad }, (_, i) => rec(`lixo ${i}`))];
-  writeZip(path.join(dump, 'Cnaes.zip'), 'F.K03200$Z.D60913.CNAECSV', lines.join(''));
-  const s = await runImport({ dataDir: tempDir(), inputs: [dump], month: '2026-09', allowPartial: true });
-  assert.equal(s.stats.tables.cnaes.rows, 1);
-  assert.equal(s.stats.tables.cnaes.rejected, bad);
-  const written = fs.readFileSync(s.rejectsFiles[0], 'utf8').trim().split('\n');
-  assert.equal(written.length, 1 + MAX_REJECT_LINES + 1, 'header, the first rejects, one closing note');
-  assert.match(written.at(-2)!, /lixo 9999/);
-  assert.match(written.at(-1)!, /only the first 10000 rejected records are written here/);
+  const dataDir = tempDir();
+  try {
+    const bad = MAX_REJECT_LINES + 2000;
+    const lines = [rec('6204000', 'Consultoria em tecnologia da informação'), ...Array.from({ length: bad }, (_, i) => rec(`lixo ${i}`))];
+    writeZip(path.join(dump, 'Cnaes.zip'), 'F.K03200$Z.D60913.CNAECSV', lines.join(''));
+    const s = await runImport({ dataDir, inputs: [dump], month: '2026-09', allowPartial: true });
+    assert.equal(s.stats.tables.cnaes.rows, 1);
+    assert.equal(s.stats.tables.cnaes.rejected, bad);
+    const written = fs.readFileSync(s.rejectsFiles[0], 'utf8').trim().split('\n');
+    assert.equal(written.length, 1 + MAX_REJECT_LINES + 1, 'header, the first rejects, one closing note');
+    assert.match(written.at(-2)!, /lixo 9999/);
+    assert.match(written.at(-1)!, /only the first 10000 rejected records are written here/);
+  } finally {
+    for (const d of [dump, dataDir]) fs.rmSync(d, { recursive: true, force: true });
+  }
 });
 
 test('a corrupt or truncated zip aborts the import and leaves the active snapshot untouched', async () => {
