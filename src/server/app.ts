@@ -10,6 +10,7 @@ import type { AppDatabase } from '../storage/app-schema.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
 import type { CompanyRegistry } from '../domain/company/lookup.ts';
 import { HSTS, isHttps } from './http/forwarded.ts';
+import { setSecurityHeaders } from './web/http.ts';
 import { mountWeb } from './web/index.ts';
 import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, companyHandler } from './api/company.ts';
 import { buildDocsHtml } from './api/docs.ts';
@@ -171,12 +172,14 @@ export function buildApp(deps: AppDeps): BuiltApp {
   const openapi = JSON.stringify(buildOpenApi(deps.baseUrl));
   app.get('/openapi.json', ((_req: Request, res: ServerResponse) => {
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Length', Buffer.byteLength(openapi));
     res.end(openapi);
   }) as unknown as Middleware);
 
   const docs = buildDocsHtml(deps.baseUrl);
   app.get('/docs', ((_req: Request, res: ServerResponse) => {
+    setSecurityHeaders(res); // a page in the web app's layout: the same rules (CSP, no framing)
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Content-Length', Buffer.byteLength(docs));
     res.end(docs);

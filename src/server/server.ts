@@ -13,6 +13,7 @@ import { openAppDb, openAppSqlite } from '../storage/app-db.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
 import { WalSync } from '../storage/wal-sync.ts';
 import { dataPaths } from '../lib/config.ts';
+import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './http/connection-limits.ts';
 import { CompanyRegistry } from '../domain/company/lookup.ts';
 
 export interface ServerOptions {
@@ -34,6 +35,8 @@ export interface ServerOptions {
   inFlight?: InFlightLimits;
   /** Other connection timeouts, for tests (default HTTP_TIMEOUTS). */
   timeouts?: Partial<typeof HTTP_TIMEOUTS>;
+  /** Other connection bounds, for tests (default: defaultConnectionLimits()). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 /**
@@ -66,6 +69,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     connectionsCheckingInterval: timeouts.check,
   });
   server.timeout = timeouts.idle;
+  limitConnections(server, { ...defaultConnectionLimits(opts.trustProxy ?? false), ...opts.connections });
   try {
     // The API's own app.db connection: its counted calls commit without fsync and are made
     // durable by WalSync off the event loop, before any answer leaves (group commit, see

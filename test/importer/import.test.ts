@@ -7,6 +7,7 @@ import { openAppDb } from '../../src/storage/app-db.ts';
 import { listSnapshots } from '../../src/storage/snapshots/records.ts';
 import { newSnapshotId } from '../../src/storage/snapshots/lifecycle.ts';
 import { runImport } from '../../src/importer/run.ts';
+import { MAX_REJECT_LINES } from '../../src/importer/writer.ts';
 import { RECEITA_MINI } from '../fixtures/index.ts';
 import { active, copySamples, querySnapshot, rec, tempDir, writeZip } from './helpers.ts';
 
@@ -150,6 +151,25 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
   assert.equal(rejects[0], 'file\trecord\tline\treason\tcontent');
   assert.match(rejects[1], /^Estabelecimentos0\.zip:K3241\.K03200Y0\.D60913\.ESTABELE\t5\t6\t.*30/);
   assert.match(rejects[2], /wrong CNPJ check digits/);
+});
+
+test('rejects files keep the first MAX_REJECT_LINES records; the summary counts them all', async () => {
+  const dump = copySamples(tempDir('dump-'));
+  const dataDir = tempDir();
+  try {
+    const bad = MAX_REJECT_LINES + 2000;
+    const lines = [rec('6204000', 'Consultoria em tecnologia da informação'), ...Array.from({ length: bad }, (_, i) => rec(`lixo ${i}`))];
+    writeZip(path.join(dump, 'Cnaes.zip'), 'F.K03200$Z.D60913.CNAECSV', lines.join(''));
+    const s = await runImport({ dataDir, inputs: [dump], month: '2026-09', allowPartial: true });
+    assert.equal(s.stats.tables.cnaes.rows, 1);
+    assert.equal(s.stats.tables.cnaes.rejected, bad);
+    const written = fs.readFileSync(s.rejectsFiles[0], 'utf8').trim().split('\n');
+    assert.equal(written.length, 1 + MAX_REJECT_LINES + 1, 'header, the first rejects, one closing note');
+    assert.match(written.at(-2)!, /lixo 9999/);
+    assert.match(written.at(-1)!, /only the first 10000 rejected records are written here/);
+  } finally {
+    for (const d of [dump, dataDir]) fs.rmSync(d, { recursive: true, force: true });
+  }
 });
 
 test('a corrupt or truncated zip aborts the import and leaves the active snapshot untouched', async () => {

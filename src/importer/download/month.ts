@@ -107,7 +107,8 @@ export async function resolveMonth(source: Source, month: string, ctx: RemoteCtx
 }
 
 function safeLocalName(name: string): boolean {
-  return !!name && !name.startsWith('.') && !/[/\\\0]/.test(name);
+  // No path, no hidden file, no control character (names are printed on the operator's terminal).
+  return !!name && !name.startsWith('.') && !/[/\\\x00-\x1f\x7f-\x9f]/.test(name);
 }
 
 async function pool<T>(items: T[], n: number, work: (item: T) => Promise<void>): Promise<void> {

@@ -1,7 +1,7 @@
 // Reader for the small "Regime Tributário" CSVs (layout doc §5.2): current files use `,` with a header
 // (LF or CRLF); older ones `;` without header.
 import { parse } from 'csv-parse/sync';
-import { SUSPECT, repairUtf8, type RejectedRecord } from './records.ts';
+import { MAX_LINE_CHARS, SUSPECT, repairUtf8, type RejectedRecord } from './records.ts';
 
 const CANDIDATES = [',', ';', '\t', '|'];
 const SNIFF_LIMIT = 64 * 1024;
@@ -85,6 +85,8 @@ export class DelimitedParser {
   private rest = '';
   private recordNo = 0;
   private lineNo = 0;
+  /** Dropping the rest of an over-long line, up to its LF. */
+  private skipping = false;
 
   constructor(opts: DelimitedParserOptions) {
     this.expected = opts.expectedHeader;
@@ -129,10 +131,19 @@ export class DelimitedParser {
     const text = this.rest;
     let start = 0;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-      this.line(text.slice(start, nl));
+      // The end of a line already rejected as over-long: its line number is already counted.
+      if (this.skipping) this.skipping = false;
+      else this.line(text.slice(start, nl));
       start = nl + 1;
     }
-    this.rest = text.slice(start);
+    this.rest = this.skipping ? '' : text.slice(start);
+    // A line without its LF yet is held in memory: past the bound it is rejected now and the rest
+    // of it dropped as it arrives (a regime file of garbage must not grow the importer).
+    if (this.rest.length > MAX_LINE_CHARS) {
+      this.overLong(this.rest);
+      this.rest = '';
+      this.skipping = true;
+    }
     if (final && this.rest !== '') {
       const last = this.rest;
       this.rest = '';
@@ -140,9 +151,15 @@ export class DelimitedParser {
     }
   }
 
+  private overLong(raw: string): void {
+    this.onReject({ raw: raw.slice(0, 200), recordNo: ++this.recordNo, line: ++this.lineNo, reason: `line longer than ${MAX_LINE_CHARS} characters (dropped)` });
+  }
+
   private line(raw: string): void {
     const delimiter = this.delimiter!;
     const n = this.expected.length;
+    // Same verdict whatever the chunking: a complete over-long line is rejected whole.
+    if (raw.length > MAX_LINE_CHARS) return this.overLong(raw);
     const lineNo = ++this.lineNo;
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;

@@ -38,11 +38,16 @@ const DEFAULT_CHUNK = 1 << 20;
 const CP437_HIGH =
   'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0';
 
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
+const CONTROL_ALL = new RegExp(CONTROL.source, 'g');
+
 function decodeName(buf: Buffer, utf8: boolean): string {
-  if (utf8) return buf.toString('utf8');
   let out = '';
-  for (const b of buf) out += b < 0x80 ? String.fromCharCode(b) : CP437_HIGH[b - 0x80];
-  return out;
+  if (utf8) out = buf.toString('utf8');
+  else for (const b of buf) out += b < 0x80 ? String.fromCharCode(b) : CP437_HIGH[b - 0x80];
+  // Member names reach the operator's terminal (errors, the rejects files): a control character
+  // (ESC starts a terminal command: clear the screen, set the title) is shown as \xNN instead.
+  return CONTROL.test(out) ? out.replace(CONTROL_ALL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) : out;
 }
 
 async function readAt(fh: fs.promises.FileHandle, position: number, length: number): Promise<Buffer> {

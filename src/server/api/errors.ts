@@ -127,8 +127,9 @@ export type ErrorKey = keyof typeof ERRORS;
 /** Writes a JSON body with its length (no chunked encoding for a few hundred bytes). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string | number>): void {
   const json = JSON.stringify(body);
-  // One writeHead instead of a setHeader per header: this is every API answer.
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  // One writeHead instead of a setHeader per header: this is every API answer. nosniff: a
+  // browser never reads a JSON answer as anything else (HTML, script).
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json), 'X-Content-Type-Options': 'nosniff' });
   res.end(json);
 }
 

@@ -104,6 +104,17 @@ describe('download over WebDAV (Nextcloud share)', () => {
     assert.equal(s.gets().length, 8);
   });
 
+  it('listed names that are not plain file names (control characters, a dot first) are not downloaded', async () => {
+    const files = shareFiles();
+    // ESC starts a terminal command (clear the screen, set the title): never a file name here.
+    files[`${DAV}2026-08/\x1b]0;owned\x07\x1b[2JEmpresas1.zip`] = sample('Empresas1.zip');
+    files[`${DAV}2026-08/.hidden.zip`] = sample('Empresas1.zip');
+    const s = await share({ files });
+    const r = await downloadMonth(opts(s));
+    assertComplete(r.dir, ALL_LOCAL);
+    assert.ok(!s.gets().some((l) => /\x1b|hidden/.test(l.path)), 'never requested');
+  });
+
   it('downloads an explicit month into --out', async () => {
     const s = await share();
     const out = path.join(tmpdir(), 'x');

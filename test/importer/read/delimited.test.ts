@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { DelimitedParser, DelimitedLayoutError } from '../../../src/importer/read/delimited.ts';
-import type { RejectedRecord } from '../../../src/importer/read/records.ts';
+import { MAX_LINE_CHARS, type RejectedRecord } from '../../../src/importer/read/records.ts';
 import { listZip, openMemberStream } from '../../../src/importer/read/zip.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';
 
@@ -71,6 +71,36 @@ describe('DelimitedParser (Regime Tributário files)', () => {
 
   test('an unexpected header (layout change, e.g. the 2021 layout) is refused', async () => {
     await assert.rejects(collect(chunks('Ano,CNPJ,Forma_de_Tributacao,Municipio,UF\n2019,1,LUCRO REAL,SAO PAULO,SP\n')), DelimitedLayoutError);
+  });
+
+  test('a line longer than MAX_LINE_CHARS is rejected and skipped as it streams, whatever the chunking', async () => {
+    // A 300 KB regime zip holding 300 MB of digits without a newline once held the whole "line"
+    // in memory (2.5 GB RSS, a minute of rescans); 1 GB of it ends in "Invalid string length".
+    const long = '1'.repeat(MAX_LINE_CHARS + 1);
+    const good = '2019,2,0,LUCRO REAL,1\n';
+    const verdict = { reject: { raw: '1'.repeat(200), recordNo: 1, line: 1, reason: `line longer than ${MAX_LINE_CHARS} characters (dropped)` } };
+    const after = { fields: ['2019', '2', '0', 'LUCRO REAL', '1'], recordNo: 2 };
+    // Whole, in 64 KiB pieces, and as the last line of the file.
+    assert.deepEqual(await collect(chunks(long + '\n' + good)), [verdict, after]);
+    const pieces: string[] = [];
+    for (let i = 0; i < long.length * 4; i += 65536) pieces.push(long.slice(0, 65536));
+    assert.deepEqual(await collect(chunks(...pieces, '\n', good)), [verdict, after]);
+    assert.deepEqual(await collect(chunks(good, long)), [{ ...after, recordNo: 1 }, { reject: { ...verdict.reject, recordNo: 2, line: 2 } }]);
+  });
+
+  test('a stream of over-long garbage is read with bounded memory', async () => {
+    let rejects = 0;
+    const parser = new DelimitedParser({ expectedHeader: HEADER, onRecord: () => assert.fail('no record expected'), onReject: () => rejects++ });
+    const chunk = Buffer.alloc(1 << 20, '1');
+    // What the parser holds between chunks: never more than one bounded line.
+    let held = 0;
+    for (let i = 0; i < 64; i++) {
+      parser.push(chunk); // 64 MB without a newline
+      held = Math.max(held, (parser as unknown as { rest: string }).rest.length);
+    }
+    parser.end();
+    assert.equal(rejects, 1);
+    assert.ok(held <= MAX_LINE_CHARS, `held ${held} characters`);
   });
 
   test('empty input yields nothing; source errors propagate', async () => {

@@ -207,6 +207,14 @@ describe('corrupt inputs give a clean ZipError', () => {
     await assert.rejects(readAll(openMemberStream(f, { name: 'x.csv', method: 14, compressedSize: 3, uncompressedSize: 3, crc32: 0, localHeaderOffset: 0 })), ZipError);
   });
 
+  test('control characters in member names are shown escaped (no terminal commands from a zip)', async () => {
+    const f = path.join(tmp, 'esc.zip');
+    writeZip(f, [{ name: '\x1b]0;owned\x07\x1b[2JX.CNAECSV', data: 'abc', method: 0 }]);
+    const [m] = await listZip(f);
+    assert.equal(m.name, '\\x1b]0;owned\\x07\\x1b[2JX.CNAECSV');
+    await assert.rejects(readAll(openMemberStream(f, { ...m, uncompressedSize: 1 })), (err: Error) => !/[\x00-\x1f]/.test(err.message) && /\\x1b\[2J/.test(err.message));
+  });
+
   test('bad local header offset', async () => {
     const f = path.join(tmp, 'ok.zip');
     writeZip(f, [{ name: 'a', data: 'hello world', method: 0 }]);

@@ -1,6 +1,7 @@
 // Web pages over plain HTTP: headers, cookies, sessions, CSRF, throttling, roles, suspension.
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { reactivateAccount, suspendAccount } from '../../../src/domain/accounts/accounts.ts';
 import { createToken } from '../../../src/domain/accounts/tokens.ts';
@@ -110,6 +111,30 @@ describe('web pages', () => {
     const csrf_token = await c.csrf('/api-de-cnpj/tokens');
     const r = await c.post('/api-de-cnpj/tokens', { csrf_token, nome: 'x'.repeat(40_000), expiracao: '30d' });
     assert.equal(r.status, 413);
+  });
+
+  test('after a 413 the connection is closed: the rest of the body is neither waited for nor read', async () => {
+    // Before: the answer went out and the connection stayed until node's requestTimeout (300 s),
+    // reading whatever the client still sent. Declared up front, and streamed (chunked).
+    const { port } = new URL(server.url);
+    const heads = [
+      'POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000000\r\n\r\nemail=a',
+      'POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n' +
+        `8000\r\n${'a'.repeat(0x8000)}\r\n`,
+    ];
+    for (const head of heads) {
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(head));
+      let answer = '';
+      socket.on('data', (d) => (answer += d));
+      const closed = await new Promise<boolean>((resolve) => {
+        socket.once('close', () => resolve(true));
+        setTimeout(() => resolve(false), 3000);
+      });
+      socket.destroy();
+      assert.match(answer, /^HTTP\/1\.1 413 /, head.slice(0, 80));
+      assert.match(answer, /\r\nConnection: close\r\n/i);
+      assert.ok(closed, 'the server closed the connection');
+    }
   });
 
   test('the login form is CSRF-protected too (double-submit cookie)', async () => {
@@ -251,6 +276,20 @@ describe('web pages', () => {
       assert.equal(ok.status, 303, typed);
       const row = new RegExp(`com data ${typed}</th>[\\s\\S]*?</tr>`).exec(await (await c.get('/api-de-cnpj/tokens')).text());
       assert.match(row?.[0] ?? '', new RegExp(`>${shown}<`), typed);
+    }
+  });
+
+  test('a token id in the path is decimal digits only: 0x1, 1e0, +1 name no token', async () => {
+    const c = await loggedIn('admin@acme.com.br');
+    const csrf_token = await c.csrf('/api-de-cnpj/tokens');
+    const id = createToken(server.app.sqlite, { accountId: acmeId, name: 'alvo', createdBy: 'cli' }, now).id;
+    // Before: Number() read these as the id, so /tokens/0x1/desativar switched token 1 off.
+    for (const alias of [`0x${id.toString(16)}`, `${id}e0`, `+${id}`, ` ${id}`, `${id}.0`]) {
+      const r = await c.post(`/api-de-cnpj/tokens/${encodeURIComponent(alias)}/desativar`, { csrf_token });
+      assert.equal(r.status, 303, alias);
+      assert.match(await (await c.get('/api-de-cnpj/tokens')).text(), /Token não encontrado/, alias);
+      const row = server.app.sqlite.prepare('SELECT enabled FROM api_tokens WHERE id = ?').get(id) as { enabled: number };
+      assert.equal(row.enabled, 1, alias);
     }
   });
 

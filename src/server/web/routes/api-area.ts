@@ -113,9 +113,11 @@ export function apiAreaRoutes(ctx: WebContext) {
   const toggle = (enable: boolean) =>
     action(ctx, async (req, res, viewer) => {
       if (refuseUnlessManager(res, viewer)) return;
-      const id = Number(req.params?.id);
+      // Digits only: Number() would also read 0x1, 1e0 or " 1" as token 1.
+      const raw = req.params?.id ?? '';
+      const id = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
       try {
-        if (!Number.isSafeInteger(id) || id <= 0) throw new AccountsError('not_found', 'The token id is not a positive integer.', 'token_not_found');
+        if (!Number.isSafeInteger(id)) throw new AccountsError('not_found', 'The token id is not a positive integer.', 'token_not_found');
         // Scoped to the viewer's account: another account's token id is "not found", not a leak.
         const t = (enable ? activateToken : deactivateToken)(ctx.sqlite, id, { accountId: viewer.account.id }, ctx.now);
         await setFlash(ctx.db, viewer.session, { kind: 'notice', text: `Token “${t.name}” ${enable ? 'ativado' : 'desativado'}.` });
