@@ -19,7 +19,7 @@ const argv = await yargs(hideBin(process.argv))
   .strict()
   .parse();
 
-// A full month, for the extrapolation (layout doc §1.3, 2026 numbers).
+// A full month, for the extrapolation (docs/receita-dump.md §2, 2026 numbers).
 const FULL_MONTH: Record<string, number> = { establishments: 70e6, companies: 67e6, partners: 27.5e6, simples: 45e6, regimes: 10.6e6 };
 
 const dumpDir = path.resolve(argv['dump-dir'], `dump-${argv.companies}-${argv.seed}`);

@@ -1,4 +1,4 @@
-// The data quirks of the real dump (see the layout doc, §4), their base rates, and the
+// The data quirks of the real dump (docs/receita-dump.md, §7), their base rates, and the
 // scheduler that decides where to inject them. Every injection is counted by name for the
 // manifest. Quirks draw from their own PRNG stream, so the clean records of a seed are the
 // same whatever the quirk rate.

@@ -1,6 +1,6 @@
 // Builders for the clean records of one synthetic company: the Empresas row, its
-// establishments, partners, Simples row and regime rows. Proportions follow the layout doc
-// (§1.3, §3): about half the companies are individual entrepreneurs (MEI, no partners),
+// establishments, partners, Simples row and regime rows. Proportions follow the real counts
+// (docs/receita-dump.md §2): about half the companies are individual entrepreneurs (MEI, no partners),
 // ~1.05 establishments and ~0.4 partners per company, Simples for ~60%, regimes for ~15%.
 // Quirks are applied by generate.ts, not here.
 

@@ -1,7 +1,7 @@
 // Errors met before routing (node's 'clientError'), over raw sockets: malformed request lines
 // and headers (400), headers over node's 16 KB (431), chunk extensions over 16 KB (413), a
 // request that does not arrive in time (408). Each answers a complete HTTP/1.1 response with
-// the JSON error body of contract 5, Content-Length and Connection: close, then closes.
+// the JSON error body of docs/errors.md, Content-Length and Connection: close, then closes.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';

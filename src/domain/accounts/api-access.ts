@@ -104,7 +104,7 @@ function tokenText(token: string | undefined | null): string | AccessDenied {
   return isWellFormedToken(t) ? t : deny('invalid_token', MSG_INVALID);
 }
 
-/** last_used_at is written at most this often per token (contract 3). */
+/** last_used_at is written at most this often per token (docs/quotas-and-tokens.md). */
 const TOUCH_INTERVAL_MS = 60_000;
 /** How long a batch keeps retrying for the write lock before its calls fail (500). */
 const LOCK_WAIT_MS = 10_000;

@@ -10,7 +10,7 @@ import { normalizeCnpj } from '../cnpj.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { AccountsError } from './errors.ts';
 
-/** Field names as in the API response (spec 2.4). */
+/** Field names as in the API response (docs/api-response.md). */
 export interface ExtraContact {
   tipo_contato: string;
   tipo_website: string;
@@ -67,7 +67,7 @@ export async function parseContactsCsv(input: string | Buffer | NodeJS.ReadableS
       if (!tipoContato) throw bad(line, 'empty tipo_contato');
       if (!contato) throw bad(line, 'empty contato');
       if ([tipoContato, tipoWebsite, contato].some((f) => f.length > MAX_FIELD)) throw bad(line, `a field longer than ${MAX_FIELD} characters`);
-      // Lowercased because 'website' drives has_website (contract 2).
+      // Lowercased because 'website' drives has_website (docs/api-response.md).
       out.push({ cnpj, contact: { tipo_contato: tipoContato.toLowerCase(), tipo_website: tipoWebsite, contato } });
     }
   } catch (err) {

@@ -1,5 +1,5 @@
 // API tokens: created by a billing administrator (web) or the operator (CLI), shown once.
-// States (contract 3): invalidated (account suspended, permanent) > deactivated (toggle) >
+// States (docs/quotas-and-tokens.md): invalidated (account suspended, permanent) > deactivated (toggle) >
 // expired (past expires_at, a São Paulo date) > active.
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { getAccount } from './accounts.ts';

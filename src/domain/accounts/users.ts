@@ -1,4 +1,4 @@
-// People who log into the web app. Only billing administrators manage tokens (spec 5.3).
+// People who log into the web app. Only billing administrators manage tokens (docs/quotas-and-tokens.md).
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { getAccount } from './accounts.ts';
 import { AccountsError, rethrowUnique } from './errors.ts';

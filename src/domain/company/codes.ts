@@ -1,4 +1,4 @@
-// The fixed code → text domains of the Receita layout (contract section 2, layout doc section 3),
+// The fixed code → text domains of the Receita layout (docs/api-response.md, docs/receita-dump.md §5),
 // and the small value formatters the mapping needs. Codes arrive as INTEGER (or as TEXT when the
 // importer met a value that is not a number), so every helper accepts both.
 

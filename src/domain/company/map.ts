@@ -1,4 +1,4 @@
-// THE mapping from snapshot rows to the lookup response (contract section 2). Every rule about a
+// THE mapping from snapshot rows to the lookup response (docs/api-response.md). Every rule about a
 // response field lives here and nowhere else; the reader only fetches rows.
 import { formatCnpj } from '../cnpj.ts';
 import type { LookupTable } from '../../storage/snapshots/tables.ts';
@@ -140,7 +140,7 @@ function bySocioOrder(a: Socio, b: Socio): number {
   return a.nome_socio < b.nome_socio ? -1 : a.nome_socio > b.nome_socio ? 1 : 0;
 }
 
-/** has_website: the operator's extra contacts list a website (contract 2). */
+/** has_website: the operator's extra contacts list a website (docs/api-response.md). */
 export function hasWebsite(contacts: readonly ContatoExtra[]): boolean {
   return contacts.some((c) => c.tipo_contato === 'website');
 }
@@ -184,7 +184,7 @@ export function mapCompany(rows: SnapshotRows, lookups: Lookups, contacts: reado
     opc_simples: optionText(rows.simples?.opcao_simples),
     opc_mei: optionText(rows.simples?.opcao_mei),
     porte: c ? domainText(PORTE, c.porte) : '',
-    // Omitted, not null, when there is no regime data (contract section 2).
+    // Omitted, not null, when there is no regime data (docs/api-response.md).
     ...pickRegime(rows.regimes, cnpj),
     data_situacao_cadastral: isoDate(e.data_situacao_cadastral),
     motivo_situacao_cadastral: lookupText(lookups.motivos, e.motivo_situacao_cadastral, CODE_WIDTH.motivo),

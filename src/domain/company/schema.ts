@@ -63,7 +63,7 @@ export const CompanySchema = Type.Object(
     numero_funcionarios: Type.Optional(
       Type.String({ description: 'Faixa de número de funcionários. Não existe nos dados abertos: ausente salvo enriquecimento pelo operador.' }),
     ),
-    // Extra fields (contract section 2 allows documented additions).
+    // Extra fields, documented in docs/api-response.md.
     data_situacao_cadastral: DateOrNull('(extra) Data da situação cadastral.'),
     motivo_situacao_cadastral: Text('(extra) Motivo da situação cadastral (descrição da tabela de motivos; o código quando ausente).'),
     situacao_especial: Text('(extra) Situação especial, em palavras (ex.: RECUPERACAO JUDICIAL).'),

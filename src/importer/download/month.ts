@@ -58,7 +58,7 @@ export interface DownloadSummary {
   results: FetchResult[];
 }
 
-/** The 37 zips of a complete month (§1.2 of the layout notes). */
+/** The 37 zips of a complete month (docs/receita-dump.md, §2). */
 export const MONTHLY_ZIPS: string[] = [
   ...['Empresas', 'Estabelecimentos', 'Socios'].flatMap((f) => Array.from({ length: 10 }, (_, i) => `${f}${i}.zip`)),
   ...['Simples', 'Cnaes', 'Motivos', 'Municipios', 'Naturezas', 'Paises', 'Qualificacoes'].map((f) => `${f}.zip`),

@@ -12,7 +12,7 @@ function withToken(url: string, token: string): string {
   return u.href;
 }
 
-/** Defaults; `CNPJ_API_SOURCE` / `CNPJ_API_REGIME_SOURCE` override them (the token may change, §1.1). */
+/** Defaults; `CNPJ_API_SOURCE` / `CNPJ_API_REGIME_SOURCE` override them (the token may change: docs/update.md). */
 export const DEFAULT_SOURCE = withToken(RECEITA_WEBDAV_URL, RECEITA_MONTHLY_TOKEN);
 export const DEFAULT_REGIME_SOURCE = withToken(RECEITA_WEBDAV_URL, RECEITA_REGIME_TOKEN);
 

@@ -1,4 +1,4 @@
-// Reader for the small "Regime Tributário" CSVs (layout doc §5.2): current files use `,` with a header
+// Reader for the small "Regime Tributário" CSVs (docs/receita-dump.md, §6): current files use `,` with a header
 // (LF or CRLF); older ones `;` without header.
 import { parse } from 'csv-parse/sync';
 import { MAX_LINE_CHARS, SUSPECT, repairUtf8, type RejectedRecord } from './records.ts';

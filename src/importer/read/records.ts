@@ -3,7 +3,7 @@ import { isAscii } from 'node:buffer';
 // Streaming parser for the Receita Federal CSV dialect: `;` separator, every field quoted with `"`,
 // no header, no escape character, LF (CRLF tolerated), Latin-1. This is the import hot path: a
 // per-line fast path (indexOf/slice on a latin1 string) handles ~all rows; a careful state machine
-// handles the quirks (layout doc §4) and never lets one bad record shift columns or abort the file.
+// handles the quirks (docs/receita-dump.md, §7) and never lets one bad record shift columns or abort the file.
 
 export interface ParsedRecord {
   fields: string[];

@@ -1,4 +1,4 @@
-// Field rules shared by every source table: the Receita quirks (layout doc §4) handled once.
+// Field rules shared by every source table: the Receita quirks (docs/receita-dump.md, §7) handled once.
 // Everything arrives as a string; empty means NULL in the snapshot (saves bytes, one rule on output).
 
 const NEEDS_CLEANING = /^\s|\s$|\s\s|[\t\r\n]/;

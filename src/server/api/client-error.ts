@@ -1,6 +1,6 @@
 // Errors node meets before a request object exists (the http server's 'clientError'): a
 // malformed request line or header, headers over the size limit, a request that does not
-// arrive in time. Node's own answer has an empty body; ours is the JSON error of contract 5,
+// arrive in time. Node's own answer has an empty body; ours is the JSON error of docs/errors.md,
 // and the connection closes.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';

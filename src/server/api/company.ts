@@ -1,5 +1,5 @@
 // GET /api/v1/brazilian_companies/:cnpj/company
-// Order (contract 4/5): authenticate → validate CNPJ → registry available → count the call →
+// Order (docs/errors.md): authenticate → validate CNPJ → registry available → count the call →
 // lookup. Auth failures and invalid CNPJs are not counted; 200 and 404 are.
 import type { ServerResponse } from 'node:http';
 import type { Request } from 'polka';

@@ -1,4 +1,4 @@
-// Every non-2xx answer of the API (contract section 5): status, stable code, Portuguese message.
+// Every non-2xx answer of the API (docs/errors.md): status, stable code, Portuguese message.
 // The /docs page and /openapi.json list this same table.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { ErrorBody } from '../../domain/company/schema.ts';

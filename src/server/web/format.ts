@@ -1,5 +1,5 @@
 // Numbers and dates as a Brazilian reader expects them ("1.234", "21/11/2026"), shown in São Paulo
-// time, the zone the quota month is counted in (contract 4).
+// time, the zone the quota month is counted in (docs/quotas-and-tokens.md).
 import { isCalendarDate } from '../../domain/accounts/time.ts';
 
 const TZ = 'America/Sao_Paulo';

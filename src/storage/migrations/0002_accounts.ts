@@ -35,7 +35,7 @@ const statements = [
   sql`CREATE INDEX users_account ON users (account_id)`,
 
   // expires_at: last valid day (America/Sao_Paulo), NULL = permanent.
-  // invalidated_at: set when the account is suspended; never cleared (contract 3).
+  // invalidated_at: set when the account is suspended; never cleared (docs/quotas-and-tokens.md).
   sql`CREATE TABLE api_tokens (
     id INTEGER PRIMARY KEY,
     account_id INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,

@@ -24,7 +24,7 @@ function run(input: Buffer | string, n: number, chunks?: number[]): Out {
 }
 const fieldsOf = (o: Out) => o.records.map((r) => r[0]);
 
-describe('RecordParser: registry format quirks (layout doc §1.4, §4)', () => {
+describe('RecordParser: registry format quirks (docs/receita-dump.md §3, §7)', () => {
   test('plain quoted records, recordNo and line numbers, counters', () => {
     const o = run('"1";"a";"x"\n"2";"b";"y"\n"3";"";""\n', 3);
     assert.deepEqual(o.records, [[['1', 'a', 'x'], 1, 1], [['2', 'b', 'y'], 2, 2], [['3', '', ''], 3, 3]]);

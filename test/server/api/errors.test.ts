@@ -16,7 +16,7 @@ function assertError(r: { status: number; body: any }, status: number, error: st
   assert.match(r.body.message, PT, 'a Portuguese sentence');
 }
 
-describe('error table (contract section 5)', () => {
+describe('error table (docs/errors.md)', () => {
   let dataDir: string;
   let server: TestServer;
   // The server's clock: moved forward to expire a token.
@@ -111,7 +111,7 @@ describe('error table (contract section 5)', () => {
     assertError(await get(api('123'), bearer(q.token)), 429, 'quota_exceeded');
   });
 
-  test('the table itself: statuses and codes as the contract lists them', () => {
+  test('the table itself: statuses and codes as docs/errors.md lists them', () => {
     const table = Object.fromEntries(Object.values(ERRORS).map((e) => [`${e.status} ${e.error}`, true]));
     for (const row of [
       '400 invalid_cnpj', '401 missing_token', '401 invalid_token', '401 token_deactivated', '401 token_expired',

@@ -40,7 +40,7 @@ describe('lookup API', () => {
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
     assert.deepEqual(r.body, SERPRO_EXPECTED);
-    // Key order of the spec table, regime fields before the documented extras.
+    // Key order of docs/api-response.md, regime fields before the documented extras.
     assert.deepEqual(Object.keys(r.body.company).slice(0, 5), ['cnpj', 'cnpj_pretty', 'razao_social', 'nome_fantasia', 'situacao_cadastral']);
   });
 
