@@ -6,7 +6,8 @@ import type { Request } from 'polka';
 import type { AccessDenied, ApiAccess, QuotaState } from '../../domain/accounts/api-access.ts';
 import { normalizeCnpj } from '../../domain/cnpj.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
-import { sendError, sendJson, type ErrorKey } from './errors.ts';
+import type { ErrorKey } from '../../domain/api-errors.ts';
+import { sendError, sendJson } from './errors.ts';
 import { setLogAccount } from '../http/log.ts';
 
 export const COMPANY_ROUTE = '/api/v1/brazilian_companies/:cnpj/company';
