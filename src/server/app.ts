@@ -148,7 +148,6 @@ export function buildApp(deps: AppDeps): BuiltApp {
   const lookupCompany = companyHandler({
     access: deps.access,
     reader: deps.reader,
-    now: deps.now,
     fail: (err, req, res) => onError(err, req, res),
   });
   for (const route of [COMPANY_ROUTE, COMPANY_ROUTE_SLASHED]) app.get(route, lookupCompany as unknown as Middleware);
