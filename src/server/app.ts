@@ -47,9 +47,6 @@ const LOOKUP_URL = new RegExp(
   's',
 );
 
-/** A request beyond the process's bound is refused with this: the backlog clears in well under a second. */
-const BUSY_HEADERS = { 'Retry-After': 1 };
-
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /**
@@ -201,7 +198,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
       onError(err, req, res);
     }
   };
-  const inFlight = new InFlight(deps.inFlight ?? IN_FLIGHT_LIMITS, route, (_req, res) => sendError(res, 'server_busy', BUSY_HEADERS));
+  const inFlight = new InFlight(deps.inFlight ?? IN_FLIGHT_LIMITS, route, (_req, res) => sendError(res, 'server_busy'));
 
   return {
     app,
