@@ -48,9 +48,6 @@ const LOOKUP_URL = new RegExp(
   's',
 );
 
-/** A request beyond the process's bound is refused with this: the backlog clears in well under a second. */
-const BUSY_HEADERS = { 'Retry-After': 1 };
-
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /**
@@ -149,7 +146,6 @@ export function buildApp(deps: AppDeps): BuiltApp {
   const lookupCompany = companyHandler({
     access: deps.access,
     reader: deps.reader,
-    now: deps.now,
     fail: (err, req, res) => onError(err, req, res),
   });
   for (const route of [COMPANY_ROUTE, COMPANY_ROUTE_SLASHED]) app.get(route, lookupCompany as unknown as Middleware);
@@ -205,7 +201,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
       onError(err, req, res);
     }
   };
-  const inFlight = new InFlight(deps.inFlight ?? IN_FLIGHT_LIMITS, route, (_req, res) => sendError(res, 'server_busy', BUSY_HEADERS));
+  const inFlight = new InFlight(deps.inFlight ?? IN_FLIGHT_LIMITS, route, (_req, res) => sendError(res, 'server_busy'));
 
   return {
     app,

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
-import { ERRORS } from '../../src/server/api/errors.ts';
+import { ERRORS } from '../../src/domain/api-errors.ts';
 
 const DOC = new URL('../../docs/errors.md', import.meta.url);
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Middleware } from 'polka';
-import { ERRORS } from '../../src/server/api/errors.ts';
+import { ERRORS } from '../../src/domain/api-errors.ts';
 import { rawConnect, type RawResponse } from './raw-http.ts';
 import { serve, tempDataDir, type TestServer } from './helpers.ts';
 

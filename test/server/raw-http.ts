@@ -7,6 +7,8 @@ export interface RawResponse {
   /** Header names in lower case. */
   headers: Record<string, string>;
   body: string;
+  /** The status line and the header lines as sent (order and case kept), without the blank line. */
+  head: string;
 }
 
 export interface RawConnection {
@@ -41,7 +43,8 @@ export async function rawConnect(url: string): Promise<RawConnection> {
   const next = (): RawResponse | null => {
     const end = buf.indexOf('\r\n\r\n');
     if (end < 0) return null;
-    const [statusLine, ...lines] = buf.subarray(0, end).toString('latin1').split('\r\n');
+    const head = buf.subarray(0, end).toString('latin1');
+    const [statusLine, ...lines] = head.split('\r\n');
     const headers: Record<string, string> = {};
     for (const l of lines) {
       const i = l.indexOf(':');
@@ -51,7 +54,7 @@ export async function rawConnect(url: string): Promise<RawConnection> {
     if (buf.length < end + 4 + length) return null;
     const body = buf.subarray(end + 4, end + 4 + length).toString('utf8');
     buf = buf.subarray(end + 4 + length);
-    return { status: Number(statusLine.split(' ')[1]), headers, body };
+    return { status: Number(statusLine.split(' ')[1]), headers, body, head };
   };
   const waitFor = <T>(ready: () => T | undefined, timeoutMs: number, what: string) =>
     new Promise<T>((resolve, reject) => {

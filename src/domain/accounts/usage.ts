@@ -1,4 +1,4 @@
-// Read side of the usage counters (written by api-access.ts): this month against the quota,
+// Read side of the usage counters (written by quota-counter.ts): this month against the quota,
 // past months, and per-token daily counts for the web app.
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { AccountsError } from './errors.ts';

@@ -4,7 +4,8 @@
 // and the connection closes.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ERRORS, rawErrorResponse, type ErrorKey } from './errors.ts';
+import { ERRORS, type ErrorKey } from '../../domain/api-errors.ts';
+import { rawErrorResponse } from './errors.ts';
 import type { LogFn } from '../http/log.ts';
 
 /** Node's codes that are not a plain 400. Any other HPE_* is a malformed request. */

@@ -6,7 +6,8 @@ import type { Request } from 'polka';
 import type { AccessDenied, ApiAccess, QuotaState } from '../../domain/accounts/api-access.ts';
 import { normalizeCnpj } from '../../domain/cnpj.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
-import { sendError, sendJson, type ErrorKey } from './errors.ts';
+import type { ErrorKey } from '../../domain/api-errors.ts';
+import { sendError, sendJson } from './errors.ts';
 import { setLogAccount } from '../http/log.ts';
 
 export const COMPANY_ROUTE = '/api/v1/brazilian_companies/:cnpj/company';
@@ -17,14 +18,11 @@ export function rateLimitHeaders(q: QuotaState): Record<string, number> {
   return { 'X-RateLimit-Limit': q.limit, 'X-RateLimit-Remaining': q.remaining, 'X-RateLimit-Reset': q.reset };
 }
 
-function sendDenied(res: ServerResponse, d: AccessDenied, now: () => Date): void {
+/** A refused call: the access layer's code, its sentence (expiry date, plan, renewal day) and Retry-After. */
+function sendDenied(res: ServerResponse, d: AccessDenied): void {
   const headers: Record<string, number> = d.quota ? rateLimitHeaders(d.quota) : {};
-  if (d.error === 'quota_exceeded') {
-    const reset = d.quota?.reset;
-    headers['Retry-After'] = d.retryAfter ?? Math.max(1, Math.ceil((reset ?? 0) - now().getTime() / 1000));
-  }
-  // The access layer's sentence is more specific (expiry date, plan, renewal day).
-  sendError(res, d.error satisfies ErrorKey, headers, d.message || undefined);
+  if (d.retryAfter !== undefined) headers['Retry-After'] = d.retryAfter;
+  sendError(res, d.error satisfies ErrorKey, headers, d.message);
 }
 
 /** Authorization: Bearer wins over ?api_token=. */
@@ -52,23 +50,22 @@ function decodeSafe(s: string | undefined): string {
 export interface CompanyDeps {
   access: ApiAccess;
   reader: CompanyRegistry;
-  now: () => Date;
   /** Unexpected failures after the handler returned go to the app's 500 handler. */
   fail: (err: unknown, req: Request, res: ServerResponse) => void;
 }
 
 export function companyHandler(deps: CompanyDeps) {
-  const { access, reader, now, fail } = deps;
+  const { access, reader, fail } = deps;
   return (req: Request, res: ServerResponse): void => {
     const token = tokenOf(req);
     const id = access.identifyForCount(token);
-    if (!id.ok) return sendDenied(res, id, now);
+    if (!id.ok) return sendDenied(res, id);
     setLogAccount(res, id.accountId);
     // Answers that count no call are checked afresh and still carry the quota headers (and
     // 429 when the quota is used up).
     const uncounted = (key: ErrorKey) => {
       const q = access.authenticate(token);
-      return q.ok ? sendError(res, key, rateLimitHeaders(q.quota)) : sendDenied(res, q, now);
+      return q.ok ? sendError(res, key, rateLimitHeaders(q.quota)) : sendDenied(res, q);
     };
     const raw = req.params.cnpj !== undefined ? decodeSafe(req.params.cnpj) : `${decodeSafe(req.params.a)}/${decodeSafe(req.params.b)}`;
     const cnpj = normalizeCnpj(raw);
@@ -78,7 +75,7 @@ export function companyHandler(deps: CompanyDeps) {
     // answer leaves only after its count is on disk.
     access.consumeGrouped(id).then(
       (counted) => {
-        if (!counted.ok) return sendDenied(res, counted, now);
+        if (!counted.ok) return sendDenied(res, counted);
         const body = reader.lookup(cnpj);
         if (body === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
         sendJson(res, 200, body, rateLimitHeaders(counted.quota));

@@ -8,7 +8,7 @@ import { exampleResponse } from '../../domain/company/example.ts';
 import { breakAfterSlashes, html, type Html } from '../web/html.ts';
 import { layout } from '../web/layout.ts';
 import { EXAMPLE_CNPJ } from '../web/pages/home.ts';
-import { ERRORS } from './errors.ts';
+import { ERRORS } from '../../domain/api-errors.ts';
 import { API_DESCRIPTION } from './openapi.ts';
 
 interface JsonSchemaLike {

@@ -2,7 +2,7 @@
 // JSON Schema as is, so the schemas are embedded without translation).
 import { CompanyResponseSchema, ErrorSchema, StatusSchema } from '../../domain/company/schema.ts';
 import { exampleResponse } from '../../domain/company/example.ts';
-import { ERRORS } from './errors.ts';
+import { ERRORS } from '../../domain/api-errors.ts';
 
 /** Plain JSON (TypeBox marks schemas with symbol keys, which JSON drops anyway). */
 const plain = (s: unknown) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>;

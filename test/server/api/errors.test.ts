@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { suspendAccount } from '../../../src/domain/accounts/accounts.ts';
 import { deactivateToken } from '../../../src/domain/accounts/tokens.ts';
-import { ERRORS } from '../../../src/server/api/errors.ts';
+import { ERRORS } from '../../../src/domain/api-errors.ts';
 import { SERPRO_FILIAL, fixture } from '../fixtures.ts';
 import { bearer, get, makeAccount, publish, serve, sleep, tempDataDir, withAppDb, writeSnapshot, type TestServer } from '../helpers.ts';
 

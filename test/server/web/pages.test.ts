@@ -4,9 +4,10 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { reactivateAccount, suspendAccount } from '../../../src/domain/accounts/accounts.ts';
+import { setPlan } from '../../../src/domain/accounts/plans.ts';
 import { createToken } from '../../../src/domain/accounts/tokens.ts';
 import { spMonth } from '../../../src/domain/accounts/time.ts';
-import { ERRORS } from '../../../src/server/api/errors.ts';
+import { ERRORS } from '../../../src/domain/api-errors.ts';
 import { WebClient } from './client.ts';
 import { PASSWORD, seedAccount, startTestServer, type TestServer } from './helpers.ts';
 
@@ -218,6 +219,16 @@ describe('web pages', () => {
     }
   });
 
+  test('a plan without the API: the home page quotes what the API answers', async () => {
+    setPlan(server.app.sqlite, 'Sem API', { monthlyQuota: 100, apiIncluded: false });
+    const semApi = await seedAccount(server.app, 'SemApi', 'Sem API');
+    await semApi.user('admin@semapi.com.br', 'billing_admin');
+    const home = await (await (await loggedIn('admin@semapi.com.br')).get('/api-de-cnpj')).text();
+    const { status, error } = ERRORS.plan_without_api;
+    assert.ok(home.includes(`A API responde <code>${status} ${error}</code>: “O plano Sem API não inclui acesso à API de CNPJ.” Fale com o suporte`), home);
+    assert.doesNotMatch(await (await (await loggedIn('admin@acme.com.br')).get('/api-de-cnpj')).text(), /plan_without_api/);
+  });
+
   test('favicon: linked from every page, served as SVG, also at /favicon.ico', async () => {
     const page = await (await client().get('/login')).text();
     const href = /<link rel="icon" href="(\/static\/favicon-[0-9a-f]+\.svg)" type="image\/svg\+xml">/.exec(page)?.[1];
@@ -321,6 +332,8 @@ describe('web pages', () => {
     const c = await loggedIn('admin@caloteira.com.br');
     const home = await (await c.get('/api-de-cnpj')).text();
     assert.match(home, /Conta suspensa/);
+    // What the API answers, in the words of its error table.
+    assert.ok(home.includes(`A API responde <code>403 account_suspended</code>: “${ERRORS.account_suspended.message}”`), home);
     const page = await (await c.get('/api-de-cnpj/tokens')).text();
     assert.match(page, /Conta suspensa/);
     assert.match(page, /badge-invalidado">invalidado</);

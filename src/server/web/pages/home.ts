@@ -1,5 +1,6 @@
 // The "API de CNPJ" area: plan, this month's calls against the quota, calls per day, how to call.
 import type { MonthUsage } from '../../../domain/accounts/usage.ts';
+import { ERRORS } from '../../../domain/api-errors.ts';
 import { usageChart, type DayCount } from '../chart.ts';
 import { formatDate, formatInt, formatPct } from '../format.ts';
 import { breakAfterSlashes, html, type Html } from '../html.ts';
@@ -29,6 +30,12 @@ function usageMeter(calls: number, limit: number): Html {
   </svg>`;
 }
 
+/** What the API answers this account's calls, in the words of the API's error table. */
+function apiAnswer(key: 'account_suspended' | 'plan_without_api', message: string = ERRORS[key].message): Html {
+  const def = ERRORS[key];
+  return html`A API responde <code>${def.status} ${def.error}</code>: “${message}”`;
+}
+
 export function curlExample(baseUrl: string): string {
   return `curl -H "Authorization: Bearer SEU_TOKEN" ${baseUrl.replace(/\/+$/, '')}/api/v1/brazilian_companies/${EXAMPLE_CNPJ}/company`;
 }
@@ -45,8 +52,8 @@ export function homePage(d: HomePageData): string {
   </div>
   <a class="btn btn-primary btn-large" href="/api-de-cnpj/tokens">Gerenciar Tokens da API</a>
 </div>
-${d.accountSuspended ? html`<div class="alert alert-error" role="alert"><p><strong>Conta suspensa.</strong> Os tokens desta conta foram invalidados e a API não atende às chamadas. Regularize o pagamento para reativar a conta; depois, crie novos tokens.</p></div>` : ''}
-${!usage.apiIncluded ? html`<div class="alert alert-warn" role="status"><p>O plano <strong>${usage.plan}</strong> não inclui acesso à API. Fale com o suporte para mudar de plano.</p></div>` : ''}
+${d.accountSuspended ? html`<div class="alert alert-error" role="alert"><p><strong>Conta suspensa.</strong> ${apiAnswer('account_suspended')}</p></div>` : ''}
+${!usage.apiIncluded ? html`<div class="alert alert-warn" role="status"><p>${apiAnswer('plan_without_api', ERRORS.plan_without_api.specific({ plan: usage.plan }))} Fale com o suporte para mudar de plano.</p></div>` : ''}
 <div class="grid">
   <section class="card" aria-labelledby="plano-titulo">
     <h2 id="plano-titulo">Plano</h2>

@@ -1,0 +1,149 @@
+// The API's error vocabulary (docs/errors.md), in one table: code → HTTP status, Portuguese
+// message, the headers it carries. The access checks produce these codes, the server sends them
+// (server/api/errors.ts), /docs and /openapi.json list them, the web app quotes them.
+
+export interface ErrorDef {
+  status: number;
+  /** The code on the wire (route_not_found answers `not_found`). */
+  error: string;
+  /** The sentence when nothing more specific is known. */
+  message: string;
+  /** When it happens, for the docs page. */
+  when: string;
+  /** A sentence made more specific by what the check knew (expiry date, plan, renewal day). */
+  specific?: (details: never) => string;
+  /** Retry-After: fixed seconds, or the seconds until the quota resets (see retryAfter()). */
+  retryAfter?: number | 'quota_reset';
+}
+
+/** 'YYYY-MM-DD' as Brazilians write it. */
+const brDate = (ymd: string) => `${ymd.slice(8, 10)}/${ymd.slice(5, 7)}/${ymd.slice(0, 4)}`;
+
+export const ERRORS = {
+  invalid_cnpj: {
+    status: 400,
+    error: 'invalid_cnpj',
+    message: 'CNPJ inválido: informe 14 caracteres (letras ou números nas 12 primeiras posições) com os dígitos verificadores corretos.',
+    when: 'O CNPJ não tem 14 caracteres [0-9A-Z] com dígitos verificadores numéricos, ou os dígitos verificadores não conferem, ou é 00000000000000 (que passa no cálculo, mas nunca é emitido).',
+  },
+  missing_token: {
+    status: 401,
+    error: 'missing_token',
+    message: 'Informe o token da API no cabeçalho "Authorization: Bearer <token>" ou no parâmetro api_token.',
+    when: 'Nenhum token enviado.',
+  },
+  invalid_token: {
+    status: 401,
+    error: 'invalid_token',
+    message: 'O token da API informado é inválido.',
+    when: 'Token malformado ou desconhecido.',
+  },
+  token_deactivated: {
+    status: 401,
+    error: 'token_deactivated',
+    message: 'Este token da API está desativado. Reative-o em "Gerenciar Tokens da API" ou use outro token.',
+    when: 'O token foi desativado.',
+  },
+  token_expired: {
+    status: 401,
+    error: 'token_expired',
+    message: 'Este token da API expirou. Crie um novo em "Gerenciar Tokens da API".',
+    specific: (d: { expiresOn: string }) => `Este token da API expirou em ${brDate(d.expiresOn)}. Crie um novo em "Gerenciar Tokens da API".`,
+    when: 'O token passou da data de expiração.',
+  },
+  account_suspended: {
+    status: 403,
+    error: 'account_suspended',
+    message: 'A conta está suspensa e seus tokens da API foram invalidados. Regularize a conta e crie um novo token.',
+    when: 'A conta foi suspensa (os tokens ficam invalidados).',
+  },
+  plan_without_api: {
+    status: 403,
+    error: 'plan_without_api',
+    message: 'O plano da conta não inclui acesso à API de CNPJ.',
+    specific: (d: { plan: string }) => `O plano ${d.plan} não inclui acesso à API de CNPJ.`,
+    when: 'O plano da conta não inclui a API.',
+  },
+  quota_exceeded: {
+    status: 429,
+    error: 'quota_exceeded',
+    message: 'A cota mensal de consultas da API foi atingida; ela será renovada no início do próximo mês.',
+    specific: (d: { limit: number; renewsOn: string }) =>
+      `A cota mensal de ${d.limit.toLocaleString('pt-BR')} consultas da API foi atingida; ela será renovada em ${brDate(d.renewsOn)}.`,
+    when: 'A cota mensal do plano acabou (com Retry-After, em segundos).',
+    retryAfter: 'quota_reset',
+  },
+  not_found: {
+    status: 404,
+    error: 'not_found',
+    message: 'CNPJ não encontrado na base da Receita Federal carregada.',
+    when: 'CNPJ válido que não está na base carregada (conta como consulta).',
+  },
+  registry_unavailable: {
+    status: 503,
+    error: 'registry_unavailable',
+    message: 'A base de CNPJs ainda não foi importada neste servidor. Tente novamente mais tarde.',
+    when: 'Nenhuma base da Receita foi importada ainda.',
+  },
+  route_not_found: {
+    status: 404,
+    error: 'not_found',
+    message: 'Rota não encontrada. Consulte a documentação em /docs.',
+    when: 'Rota desconhecida.',
+  },
+  method_not_allowed: {
+    status: 405,
+    error: 'method_not_allowed',
+    message: 'Método HTTP não permitido nesta rota.',
+    when: 'Método HTTP não aceito pela rota (o cabeçalho Allow lista os aceitos).',
+  },
+  server_busy: {
+    status: 503,
+    error: 'server_busy',
+    message: 'O servidor está com requisições demais em andamento. Tente novamente em alguns segundos.',
+    when: 'Requisições demais em andamento no servidor (com Retry-After, em segundos). Não conta como consulta.',
+    // The backlog of one process clears in well under a second.
+    retryAfter: 1,
+  },
+  bad_request: {
+    status: 400,
+    error: 'bad_request',
+    message: 'Requisição HTTP malformada.',
+    when: 'Linha de requisição ou cabeçalhos HTTP inválidos (a conexão é encerrada).',
+  },
+  request_timeout: {
+    status: 408,
+    error: 'request_timeout',
+    message: 'A requisição não chegou completa a tempo. Envie-a novamente.',
+    when: 'Os cabeçalhos ou o corpo da requisição demoraram demais para chegar (a conexão é encerrada).',
+  },
+  request_too_large: {
+    status: 413,
+    error: 'request_too_large',
+    message: 'A requisição é grande demais.',
+    when: 'Extensões de chunk grandes demais no corpo da requisição (a conexão é encerrada).',
+  },
+  headers_too_large: {
+    status: 431,
+    error: 'headers_too_large',
+    message: 'Os cabeçalhos da requisição são grandes demais.',
+    when: 'Linha de requisição e cabeçalhos somam mais do que o servidor aceita (a conexão é encerrada).',
+  },
+  internal_error: {
+    status: 500,
+    error: 'internal_error',
+    message: 'Erro interno do servidor. Tente novamente; se persistir, contate o suporte.',
+    when: 'Erro inesperado (registrado no servidor).',
+  },
+} as const satisfies Record<string, ErrorDef>;
+
+export type ErrorKey = keyof typeof ERRORS;
+
+/**
+ * The Retry-After of an answer, in seconds: the table's fixed value, or for 'quota_reset' the
+ * time from `at` to the quota's reset (X-RateLimit-Reset, epoch seconds), at least 1.
+ */
+export function retryAfter(key: ErrorKey, at: Date, quotaReset = 0): number | undefined {
+  const rule = (ERRORS[key] as ErrorDef).retryAfter;
+  return rule === 'quota_reset' ? Math.max(1, Math.ceil(quotaReset - at.getTime() / 1000)) : rule;
+}

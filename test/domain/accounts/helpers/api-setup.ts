@@ -1,0 +1,48 @@
+// The server's arrangement for the access tests, and assertions on access results.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { createAccount } from '../../../../src/domain/accounts/accounts.ts';
+import { ApiAccess, type AccessDenied, type AccessIdentity, type AccessResult } from '../../../../src/domain/accounts/api-access.ts';
+import { createToken } from '../../../../src/domain/accounts/tokens.ts';
+import { openAppSqlite } from '../../../../src/storage/app-db.ts';
+import { WalSync } from '../../../../src/storage/wal-sync.ts';
+import { tempAppDb } from './setup.ts';
+
+export function denied(r: AccessResult | AccessIdentity | AccessDenied) {
+  assert.equal(r.ok, false, 'expected a denial');
+  return r as Extract<AccessResult, { ok: false }>;
+}
+
+export function granted(r: AccessResult) {
+  assert.ok(r.ok, `expected access, got ${JSON.stringify(r)}`);
+  return r;
+}
+
+/**
+ * The server's arrangement: ApiAccess on a connection of its own (optionally with the WAL flush),
+ * while the web app, the CLI and other processes change rows through another one (`app`).
+ */
+export async function apiSetup(opts: { walSync?: boolean } = {}) {
+  const { app, dir, cleanup } = await tempAppDb();
+  const apiConn = openAppSqlite(dir);
+  let walSync: WalSync | undefined;
+  if (opts.walSync) {
+    apiConn.pragma('synchronous = NORMAL');
+    walSync = new WalSync(path.join(dir, 'app.db-wal'));
+  }
+  const access = new ApiAccess(apiConn, { walSync });
+  const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
+  const t = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' });
+  return {
+    app,
+    apiConn,
+    access,
+    acc,
+    t,
+    async cleanup() {
+      walSync?.close();
+      apiConn.close();
+      await cleanup();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// The monthly quota: exact counting, the quota state without counting, 429 with Retry-After,
+// the daily rows and the lazy last-used stamp (src/domain/accounts/quota-counter.ts, through
+// ApiAccess). Exactness across processes: concurrency.test.ts.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createAccount } from '../../../src/domain/accounts/accounts.ts';
+import { ApiAccess } from '../../../src/domain/accounts/api-access.ts';
+import { setPlan } from '../../../src/domain/accounts/plans.ts';
+import { QuotaCounter } from '../../../src/domain/accounts/quota-counter.ts';
+import { createToken, getTokenInfo } from '../../../src/domain/accounts/tokens.ts';
+import { currentUsage, dailyUsage } from '../../../src/domain/accounts/usage.ts';
+import { denied, granted } from './helpers/api-setup.ts';
+import { manualClock, tempAppDb } from './helpers/setup.ts';
+
+test('quota: consume counts exactly, 429 with Retry-After when used up; authenticate does not count', async () => {
+  const { app, cleanup } = await tempAppDb();
+  try {
+    const clock = manualClock('2026-03-31T23:30:00-03:00');
+    setPlan(app.sqlite, 'Mini', { monthlyQuota: 3 });
+    const access = new ApiAccess(app.sqlite, { now: clock });
+    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Mini' }, clock);
+    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
+    const aprilStart = Date.parse('2026-04-01T03:00:00Z') / 1000;
+
+    for (let i = 0; i < 5; i++) granted(access.authenticate(t.token));
+    const g = granted(access.authenticate(t.token));
+    assert.deepEqual(g.quota, { limit: 3, remaining: 3, reset: aprilStart });
+    assert.equal(granted(access.consume(g)).quota.remaining, 2);
+    assert.equal(granted(access.consume(g)).quota.remaining, 1);
+    assert.equal(granted(access.consume(g)).quota.remaining, 0);
+    // consume() with a stale grant still cannot pass the limit.
+    const over = denied(access.consume(g));
+    assert.deepEqual([over.error, over.status, over.retryAfter], ['quota_exceeded', 429, 1800]);
+    assert.deepEqual(over.quota, { limit: 3, remaining: 0, reset: aprilStart });
+    assert.match(over.message, /01\/04\/2026/);
+    const early = denied(access.authenticate(t.token));
+    assert.deepEqual([early.error, early.retryAfter], ['quota_exceeded', 1800]);
+    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 3);
+
+    // Month rollover in São Paulo: 23:30 on March 31st was March, 00:30 on April 1st is April.
+    clock.set('2026-04-01T00:30:00-03:00');
+    const april = granted(access.authenticate(t.token));
+    assert.deepEqual(april.quota, { limit: 3, remaining: 3, reset: Date.parse('2026-05-01T03:00:00Z') / 1000 });
+    assert.equal(granted(access.consume(april)).quota.remaining, 2);
+    const usage = currentUsage(app.sqlite, acc.id, clock);
+    assert.deepEqual([usage.month, usage.calls, usage.remaining], ['2026-04', 1, 2]);
+    assert.deepEqual(
+      dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.tokenName, d.calls]),
+      [['2026-04-01', 'a', 1], ['2026-03-31', 'a', 3]],
+    );
+
+    // UTC has already turned the day and month, São Paulo has not.
+    clock.set('2026-05-01T02:59:59Z');
+    assert.equal(currentUsage(app.sqlite, acc.id, clock).month, '2026-04');
+    // Raising the plan quota applies to the next request.
+    setPlan(app.sqlite, 'Mini', { monthlyQuota: 10 });
+    assert.equal(granted(access.authenticate(t.token)).quota.remaining, 9);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('last_used_at is written lazily, at most once a minute per token', async () => {
+  const { app, cleanup } = await tempAppDb();
+  try {
+    const clock = manualClock('2026-04-01T12:00:00Z');
+    const access = new ApiAccess(app.sqlite, { now: clock });
+    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' }, clock);
+    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
+    assert.equal(getTokenInfo(app.sqlite, t.id)?.lastUsedAt, null);
+    const use = () => granted(access.consume(granted(access.authenticate(t.token))));
+    use();
+    assert.equal(getTokenInfo(app.sqlite, t.id)?.lastUsedAt, '2026-04-01T12:00:00.000Z');
+    clock.set('2026-04-01T12:00:59Z');
+    use();
+    assert.equal(getTokenInfo(app.sqlite, t.id)?.lastUsedAt, '2026-04-01T12:00:00.000Z');
+    clock.set('2026-04-01T12:01:00Z');
+    use();
+    assert.equal(getTokenInfo(app.sqlite, t.id)?.lastUsedAt, '2026-04-01T12:01:00.000Z');
+    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 3);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('QuotaCounter: bump() stops at the limit (a limit of 0 counts nothing), record() writes the daily rows', async () => {
+  const { app, cleanup } = await tempAppDb();
+  try {
+    const clock = manualClock('2026-04-10T12:00:00-03:00');
+    const quota = new QuotaCounter(app.sqlite, clock);
+    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
+    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' });
+    const id = { ok: true as const, accountId: acc.id, accountName: 'Acme', tokenId: t.id, limit: 2 };
+    assert.equal(quota.bump({ ...id, limit: 0 }, '2026-04'), undefined);
+    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 0, 'no row for a limit of 0');
+    assert.deepEqual([quota.bump(id, '2026-04'), quota.bump(id, '2026-04'), quota.bump(id, '2026-04')], [1, 2, undefined]);
+    quota.record(new Map([[t.id, 2]]), '2026-04-10', clock());
+    assert.deepEqual(dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.calls]), [['2026-04-10', 2]]);
+
+    const over = denied(quota.state(id));
+    assert.deepEqual([over.error, over.status, over.quota?.remaining], ['quota_exceeded', 429, 0]);
+    assert.equal(over.retryAfter, 21 * 86_400 - 12 * 3600); // until May 1st, 00:00 in São Paulo
+    assert.deepEqual(granted(quota.answer(id, 1, clock())).quota, over.quota && { ...over.quota, remaining: 1 });
+  } finally {
+    await cleanup();
+  }
+});

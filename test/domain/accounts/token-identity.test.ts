@@ -1,0 +1,202 @@
+// Token identity: which tokens may call the API, decided in memory and again inside the count
+// when anything changed (src/domain/accounts/token-identity.ts, through ApiAccess).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createAccount, reactivateAccount, suspendAccount } from '../../../src/domain/accounts/accounts.ts';
+import { ApiAccess } from '../../../src/domain/accounts/api-access.ts';
+import { setPlan } from '../../../src/domain/accounts/plans.ts';
+import { generateToken } from '../../../src/domain/accounts/token-format.ts';
+import { TokenIdentity } from '../../../src/domain/accounts/token-identity.ts';
+import { activateToken, createToken, deactivateToken, getTokenInfo, listTokens } from '../../../src/domain/accounts/tokens.ts';
+import { AccountsError } from '../../../src/domain/accounts/errors.ts';
+import { currentUsage } from '../../../src/domain/accounts/usage.ts';
+import { apiSetup, denied, granted } from './helpers/api-setup.ts';
+import { manualClock, tempAppDb } from './helpers/setup.ts';
+
+test('missing and malformed tokens are refused without a database read', async () => {
+  const { app, cleanup } = await tempAppDb();
+  try {
+    const access = new ApiAccess(app.sqlite);
+    // Any statement run after this would fail: proves the early returns never touch SQLite.
+    app.sqlite.pragma('query_only = ON');
+    const prep = app.sqlite.prepare;
+    let prepared = 0;
+    app.sqlite.prepare = ((...a: Parameters<typeof prep>) => (prepared++, prep.apply(app.sqlite, a))) as typeof prep;
+    for (const t of [undefined, null, '', '   ']) {
+      const d = denied(access.authenticate(t));
+      assert.deepEqual([d.error, d.status], ['missing_token', 401]);
+      assert.ok(d.message.length > 10);
+    }
+    const good = generateToken();
+    for (const t of ['abc', good.slice(0, -1) + (good.endsWith('a') ? 'b' : 'a'), 'cnpj_' + 'A'.repeat(39)]) {
+      assert.deepEqual([denied(access.authenticate(t)).error, denied(access.authenticate(t)).status], ['invalid_token', 401]);
+    }
+    assert.equal(prepared, 0);
+    app.sqlite.prepare = prep;
+    app.sqlite.pragma('query_only = OFF');
+    // Well formed but unknown: a lookup, then invalid_token.
+    assert.equal(denied(access.authenticate(good)).error, 'invalid_token');
+  } finally {
+    await cleanup();
+  }
+});
+
+test('token states with an injected clock: active, deactivated, expired, invalidated', async () => {
+  const { app, cleanup } = await tempAppDb();
+  try {
+    const clock = manualClock('2026-04-01T12:00:00-03:00');
+    const access = new ApiAccess(app.sqlite, { now: clock });
+    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' }, clock);
+    const perm = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' }, clock);
+    const dated = createToken(app.sqlite, { accountId: acc.id, name: 'ci', expires: '2026-04-10', createdBy: 7 }, clock);
+    const days = createToken(app.sqlite, { accountId: acc.id, name: 'dev', expires: '30d', createdBy: 'cli' }, clock);
+    assert.equal(dated.info.expiresAt, '2026-04-10');
+    assert.equal(days.info.expiresAt, '2026-05-01');
+    assert.equal(dated.info.createdBy, '7');
+    assert.equal(perm.info.expiresAt, null);
+
+    const g = granted(access.authenticate(perm.token));
+    assert.deepEqual([g.accountId, g.accountName, g.tokenId], [acc.id, 'Acme', perm.id]);
+    assert.deepEqual(g.quota, { limit: 50000, remaining: 50000, reset: Date.parse('2026-05-01T03:00:00Z') / 1000 });
+
+    // Deactivate / activate toggles only that token.
+    deactivateToken(app.sqlite, perm.id, {}, clock);
+    assert.deepEqual(
+      [denied(access.authenticate(perm.token)).error, denied(access.authenticate(perm.token)).status],
+      ['token_deactivated', 401],
+    );
+    granted(access.authenticate(dated.token));
+    assert.equal(activateToken(app.sqlite, perm.id, {}, clock).state, 'active');
+    granted(access.authenticate(perm.token));
+
+    // Valid through the last day (São Paulo), expired from the next midnight there.
+    clock.set('2026-04-10T23:59:59-03:00');
+    granted(access.authenticate(dated.token));
+    clock.set('2026-04-11T00:00:00-03:00');
+    const e = denied(access.authenticate(dated.token));
+    assert.deepEqual([e.error, e.status], ['token_expired', 401]);
+    assert.match(e.message, /10\/04\/2026/);
+    assert.equal(getTokenInfo(app.sqlite, dated.id, clock)?.state, 'expired');
+    granted(access.authenticate(perm.token));
+
+    // Web scope: a token of another account is "not found".
+    assert.throws(() => deactivateToken(app.sqlite, perm.id, { accountId: acc.id + 1 }, clock), (x: AccountsError) => x.code === 'not_found');
+    assert.deepEqual(
+      listTokens(app.sqlite, acc.id, clock).map((t) => [t.name, t.state]),
+      [['prod', 'active'], ['ci', 'expired'], ['dev', 'active']],
+    );
+  } finally {
+    await cleanup();
+  }
+});
+
+test('plan without API access is refused with 403, and allowed again when the operator flips it', async () => {
+  const { app, cleanup } = await tempAppDb();
+  try {
+    const access = new ApiAccess(app.sqlite);
+    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Bronze' });
+    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' });
+    setPlan(app.sqlite, 'Bronze', { apiIncluded: false });
+    const d = denied(access.authenticate(t.token));
+    assert.deepEqual([d.error, d.status], ['plan_without_api', 403]);
+    assert.match(d.message, /Bronze/);
+    setPlan(app.sqlite, 'Bronze', { apiIncluded: true });
+    granted(access.authenticate(t.token));
+  } finally {
+    await cleanup();
+  }
+});
+
+test('what the API keeps in memory follows changes made through another connection at once', async () => {
+  // The server checks tokens on a connection of its own and keeps the token rows it has read.
+  const { app, access, t, cleanup } = await apiSetup();
+  try {
+    assert.equal(granted(access.authenticate(t.token)).quota.limit, 50000);
+    assert.equal(granted(access.authenticate(t.token)).quota.limit, 50000, 'served from memory');
+
+    deactivateToken(app.sqlite, t.info.id);
+    assert.equal(denied(access.authenticate(t.token)).error, 'token_deactivated');
+    activateToken(app.sqlite, t.info.id);
+    granted(access.authenticate(t.token));
+
+    setPlan(app.sqlite, 'Ouro', { monthlyQuota: 7 });
+    assert.equal(granted(access.authenticate(t.token)).quota.limit, 7);
+    setPlan(app.sqlite, 'Ouro', { apiIncluded: false });
+    assert.equal(denied(access.authenticate(t.token)).error, 'plan_without_api');
+    setPlan(app.sqlite, 'Ouro', { apiIncluded: true });
+    granted(access.authenticate(t.token));
+
+    // A counted call and the last-used stamp do not empty the cache, but they are not cached:
+    // the quota state is read fresh.
+    assert.ok(access.consume(granted(access.authenticate(t.token))).ok);
+    assert.equal(granted(access.authenticate(t.token)).quota.remaining, 6);
+
+    suspendAccount(app.sqlite, 'Acme');
+    assert.equal(denied(access.authenticate(t.token)).error, 'account_suspended');
+    reactivateAccount(app.sqlite, 'Acme');
+    assert.equal(denied(access.authenticate(t.token)).error, 'account_suspended', 'suspension invalidated the token for good');
+
+    app.sqlite.prepare('DELETE FROM api_tokens WHERE id = ?').run(t.info.id);
+    assert.equal(denied(access.authenticate(t.token)).error, 'invalid_token');
+  } finally {
+    await cleanup();
+  }
+});
+
+test('a token changed between its check and its count is decided again inside the count', async () => {
+  const { app, access, acc, t, cleanup } = await apiSetup();
+  try {
+    granted(access.authenticate(t.token)); // now in memory
+
+    // The hot path grants from memory; the change lands before the call is counted.
+    const id = access.identifyForCount(t.token);
+    assert.ok(id.ok);
+    deactivateToken(app.sqlite, t.info.id);
+    const r = await access.consumeGrouped(id);
+    assert.equal(denied(r).error, 'token_deactivated');
+    assert.equal(currentUsage(app.sqlite, acc.id).calls, 0, 'a refused call is not counted');
+    // Denials are never served from memory: reactivated elsewhere, the next check passes.
+    assert.equal(denied(access.identifyForCount(t.token)).error, 'token_deactivated');
+    activateToken(app.sqlite, t.info.id);
+    const again = access.identifyForCount(t.token);
+    assert.ok(again.ok);
+
+    // A plan change between check and count: the new limit applies to this very call.
+    setPlan(app.sqlite, 'Ouro', { monthlyQuota: 0 });
+    assert.equal(denied(await access.consumeGrouped(again)).error, 'quota_exceeded');
+    setPlan(app.sqlite, 'Ouro', { monthlyQuota: 3 });
+    const next = access.identifyForCount(t.token);
+    assert.ok(next.ok);
+    const ok = granted(await access.consumeGrouped(next));
+    assert.deepEqual([ok.quota.limit, ok.quota.remaining], [3, 2]);
+    assert.equal(currentUsage(app.sqlite, acc.id).calls, 1);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('TokenIdentity: memory on the hot path, refresh() sees changes made elsewhere, redecide() reads the current rows', async () => {
+  const { app, apiConn, t, cleanup } = await apiSetup();
+  try {
+    const identity = new TokenIdentity(apiConn, () => new Date());
+    assert.ok(identity.identify(t.token).ok); // read, and now in memory
+    assert.equal(identity.refresh(), false, 'nothing changed');
+
+    deactivateToken(app.sqlite, t.info.id);
+    // By design the hot path does not read auth_epoch: the count re-checks (refresh + redecide).
+    assert.ok(identity.identifyForCount(t.token).ok);
+    assert.equal(identity.refresh(), true, 'auth_epoch moved');
+    assert.equal(identity.refresh(), false);
+    assert.equal(denied(identity.redecide(t.info.id, new Date())).error, 'token_deactivated');
+    // The records were forgotten: the next check reads the row.
+    assert.equal(denied(identity.identifyForCount(t.token)).error, 'token_deactivated');
+    assert.equal(denied(identity.redecide(t.info.id + 1000, new Date())).error, 'invalid_token');
+
+    // contacts_epoch comes with the same read.
+    app.sqlite.prepare('UPDATE contacts_epoch SET n = n + 5 WHERE id = 1').run();
+    identity.refresh();
+    assert.equal(identity.contactsEpoch, app.sqlite.prepare('SELECT n FROM contacts_epoch WHERE id = 1').pluck().get());
+  } finally {
+    await cleanup();
+  }
+});
