@@ -123,6 +123,12 @@ export const ERRORS = {
     message: 'A requisição é grande demais.',
     when: 'Extensões de chunk grandes demais no corpo da requisição (a conexão é encerrada).',
   },
+  expectation_failed: {
+    status: 417,
+    error: 'expectation_failed',
+    message: 'O cabeçalho Expect da requisição não é suportado; envie-a sem ele ou com "Expect: 100-continue".',
+    when: 'Cabeçalho Expect com valor diferente de 100-continue (a conexão é encerrada).',
+  },
   headers_too_large: {
     status: 431,
     error: 'headers_too_large',

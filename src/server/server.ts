@@ -7,6 +7,7 @@ import { ApiAccess } from '../domain/accounts/api-access.ts';
 import { ContactsCache } from '../domain/accounts/contacts.ts';
 import { buildApp } from './app.ts';
 import { clientErrorHandler } from './api/client-error.ts';
+import { sendError } from './api/errors.ts';
 import { CountedResponse, type InFlightLimits } from './http/in-flight.ts';
 import { bufferedWriter, type LogFn } from './http/log.ts';
 import { openAppDb, openAppSqlite } from '../storage/app-db.ts';
@@ -96,6 +97,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const { handle } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extend: opts.extend });
     server.on('request', handle);
     server.on('clientError', clientErrorHandler(log));
+    // Node answers an unknown Expect with an empty 417; ours is the JSON error. The client may
+    // be sending a body it was told to hold back: the connection closes after the answer.
+    server.on('checkExpectation', (_req, res) => sendError(res, 'expectation_failed', { Connection: 'close' }));
     log(`listening on ${url}${reader.info ? ` (registry ${reader.info.month})` : ' (no registry imported yet)'}`);
 
     let closing: Promise<void> | undefined;

@@ -78,6 +78,19 @@ describe('errors before routing are JSON', () => {
     test(`${status} ${error}: ${name}`, () => exchange(data, status, error));
   }
 
+  test('417 expectation_failed: an Expect other than 100-continue, JSON like every error', async () => {
+    const c = await rawConnect(server.url);
+    try {
+      c.write('POST /login HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nContent-Length: 3\r\n\r\n');
+      const [r] = await c.responses(1, 3000);
+      assert.equal(r.status, 417);
+      assert.deepEqual(JSON.parse(r.body), { error: 'expectation_failed', message: ERRORS.expectation_failed.message });
+      assert.equal(await c.closed(), true, 'the server closes the connection');
+    } finally {
+      c.end();
+    }
+  });
+
   test('408 request_timeout: headers that do not finish in time', async () => {
     const c = await rawConnect(server.url);
     try {

@@ -117,7 +117,7 @@ describe('error table (docs/errors.md)', () => {
       '400 invalid_cnpj', '401 missing_token', '401 invalid_token', '401 token_deactivated', '401 token_expired',
       '403 account_suspended', '403 plan_without_api', '429 quota_exceeded', '404 not_found', '503 registry_unavailable',
       '405 method_not_allowed', '500 internal_error', '503 server_busy', '400 bad_request', '408 request_timeout',
-      '413 request_too_large', '431 headers_too_large',
+      '413 request_too_large', '417 expectation_failed', '431 headers_too_large',
     ]) {
       assert.ok(table[row], row);
     }
