@@ -27,12 +27,8 @@ function granted(r: AccessResult) {
  */
 async function apiSetup(opts: { walSync?: boolean } = {}) {
   const { app, dir, cleanup } = await tempAppDb();
-  const apiConn = openAppSqlite(dir);
-  let walSync: WalSync | undefined;
-  if (opts.walSync) {
-    apiConn.pragma('synchronous = NORMAL');
-    walSync = new WalSync(path.join(dir, 'app.db-wal'));
-  }
+  const apiConn = openAppSqlite(dir, opts.walSync ? 'api' : 'main');
+  const walSync = opts.walSync ? new WalSync(path.join(dir, 'app.db-wal')) : undefined;
   const access = new ApiAccess(apiConn, { walSync });
   const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
   const t = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' });
