@@ -6,6 +6,7 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeCnpj } from '../domain/cnpj.ts';
+import { parseMonth } from '../lib/month.ts';
 import { buildLookups, type Row2 } from './lookups.ts';
 import { Rng, Weighted } from './prng.ts';
 import { Quirks, type QuirkName } from './quirks.ts';
@@ -98,12 +99,6 @@ class TextFile {
   }
 }
 
-function parseMonth(month: string): { y: number; m: number } {
-  const m = /^(\d{4})-(\d{2})$/.exec(month);
-  if (!m || Number(m[2]) < 1 || Number(m[2]) > 12) throw new Error(`month must be YYYY-MM, got ${month}`);
-  return { y: Number(m[1]), m: Number(m[2]) };
-}
-
 /** Latin-1 view of the UTF-8 bytes: written as Latin-1 it yields the UTF-8 byte sequence. */
 function utf8Bytes(s: string): string {
   return Buffer.from(s, 'utf8').toString('latin1');
@@ -115,7 +110,9 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   const seed = (opts.seed ?? 1) >>> 0;
   const month = opts.month ?? DEFAULT_MONTH;
   const quirkRate = opts.quirkRate ?? 1;
-  const { y, m } = parseMonth(month);
+  const ym = parseMonth(month);
+  if (!ym) throw new Error(`month must be YYYY-MM, got ${month}`);
+  const { year: y, month: m } = ym;
   const out = opts.out;
   mkdirSync(out, { recursive: true });
 

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { dataPaths } from '../lib/config.ts';
+import { isMonth } from '../lib/month.ts';
 import { openAppDb } from '../storage/app-db.ts';
 import { activeSnapshot, type SnapshotStats, type TableStats } from '../storage/snapshots/records.ts';
 import { openSqlite } from '../storage/sqlite.ts';
@@ -50,8 +51,6 @@ export interface ImportSummary {
   compressedBytes: number;
 }
 
-const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-
 export class ImportError extends Error {
   override name = 'ImportError';
 }
@@ -78,7 +77,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     if (!plan.sources.length) throw new ImportError(`no Receita file recognised in ${opts.inputs.join(', ')}`);
     const month = opts.month ?? plan.detectedMonth;
     if (!month) throw new ImportError('cannot tell the month from the file names: pass --month YYYY-MM');
-    if (!MONTH.test(month)) throw new ImportError(`invalid month "${month}": use YYYY-MM`);
+    if (!isMonth(month)) throw new ImportError(`invalid month "${month}": use YYYY-MM`);
     // Checked before the long load, so that a refusal comes at once.
     const partial = planProblems(plan);
     judge(partial, opts, log);

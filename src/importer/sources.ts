@@ -3,6 +3,7 @@
 // missing, and which month the files say they are.
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMonth } from '../lib/month.ts';
 import type { LookupTable } from '../storage/snapshots/tables.ts';
 import { listZip, type ZipMember } from './read/zip.ts';
 
@@ -115,7 +116,7 @@ export async function planImport(inputs: string[]): Promise<ImportPlan> {
     const regime = REGIME_ZIPS.find(([n]) => n === name);
     return !(regime && [...given].some((g) => regime[1].test(g)));
   });
-  const folderMonth = inputs.map((i) => path.basename(path.resolve(i))).find((b) => /^\d{4}-\d{2}$/.test(b)) ?? null;
+  const folderMonth = inputs.map((i) => path.basename(path.resolve(i))).find(isMonth) ?? null;
   const fileMonth = [...months.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
   return {
     sources,

@@ -2,6 +2,8 @@
 // (Apache, nginx, `python3 -m http.server`). Regexes, not an XML/HTML library: we need hrefs and
 // sizes only, and both formats are machine-generated.
 
+import { isMonth } from '../../lib/month.ts';
+
 export interface RemoteEntry {
   /** Decoded last path segment, without a trailing slash. */
   name: string;
@@ -108,12 +110,6 @@ export function parseAutoindex(html: string, pageUrl: string): RemoteEntry[] {
     out.push({ name, url: url.href, isDir });
   }
   return out;
-}
-
-const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
-
-export function isMonth(s: string): boolean {
-  return MONTH_RE.test(s);
 }
 
 /** The `YYYY-MM` folders of a listing, oldest first. */
