@@ -203,6 +203,15 @@ test('a killed import (SIGKILL) leaves the old snapshot active; the next import 
   assert.equal((await active(dataDir))?.id, second.snapshotId);
 });
 
+test('an import refuses while another live one is building, and leaves its folder alone', async () => {
+  const dataDir = tempDir();
+  const building = path.join(dataDir, 'registry', '.building-2026-09_20261001-120000');
+  fs.mkdirSync(building, { recursive: true });
+  fs.writeFileSync(path.join(building, 'importer.pid'), `${process.ppid}\n`); // a live process
+  await assert.rejects(runImport({ dataDir, inputs: [RECEITA_MINI], month: '2026-09' }), new RegExp(`another import \\(pid ${process.ppid}\\) is running`));
+  assert.ok(fs.existsSync(building));
+});
+
 test('two imports of the same month within one second get distinct snapshot ids', () => {
   const registryDir = tempDir();
   const now = new Date('2026-10-01T12:00:00.250Z');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { dataPaths } from '../../lib/config.ts';
 import { openAppDb } from '../../storage/app-db.ts';
 import { listSnapshots } from '../../storage/snapshots/records.ts';
-import { acquireLock } from './lock.ts';
+import { acquireLock } from '../../lib/pid-lock.ts';
 import { downloadWith, openSession, remoteCtx, resolveMonth, type DownloadOptions, type DownloadSummary } from './month.ts';
 
 export interface UpdateOptions extends Omit<DownloadOptions, 'month' | 'out'> {
