@@ -3,6 +3,7 @@
 // sizes only, and both formats are machine-generated.
 
 import { isMonth } from '../../lib/month.ts';
+import { decodeSafe } from '../../lib/uri.ts';
 
 export interface RemoteEntry {
   /** Decoded last path segment, without a trailing slash. */
@@ -42,17 +43,9 @@ function decodeXml(s: string): string {
     .replace(/&amp;/g, '&');
 }
 
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
 /** Normalised decoded path, for comparing "is this the folder itself?". */
 function pathKey(u: URL): string {
-  return safeDecode(u.pathname).replace(/\/+$/, '');
+  return decodeSafe(u.pathname).replace(/\/+$/, '');
 }
 
 function lastSegment(u: URL): string {
