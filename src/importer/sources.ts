@@ -53,11 +53,14 @@ export const REGIME_ZIPS: [string, RegExp][] = [
   ['Imunes e Isentas.zip', /imunes/i],
 ];
 
-export const STANDARD_ZIPS: string[] = [
+/** The 37 zips of a complete month in the Receita's monthly folder (§1.2 of the layout notes). */
+export const MONTHLY_ZIPS: string[] = [
   ...['Empresas', 'Estabelecimentos', 'Socios'].flatMap((f) => Array.from({ length: 10 }, (_, i) => `${f}${i}.zip`)),
   ...['Simples', 'Cnaes', 'Motivos', 'Municipios', 'Naturezas', 'Paises', 'Qualificacoes'].map((f) => `${f}.zip`),
-  ...REGIME_ZIPS.map(([name]) => name),
 ];
+
+/** What a complete import is given: the monthly zips and the tax-regime ones (published apart). */
+export const STANDARD_ZIPS: string[] = [...MONTHLY_ZIPS, ...REGIME_ZIPS.map(([name]) => name)];
 
 /** Expands folders (non-recursive) into their zips, keeps zip paths, sorted naturally. */
 export function expandInputs(inputs: string[]): string[] {

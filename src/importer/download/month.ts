@@ -13,6 +13,7 @@ import { DownloadProgress, fmtBytes } from './progress.ts';
 import { headSize, listFolder, NotFoundError, type RemoteCtx } from './remote.ts';
 import { defaultRegimeSource, defaultSource, parseSource, regimeLocalName, type Source } from './sources.ts';
 import { testZip } from './verify.ts';
+import { MONTHLY_ZIPS } from '../sources.ts';
 
 export class DownloadError extends Error {
   override name = 'DownloadError';
@@ -58,12 +59,6 @@ export interface DownloadSummary {
   missingStandard: string[];
   results: FetchResult[];
 }
-
-/** The 37 zips of a complete month (§1.2 of the layout notes). */
-export const MONTHLY_ZIPS: string[] = [
-  ...['Empresas', 'Estabelecimentos', 'Socios'].flatMap((f) => Array.from({ length: 10 }, (_, i) => `${f}${i}.zip`)),
-  ...['Simples', 'Cnaes', 'Motivos', 'Municipios', 'Naturezas', 'Paises', 'Qualificacoes'].map((f) => `${f}.zip`),
-];
 
 export function defaultDownloadDir(dataDir: string, month: string): string {
   return path.join(dataDir, 'downloads', month);
