@@ -8,7 +8,8 @@
 // closed. Lookups are synchronous, so no lookup is running while the timer callback runs: no
 // request ever sees a closed handle, and a snapshot that fails to open leaves the old one serving.
 import { dataPaths } from '../../lib/config.ts';
-import { activeSnapshot, attachSnapshot, type SnapshotInfo } from '../../storage/snapshots/records.ts';
+import { attachSnapshot } from '../../storage/snapshots/attach.ts';
+import { activeSnapshot, type SnapshotInfo } from '../../storage/snapshots/records.ts';
 import { openAppSqlite } from '../../storage/app-db.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { LOOKUP_TABLES, SNAPSHOT_SCHEMA_VERSION, type LookupTable } from '../../storage/snapshots/tables.ts';
