@@ -1,7 +1,8 @@
 // Reader for the small "Regime Tributário" CSVs (layout doc §5.2): current files use `,` with a header
 // (LF or CRLF); older ones `;` without header.
 import { parse } from 'csv-parse/sync';
-import { SUSPECT, repairUtf8, type RejectedRecord } from './records.ts';
+import type { RejectedRecord } from './records.ts';
+import { SUSPECT, repairUtf8 } from './utf8-repair.ts';
 
 const CANDIDATES = [',', ';', '\t', '|'];
 const SNIFF_LIMIT = 64 * 1024;
