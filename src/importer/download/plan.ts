@@ -3,7 +3,7 @@
 // sizes an autoindex page does not give asked for with HEAD.
 import { isMonth } from '../../lib/month.ts';
 import { MONTHLY_ZIPS } from '../sources.ts';
-import type { FetchJob } from './fetch-file.ts';
+import type { FetchJob } from './part-download.ts';
 import { monthsOf, type RemoteEntry } from './listing.ts';
 import { DownloadError, type DownloadOptions } from './options.ts';
 import { pool } from './pool.ts';
