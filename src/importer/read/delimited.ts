@@ -32,7 +32,7 @@ interface Sniffed {
   hasHeader: boolean;
 }
 
-function sniff(firstLine: string, expected: string[]): Sniffed {
+function sniff(firstLine: string, expected: readonly string[]): Sniffed {
   const want = expected.map(normalizeHeaderCell).join('\u0000');
   // 1) a delimiter that turns the first line into the expected header
   for (const d of CANDIDATES) {
@@ -63,7 +63,7 @@ function sniff(firstLine: string, expected: string[]): Sniffed {
 }
 
 export interface DelimitedParserOptions {
-  expectedHeader: string[];
+  expectedHeader: readonly string[];
   onRecord: (fields: string[], recordNo: number, line: number) => void;
   onReject: (r: RejectedRecord) => void;
 }
@@ -76,7 +76,7 @@ export interface DelimitedParserOptions {
  * from push()/end() on an unexpected header.
  */
 export class DelimitedParser {
-  private readonly expected: string[];
+  private readonly expected: readonly string[];
   private readonly headerKey: string;
   private readonly onRecord: DelimitedParserOptions['onRecord'];
   private readonly onReject: DelimitedParserOptions['onReject'];
