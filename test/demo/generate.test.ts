@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { isValidCnpj } from '../../src/domain/cnpj.ts';
 import { generateDump, type DumpManifest } from '../../src/demo/generate.ts';
-import { ZipWriter } from '../../src/demo/zip-writer.ts';
 
 const COMPANIES = 2000;
 const SEED = 42;
@@ -242,18 +241,4 @@ test('quirkRate 0 gives a clean dump (no quirks, no rejects, no blank line)', as
     return [...set].sort();
   };
   assert.deepEqual(bases(quirky), bases(clean));
-});
-
-test('zip writer: ZIP64 records and `$`/spaces in names are accepted by unzip', () => {
-  const p = join(dir, 'z64.zip');
-  const z = new ZipWriter(p, { forceZip64: true });
-  z.beginEntry('F.K03200$Z.D60913.CNAECSV');
-  for (let i = 0; i < 50_000; i++) z.write(`"${i}";"Descrição ${i}"\n`);
-  z.endEntry();
-  z.addText('Lucro Presumido/Lucro Presumido 2018.csv', 'ano\r\n');
-  z.close();
-  execFileSync('unzip', ['-tq', p]);
-  assert.deepEqual(unzipList(p), ['F.K03200$Z.D60913.CNAECSV', 'Lucro Presumido/Lucro Presumido 2018.csv']);
-  const text = unzipAll(p).toString('latin1');
-  assert.ok(text.includes('"49999";"Descrição 49999"\n'));
 });
