@@ -5,6 +5,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { numberOption } from '../src/cli/options.ts';
 import { generateDump } from '../src/demo/generate.ts';
+import { isMonth } from '../src/lib/month.ts';
 
 const argv = await yargs(hideBin(process.argv))
   .locale('en')
@@ -16,7 +17,7 @@ const argv = await yargs(hideBin(process.argv))
   .option('month', { type: 'string', default: '2026-09', describe: 'publication month YYYY-MM (drives the member names and dates)' })
   .option('quirks', numberOption('quirks', { min: 0 }, { default: 1, describe: 'multiplier of the real-world quirk rates; 0 for a clean dump' }))
   .check((a) => {
-    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(a.month)) throw new Error('--month must be YYYY-MM');
+    if (!isMonth(a.month)) throw new Error('--month must be YYYY-MM');
     return true;
   })
   .strict()

@@ -3,15 +3,24 @@
 // (counts, injected quirks, duplicates, rejects, CNPJs that exist). Streaming: every zip
 // member is written chunk by chunk; nothing holds a whole file.
 
-import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeCnpj } from '../domain/cnpj.ts';
-import { buildLookups, type Row2 } from './lookups.ts';
+import { parseMonth } from '../lib/month.ts';
+import { Bases } from './bases.ts';
+import type { Company, Establishment } from './company.ts';
+import { dayOf } from './days.ts';
+import { CsvZip, RegimeFiles } from './dump-files.ts';
+import { injectEmpresa, injectEstablishment, mangle } from './inject.ts';
+import { writeLookupZips } from './lookup-zips.ts';
+import { buildLookups } from './lookups.ts';
+import type { DumpManifest } from './manifest.ts';
 import { Rng, Weighted } from './prng.ts';
-import { Quirks, type QuirkName } from './quirks.ts';
-import { fixedRecords, SERPRO_CNAES } from './real.ts';
-import { dayOf, RowFactory, type Company, type Establishment } from './rows.ts';
-import { ZipWriter } from './zip-writer.ts';
+import { Quirks } from './quirks.ts';
+import { fixedRecords } from './real.ts';
+import { RowFactory } from './rows.ts';
+
+export type { DumpManifest } from './manifest.ts';
 
 export interface DumpOptions {
   companies: number;
@@ -23,91 +32,11 @@ export interface DumpOptions {
   quirkRate?: number;
 }
 
-export interface DumpManifest {
-  month: string;
-  synthetic: true;
-  seed: number;
-  files: string[];
-  /** Well-formed records written per family (duplicates included, rejects excluded). */
-  counts: Record<string, number>;
-  /** How many of each quirk were injected, by name. */
-  quirks: Record<string, number>;
-  duplicates: { establishments: number; companies: number };
-  /** ~20 valid CNPJs that exist and carry no quirk, incl. SERPRO, OKBR and an alphanumeric one. */
-  sampleCnpjs: string[];
-  /** Records with a wrong field count: the only ones an importer should reject. */
-  expectedRejects: number;
-  /** Rejects per family. */
-  rejects: Record<string, number>;
-  /** Rows an importer should end up with per family (after rejects and last-wins dedup). */
-  expectedRows: Record<string, number>;
-  /** One CNPJ or base per quirk, where it can be pinned to a record. */
-  examples: Record<string, string>;
-  /** The extraction date in the member names (`D` + last year digit + MMDD). */
-  extractionDate: string;
-  totalZipBytes: number;
-}
-
 const SHARDS = 10;
 const ESTAB_COLS = 30;
 const DEFAULT_MONTH = '2026-09';
 // Extraction day within the month used in member names and as "today" for all dates.
 const EXTRACTION_DAY = 13;
-// Multiplier coprime with 10^8: i → (i·A + B) mod 10^8 is a bijection, so bases never repeat.
-const BASE_MULTIPLIER = 48_271_203;
-
-/** A zip holding one CSV member, written line by line. */
-class CsvZip {
-  readonly zip: ZipWriter;
-  records = 0;
-  constructor(readonly file: string, dir: string, member: string, mtime: Date) {
-    this.zip = new ZipWriter(join(dir, file), { level: 1, mtime });
-    this.zip.beginEntry(member);
-  }
-  row(fields: readonly string[]): void {
-    this.zip.write(`"${fields.join('";"')}"\n`);
-  }
-  raw(text: string): void {
-    this.zip.write(text);
-  }
-  close(): number {
-    this.zip.endEntry();
-    this.zip.close();
-    return this.zip.bytesWritten;
-  }
-}
-
-/** A plain buffered text file (the per-year Lucro Presumido parts before zipping). */
-class TextFile {
-  private fd: number;
-  private buf = '';
-  constructor(readonly path: string) {
-    this.fd = openSync(path, 'w');
-  }
-  write(s: string): void {
-    this.buf += s;
-    if (this.buf.length > 256 * 1024) this.flush();
-  }
-  private flush(): void {
-    if (this.buf) writeSync(this.fd, Buffer.from(this.buf, 'latin1'));
-    this.buf = '';
-  }
-  close(): void {
-    this.flush();
-    closeSync(this.fd);
-  }
-}
-
-function parseMonth(month: string): { y: number; m: number } {
-  const m = /^(\d{4})-(\d{2})$/.exec(month);
-  if (!m || Number(m[2]) < 1 || Number(m[2]) > 12) throw new Error(`month must be YYYY-MM, got ${month}`);
-  return { y: Number(m[1]), m: Number(m[2]) };
-}
-
-/** Latin-1 view of the UTF-8 bytes: written as Latin-1 it yields the UTF-8 byte sequence. */
-function utf8Bytes(s: string): string {
-  return Buffer.from(s, 'utf8').toString('latin1');
-}
 
 export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   const companies = Math.floor(opts.companies);
@@ -115,7 +44,9 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   const seed = (opts.seed ?? 1) >>> 0;
   const month = opts.month ?? DEFAULT_MONTH;
   const quirkRate = opts.quirkRate ?? 1;
-  const { y, m } = parseMonth(month);
+  const ym = parseMonth(month);
+  if (!ym) throw new Error(`month must be YYYY-MM, got ${month}`);
+  const { year: y, month: m } = ym;
   const out = opts.out;
   mkdirSync(out, { recursive: true });
 
@@ -133,36 +64,11 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   const files: string[] = [];
 
   // ---- lookups (tiny; written first) ----
-  const lookupFiles: Array<[string, string, Row2[]]> = [
-    ['Cnaes.zip', 'CNAECSV', lk.cnaes],
-    ['Motivos.zip', 'MOTICSV', lk.motivos],
-    ['Municipios.zip', 'MUNICCSV', lk.municipios],
-    ['Naturezas.zip', 'NATJUCSV', lk.naturezas],
-    ['Paises.zip', 'PAISCSV', lk.paises],
-    ['Qualificacoes.zip', 'QUALSCSV', lk.qualificacoes],
-  ];
-  // Two descriptions carry UTF-8 bytes, like code 18 of the real 2021 QUALSCSV.
-  const utf8Targets = new Set<string>();
-  if (q.enabled) {
-    utf8Targets.add('QUALSCSV:18');
-    const cnae = lk.cnaes.find((c) => /ç/.test(c.desc) && !SERPRO_CNAES.includes(c.code) && c.code.startsWith('47'));
-    if (cnae) utf8Targets.add(`CNAECSV:${cnae.code}`);
-  }
   const counts: Record<string, number> = {};
-  for (const [file, kind, rows] of lookupFiles) {
-    const z = new CsvZip(file, out, `F.K03200$Z.${dpart}.${kind}`, mtime);
-    for (const r of rows) {
-      const key = `${kind}:${r.code}`;
-      let desc = r.desc;
-      if (utf8Targets.has(key)) {
-        desc = utf8Bytes(desc);
-        q.hit('utf8InLatin1', key);
-      }
-      z.row([r.code, desc]);
-    }
-    zipBytes.set(file, z.close());
+  for (const { file, rows, bytes } of writeLookupZips(lk, q, out, dpart, mtime)) {
+    zipBytes.set(file, bytes);
     files.push(file);
-    counts[file.replace('.zip', '').toLowerCase()] = rows.length;
+    counts[file.replace('.zip', '').toLowerCase()] = rows;
   }
 
   // ---- the main families ----
@@ -180,38 +86,7 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   // Shard 0 is 3–4× larger than the others, as in the real dumps.
   const shardPick = new Weighted<number>(Array.from({ length: SHARDS }, (_, i) => [i, i === 0 ? 3.5 : 1] as const));
 
-  // regimes: one CSV per zip, except Lucro Presumido (one per year, in a subfolder)
-  const REGIME_HEADER = 'ano,cnpj,cnpj_da_scp,forma_de_tributacao,quantidade_de_escrituracoes';
-  const regimeZip = (file: string, memberName: string, eol: string) => {
-    const zw = new ZipWriter(join(out, file), { level: 1, mtime });
-    zw.beginEntry(memberName);
-    zw.write(REGIME_HEADER + eol);
-    return { zw, eol, rows: 0 };
-  };
-  const lucroReal = regimeZip('Lucro Real.zip', 'Lucro Real.csv', '\n');
-  const lucroArbitrado = regimeZip('Lucro Arbitrado.zip', 'Lucro Arbitrado.csv', '\r\n');
-  const imunes = regimeZip('Imunes e Isentas.zip', 'Imunes e Isentas.csv', '\n');
-  const tmpDir = join(out, `.tmp-presumido-${process.pid}`);
-  mkdirSync(tmpDir, { recursive: true });
-  const presumido = new Map<number, TextFile>();
-  let regimeRows = 0;
-  const writeRegime = ([ano, cnpj, scp, forma, n]: [number, string, string, string, number]) => {
-    const line = `${ano},${cnpj},${scp},${forma},${n}`;
-    regimeRows++;
-    if (forma === 'LUCRO PRESUMIDO') {
-      let t = presumido.get(ano);
-      if (!t) {
-        t = new TextFile(join(tmpDir, `${ano}.csv`));
-        t.write(REGIME_HEADER + '\r\n');
-        presumido.set(ano, t);
-      }
-      t.write(line + '\r\n');
-      return;
-    }
-    const target = forma === 'LUCRO REAL' ? lucroReal : forma === 'LUCRO ARBITRADO' ? lucroArbitrado : imunes;
-    target.zw.write(line + target.eol);
-    target.rows++;
-  };
+  const regimes = new RegimeFiles(out, mtime);
 
   const rejects = { empresas: 0, estabelecimentos: 0, socios: 0 };
   const duplicates = { establishments: 0, companies: 0 };
@@ -223,62 +98,19 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   for (const [s, row] of fixed.estabelecimentos) { est[s].row(row); est[s].records++; }
   for (const [s, row] of fixed.socios) { soc[s].row(row); soc[s].records++; }
   for (const row of fixed.simples) { simples.row(row); simples.records++; }
-  for (const r of fixed.regimes) writeRegime(r);
+  for (const r of fixed.regimes) regimes.write(r);
 
-  const reserved = new Set(fixed.bases);
-  const baseOffset = (Math.imul(seed, 0x9e3779b1) >>> 0) % 100_000_000;
-  let baseCounter = 0;
-  const nextNumericBase = (): string => {
-    for (;;) {
-      const b = String((baseCounter++ * BASE_MULTIPLIER + baseOffset) % 100_000_000).padStart(8, '0');
-      if (!reserved.has(b)) return b;
-    }
-  };
-  // Rejected Empresas rows take bases from the far end of the permutation, so the main
-  // sequence (and every clean record) is the same whatever the quirk rate.
-  let rejectCounter = 99_999_999;
-  const rejectBase = (): string => {
-    for (;;) {
-      const b = String((rejectCounter-- * BASE_MULTIPLIER + baseOffset) % 100_000_000).padStart(8, '0');
-      if (!reserved.has(b)) return b;
-    }
-  };
-  const alnumBases = new Set<string>();
-  const nextAlnumBase = (): string => {
-    const chars = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-    for (;;) {
-      let b = '';
-      for (let k = 0; k < 8; k++) b += chars[rng.int(36)];
-      if (/[A-Z]/.test(b) && !alnumBases.has(b) && !reserved.has(b)) {
-        alnumBases.add(b);
-        return b;
-      }
-    }
-  };
-
-  /** A copy of `fields` with one field dropped or one added: a record to reject. */
-  const mangle = (fields: string[]): string[] => {
-    const copy = fields.slice();
-    if (q.rng.chance(0.5)) copy.splice(1 + q.rng.int(copy.length - 1), 1);
-    else copy.splice(1 + q.rng.int(copy.length - 1), 0, '');
-    return copy;
-  };
-
-  const fire = (name: QuirkName, example: string, slot?: string) => q.fire(name, example, slot);
+  const bases = new Bases(seed, new Set(fixed.bases));
+  const fire = q.fire.bind(q);
 
   for (let i = 0; i < companies; i++) {
     q.at(i);
     const alnum = f.alnumPossible && rng.chance(0.0003);
-    const base = alnum ? nextAlnumBase() : nextNumericBase();
+    const base = alnum ? bases.nextAlnum(rng) : bases.nextNumeric();
     const c: Company = f.company(i, base, alnum);
-    let dirty = false;
-
     // Empresas
     const e = f.empresaFields(c);
-    if (fire('backslashBeforeQuote', base)) { e[1] += '\\'; dirty = true; }
-    if (fire('trailingSpaces', base)) { e[1] = q.trailing(e[1]); dirty = true; }
-    if (c.capital !== '0,00' && fire('capitalPadded', base)) { e[4] = e[4].padStart(15, '0'); dirty = true; }
-    else if (fire('capitalSentinel', base)) { e[4] = '999999999999,00'; dirty = true; }
+    let dirty = injectEmpresa(q, e, c);
     const es = shardPick.pick(rng);
     emp[es].row(e);
     emp[es].records++;
@@ -291,8 +123,8 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
     }
     if (fire('wrongFieldCount', `empresas:${base}`, 'wrongFieldCount:empresas')) {
       // a base that appears nowhere else, so rejecting it loses nothing
-      const rb = rejectBase();
-      emp[es].row(mangle([rb, ...e.slice(1)]));
+      const rb = bases.forReject();
+      emp[es].row(mangle(q, [rb, ...e.slice(1)]));
       rejects.empresas++;
     }
 
@@ -306,22 +138,7 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
       estabs.push(est1);
       const x = est1.fields;
       const id = est1.cnpj;
-      if (x[4].includes(' ') && fire('rawNewlineInField', id)) { x[4] = q.rawNewline(x[4]); dirty = true; }
-      if (x[4] && fire('backslashBeforeQuote', id)) { x[4] += '\\'; dirty = true; }
-      if (x[4] && fire('trailingSpaces', id)) { x[4] = q.trailing(x[4]); dirty = true; }
-      if (fire('semicolonInComplemento', id)) { x[16] = q.semicolons(x[16]); dirty = true; }
-      if (x[16] && fire('nulInComplemento', id)) { x[16] = q.nuls(x[16]); dirty = true; }
-      if (fire('repeatedSpaces', id)) { x[14] = q.doubleSpace(x[14]); dirty = true; }
-      if (fire('unpaddedSituacao', id)) { x[5] = String(Number(x[5])); dirty = true; }
-      if ((x[5] === '04' || x[5] === '08') && fire('orphanMotivo32', id)) { x[7] = '32'; dirty = true; }
-      else if (x[7] === '00' && fire('unpaddedMotivo', id)) { x[7] = '0'; dirty = true; }
-      if (fire('orphanPais994', id)) { x[9] = '994'; dirty = true; }
-      if (fire('dateAllZeros', id)) { x[6] = '00000000'; dirty = true; }
-      else if (fire('dateZero', id)) { x[6] = '0'; dirty = true; }
-      for (const kind of ['dateSevenDigits', 'dateImpossible', 'dateAncientYear'] as const) {
-        if (fire(kind, id)) { x[10] = q.badDate(kind, x[10]); dirty = true; break; }
-      }
-      if (x[18].startsWith('0') && fire('cepSevenDigits', id)) { x[18] = x[18].slice(1); dirty = true; }
+      if (injectEstablishment(q, x, id)) dirty = true;
 
       const s = shardPick.pick(rng);
       est[s].row(x);
@@ -344,7 +161,7 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
         const y3 = x.slice(0, ESTAB_COLS);
         y3[1] = badOrder;
         y3[2] = makeCnpj(c.base, badOrder).slice(12);
-        est[s].row(mangle(y3));
+        est[s].row(mangle(q, y3));
         rejects.estabelecimentos++;
       }
     }
@@ -358,7 +175,7 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
         soc[s].row(p);
         soc[s].records++;
         if (fire('wrongFieldCount', `socios:${base}`, 'wrongFieldCount:socios')) {
-          soc[s].row(mangle(p));
+          soc[s].row(mangle(q, p));
           rejects.socios++;
         }
       }
@@ -368,7 +185,7 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
       simples.row(c.simples);
       simples.records++;
     }
-    for (const r of f.regimes(c, estabs)) writeRegime(r);
+    for (const r of f.regimes(c, estabs)) regimes.write(r);
 
     if (!dirty && i % sampleStride === Math.floor(sampleStride / 2) && sampleCnpjs.length < 20) sampleCnpjs.push(estabs[0].cnpj);
   }
@@ -389,23 +206,11 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   for (const z of soc) closeShard(z, 'socios');
   closeShard(simples, 'simples');
 
-  for (const [file, r] of [['Lucro Real.zip', lucroReal], ['Lucro Arbitrado.zip', lucroArbitrado], ['Imunes e Isentas.zip', imunes]] as const) {
-    r.zw.endEntry();
-    r.zw.close();
-    zipBytes.set(file, r.zw.bytesWritten);
+  for (const [file, bytes] of regimes.close()) {
+    zipBytes.set(file, bytes);
     files.push(file);
   }
-  const pz = new ZipWriter(join(out, 'Lucro Presumido.zip'), { level: 1, mtime });
-  for (const ano of [...presumido.keys()].sort((a, b) => a - b)) {
-    const t = presumido.get(ano)!;
-    t.close();
-    pz.addFile(`Lucro Presumido/Lucro Presumido ${ano}.csv`, t.path);
-  }
-  pz.close();
-  zipBytes.set('Lucro Presumido.zip', pz.bytesWritten);
-  files.push('Lucro Presumido.zip');
-  rmSync(tmpDir, { recursive: true, force: true });
-  counts.regimes = regimeRows;
+  counts.regimes = regimes.rows;
 
   const expectedRejects = rejects.empresas + rejects.estabelecimentos + rejects.socios;
   const manifest: DumpManifest = {

@@ -1,5 +1,6 @@
-// A small streaming zip writer for the synthetic dumps: one member at a time, written
-// straight to the file descriptor with synchronous I/O, so memory stays at one chunk.
+// The project's one zip writer: the synthetic dumps stream through it, the zip reader's tests and
+// the parse benchmark build their fixtures with it. Synchronous I/O straight to the file
+// descriptor (or into memory), so memory stays at one chunk.
 //
 // Deflate without a stream object: every chunk is compressed on its own with
 // Z_SYNC_FLUSH, which ends it on a byte boundary without the BFINAL bit; raw deflate
@@ -7,18 +8,14 @@
 // block (0x03 0x00). This is what pigz does; the cost is losing the 32 KB window at
 // each chunk boundary, which is nothing at 512 KB chunks.
 //
-// Local headers carry the data-descriptor flag (sizes and CRC come after the data).
-// ZIP64 records are added only when a size, an offset or the entry count needs them,
-// or always with `forceZip64` (so the tests can exercise that path without 4 GB files).
+// Streamed members carry the data-descriptor flag (sizes and CRC come after the data); a
+// member added whole (addMember) has them in its local header unless asked otherwise.
 
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { centralHeader, dataDescriptor, dosDateTime, endRecords, localHeader, U32, type DosTime, type ZipEntry } from './zip-records.ts';
 
 const CHUNK_CHARS = 512 * 1024;
-const U32 = 0xffffffff;
-const U16 = 0xffff;
-const FLAG_DATA_DESCRIPTOR = 0x0008;
-const METHOD_DEFLATE = 8;
 const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
 
 export interface ZipWriterOptions {
@@ -28,42 +25,45 @@ export interface ZipWriterOptions {
   mtime?: Date;
   /** Write ZIP64 extra fields and end records even when nothing needs them. */
   forceZip64?: boolean;
+  /** The archive comment (Latin-1). */
+  comment?: string;
 }
 
-interface Entry {
-  name: Buffer;
-  offset: number;
-  crc: number;
-  csize: number;
-  usize: number;
-}
-
-function dosDateTime(d: Date): { time: number; date: number } {
-  // Local-time-free: the zip format has no zone, and UTC keeps runs identical everywhere.
-  const time = (d.getUTCHours() << 11) | (d.getUTCMinutes() << 5) | (d.getUTCSeconds() >> 1);
-  const date = ((d.getUTCFullYear() - 1980) << 9) | ((d.getUTCMonth() + 1) << 5) | d.getUTCDate();
-  return { time, date };
+export interface MemberOptions {
+  /** 0 stored, 8 deflate (default). */
+  method?: 0 | 8;
+  /** Sizes and CRC after the data, as streaming zippers write them (default: in the local header). */
+  dataDescriptor?: boolean;
+  /** Deflate level of this member (default: the writer's). */
+  level?: number;
 }
 
 export class ZipWriter {
-  private readonly fd: number;
+  private readonly fd: number | null;
+  /** The bytes, when writing into memory. */
+  private readonly chunks: Buffer[] | null;
   private readonly level: number;
-  private readonly time: number;
-  private readonly date: number;
+  private readonly dos: DosTime;
   private readonly forceZip64: boolean;
-  private readonly entries: Entry[] = [];
+  private readonly comment: Buffer;
+  private readonly entries: ZipEntry[] = [];
   private offset = 0;
-  private current: Entry | null = null;
+  private current: ZipEntry | null = null;
   private pending = '';
   private closed = false;
 
-  constructor(readonly path: string, opts: ZipWriterOptions = {}) {
-    this.fd = openSync(path, 'w');
+  /** Writes to the file `path`, or into memory when it is null (see contents()). */
+  constructor(readonly path: string | null, opts: ZipWriterOptions = {}) {
+    this.fd = path === null ? null : openSync(path, 'w');
+    this.chunks = path === null ? [] : null;
     this.level = opts.level ?? 1;
     this.forceZip64 = opts.forceZip64 ?? false;
-    const { time, date } = dosDateTime(opts.mtime ?? new Date(Date.UTC(2026, 0, 1)));
-    this.time = time;
-    this.date = date;
+    this.comment = Buffer.from(opts.comment ?? '', 'latin1');
+    this.dos = dosDateTime(opts.mtime ?? new Date(Date.UTC(2026, 0, 1)));
+  }
+
+  static inMemory(opts: ZipWriterOptions = {}): ZipWriter {
+    return new ZipWriter(null, opts);
   }
 
   /** Bytes written so far (the final size once closed). */
@@ -71,41 +71,30 @@ export class ZipWriter {
     return this.offset;
   }
 
+  /** The whole zip, once closed (in-memory writers only). */
+  contents(): Buffer {
+    if (!this.chunks || !this.closed) throw new Error('contents() is for a closed in-memory writer');
+    return Buffer.concat(this.chunks);
+  }
+
   private out(buf: Buffer): void {
-    let done = 0;
-    while (done < buf.length) done += writeSync(this.fd, buf, done, buf.length - done);
+    if (this.fd === null) this.chunks!.push(buf);
+    else {
+      let done = 0;
+      while (done < buf.length) done += writeSync(this.fd, buf, done, buf.length - done);
+    }
     this.offset += buf.length;
   }
 
-  beginEntry(name: string): void {
+  private newEntry(name: string, method: 0 | 8, descriptor: boolean): ZipEntry {
     if (this.current) throw new Error('previous entry still open');
-    const nameBuf = Buffer.from(name, 'latin1');
-    this.current = { name: nameBuf, offset: this.offset, crc: 0, csize: 0, usize: 0 };
-    const zip64 = this.forceZip64;
-    // With forceZip64 the local header gets a zero-filled ZIP64 extra, which tells readers
-    // that the data descriptor carries 8-byte sizes.
-    const extra = zip64 ? Buffer.alloc(20) : Buffer.alloc(0);
-    if (zip64) {
-      extra.writeUInt16LE(0x0001, 0);
-      extra.writeUInt16LE(16, 2);
-    }
-    const h = Buffer.alloc(30);
-    h.writeUInt32LE(0x04034b50, 0);
-    h.writeUInt16LE(zip64 ? 45 : 20, 4);
-    h.writeUInt16LE(FLAG_DATA_DESCRIPTOR, 6);
-    h.writeUInt16LE(METHOD_DEFLATE, 8);
-    h.writeUInt16LE(this.time, 10);
-    h.writeUInt16LE(this.date, 12);
-    // crc and sizes stay zero here: they follow in the data descriptor
-    if (zip64) {
-      h.writeUInt32LE(U32, 18);
-      h.writeUInt32LE(U32, 22);
-    }
-    h.writeUInt16LE(nameBuf.length, 26);
-    h.writeUInt16LE(extra.length, 28);
-    this.out(h);
-    this.out(nameBuf);
-    this.out(extra);
+    return { name: Buffer.from(name, 'latin1'), offset: this.offset, crc: 0, csize: 0, usize: 0, method, descriptor };
+  }
+
+  /** Starts a streamed (deflated) member: write() its text, then endEntry(). */
+  beginEntry(name: string): void {
+    this.current = this.newEntry(name, 8, true);
+    this.out(localHeader(this.current, this.forceZip64, this.dos));
   }
 
   /** Appends text, encoded as Latin-1 (every char must be ≤ U+00FF). */
@@ -144,23 +133,12 @@ export class ZipWriter {
     this.flushText();
     this.out(FINAL_EMPTY_BLOCK);
     e.csize += FINAL_EMPTY_BLOCK.length;
-    const big = this.forceZip64 || e.csize >= U32 || e.usize >= U32;
-    const d = Buffer.alloc(big ? 24 : 16);
-    d.writeUInt32LE(0x08074b50, 0);
-    d.writeUInt32LE(e.crc >>> 0, 4);
-    if (big) {
-      d.writeBigUInt64LE(BigInt(e.csize), 8);
-      d.writeBigUInt64LE(BigInt(e.usize), 16);
-    } else {
-      d.writeUInt32LE(e.csize, 8);
-      d.writeUInt32LE(e.usize, 12);
-    }
-    this.out(d);
+    this.out(dataDescriptor(e, this.forceZip64 || e.csize >= U32 || e.usize >= U32));
     this.entries.push(e);
     this.current = null;
   }
 
-  /** Adds a whole member from text. */
+  /** Adds a whole member from text, streamed. */
   addText(name: string, text: string): void {
     this.beginEntry(name);
     this.write(text);
@@ -184,75 +162,28 @@ export class ZipWriter {
     this.endEntry();
   }
 
+  /** Adds a member whose bytes are all at hand (text as Latin-1), stored or deflated in one piece. */
+  addMember(name: string, data: Buffer | string, opts: MemberOptions = {}): void {
+    const raw = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+    const e = this.newEntry(name, opts.method ?? 8, opts.dataDescriptor ?? false);
+    const body = e.method === 8 ? deflateRawSync(raw, { level: opts.level ?? this.level }) : raw;
+    e.crc = crc32(raw);
+    e.usize = raw.length;
+    e.csize = body.length;
+    const big = this.forceZip64 || e.csize >= U32 || e.usize >= U32;
+    this.out(localHeader(e, big, this.dos));
+    this.out(body);
+    if (e.descriptor) this.out(dataDescriptor(e, big));
+    this.entries.push(e);
+  }
+
   close(): void {
     if (this.closed) return;
     if (this.current) throw new Error('entry still open');
     const cdStart = this.offset;
-    for (const e of this.entries) this.out(this.centralHeader(e));
-    const cdSize = this.offset - cdStart;
-    const zip64 = this.forceZip64 || cdStart >= U32 || cdSize >= U32 || this.entries.length >= U16;
-    if (zip64) {
-      const eocd64At = this.offset;
-      const r = Buffer.alloc(56);
-      r.writeUInt32LE(0x06064b50, 0);
-      r.writeBigUInt64LE(44n, 4); // size of the remaining record
-      r.writeUInt16LE(45, 12);
-      r.writeUInt16LE(45, 14);
-      // disk numbers stay 0
-      r.writeBigUInt64LE(BigInt(this.entries.length), 24);
-      r.writeBigUInt64LE(BigInt(this.entries.length), 32);
-      r.writeBigUInt64LE(BigInt(cdSize), 40);
-      r.writeBigUInt64LE(BigInt(cdStart), 48);
-      this.out(r);
-      const loc = Buffer.alloc(20);
-      loc.writeUInt32LE(0x07064b50, 0);
-      loc.writeBigUInt64LE(BigInt(eocd64At), 8);
-      loc.writeUInt32LE(1, 16);
-      this.out(loc);
-    }
-    const end = Buffer.alloc(22);
-    end.writeUInt32LE(0x06054b50, 0);
-    const n = zip64 ? U16 : this.entries.length;
-    end.writeUInt16LE(Math.min(n, U16), 8);
-    end.writeUInt16LE(Math.min(n, U16), 10);
-    end.writeUInt32LE(zip64 ? U32 : cdSize, 12);
-    end.writeUInt32LE(zip64 ? U32 : cdStart, 16);
-    this.out(end);
-    closeSync(this.fd);
+    for (const e of this.entries) this.out(centralHeader(e, this.forceZip64, this.dos));
+    this.out(endRecords(this.entries.length, cdStart, this.offset - cdStart, this.forceZip64, this.comment));
+    if (this.fd !== null) closeSync(this.fd);
     this.closed = true;
-  }
-
-  private centralHeader(e: Entry): Buffer {
-    const needUsize = this.forceZip64 || e.usize >= U32;
-    const needCsize = this.forceZip64 || e.csize >= U32;
-    const needOffset = this.forceZip64 || e.offset >= U32;
-    const fields: bigint[] = [];
-    // ZIP64 extra fields must appear in this order, and only those whose header slot is 0xFFFFFFFF
-    if (needUsize) fields.push(BigInt(e.usize));
-    if (needCsize) fields.push(BigInt(e.csize));
-    if (needOffset) fields.push(BigInt(e.offset));
-    const extra = Buffer.alloc(fields.length ? 4 + 8 * fields.length : 0);
-    if (fields.length) {
-      extra.writeUInt16LE(0x0001, 0);
-      extra.writeUInt16LE(8 * fields.length, 2);
-      fields.forEach((v, i) => extra.writeBigUInt64LE(v, 4 + 8 * i));
-    }
-    const version = fields.length ? 45 : 20;
-    const h = Buffer.alloc(46);
-    h.writeUInt32LE(0x02014b50, 0);
-    h.writeUInt16LE(version, 4); // made by: MS-DOS host, spec version
-    h.writeUInt16LE(version, 6);
-    h.writeUInt16LE(FLAG_DATA_DESCRIPTOR, 8);
-    h.writeUInt16LE(METHOD_DEFLATE, 10);
-    h.writeUInt16LE(this.time, 12);
-    h.writeUInt16LE(this.date, 14);
-    h.writeUInt32LE(e.crc >>> 0, 16);
-    h.writeUInt32LE(needCsize ? U32 : e.csize, 20);
-    h.writeUInt32LE(needUsize ? U32 : e.usize, 24);
-    h.writeUInt16LE(e.name.length, 28);
-    h.writeUInt16LE(extra.length, 30);
-    // comment length, disk start, internal/external attributes stay 0
-    h.writeUInt32LE(needOffset ? U32 : e.offset, 42);
-    return Buffer.concat([h, e.name, extra]);
   }
 }

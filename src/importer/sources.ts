@@ -3,6 +3,7 @@
 // missing, and which month the files say they are.
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMonth } from '../lib/month.ts';
 import type { LookupTable } from '../storage/snapshots/tables.ts';
 import { listZip, type ZipMember } from './read/zip.ts';
 
@@ -52,11 +53,14 @@ export const REGIME_ZIPS: [string, RegExp][] = [
   ['Imunes e Isentas.zip', /imunes/i],
 ];
 
-export const STANDARD_ZIPS: string[] = [
+/** The 37 zips of a complete month in the Receita's monthly folder (§1.2 of the layout notes). */
+export const MONTHLY_ZIPS: string[] = [
   ...['Empresas', 'Estabelecimentos', 'Socios'].flatMap((f) => Array.from({ length: 10 }, (_, i) => `${f}${i}.zip`)),
   ...['Simples', 'Cnaes', 'Motivos', 'Municipios', 'Naturezas', 'Paises', 'Qualificacoes'].map((f) => `${f}.zip`),
-  ...REGIME_ZIPS.map(([name]) => name),
 ];
+
+/** What a complete import is given: the monthly zips and the tax-regime ones (published apart). */
+export const STANDARD_ZIPS: string[] = [...MONTHLY_ZIPS, ...REGIME_ZIPS.map(([name]) => name)];
 
 /** Expands folders (non-recursive) into their zips, keeps zip paths, sorted naturally. */
 export function expandInputs(inputs: string[]): string[] {
@@ -115,7 +119,7 @@ export async function planImport(inputs: string[]): Promise<ImportPlan> {
     const regime = REGIME_ZIPS.find(([n]) => n === name);
     return !(regime && [...given].some((g) => regime[1].test(g)));
   });
-  const folderMonth = inputs.map((i) => path.basename(path.resolve(i))).find((b) => /^\d{4}-\d{2}$/.test(b)) ?? null;
+  const folderMonth = inputs.map((i) => path.basename(path.resolve(i))).find(isMonth) ?? null;
   const fileMonth = [...months.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
   return {
     sources,

@@ -11,7 +11,6 @@ import { DelimitedParser } from './read/delimited.ts';
 import { RecordParser, type RejectedRecord } from './read/records.ts';
 import { openMemberStream } from './read/zip.ts';
 import type { SourceFile } from './sources.ts';
-import { REGIME_HEADER } from './tables/regimes.ts';
 import { sourceTable } from './tables/index.ts';
 
 export interface WriterJob {
@@ -139,8 +138,8 @@ export async function writeSnapshotPart(job: WriterJob, onProgress: (p: WriterPr
       const stream = openMemberStream(src.zip, src.member, { onCompressedBytes: (n) => (compressed += n) });
       const parser =
         src.kind === 'regimes'
-          ? new DelimitedParser({ expectedHeader: REGIME_HEADER, onRecord, onReject })
-          : new RecordParser({ expectedFields: def.fields, onRecord, onReject });
+          ? new DelimitedParser({ expectedHeader: def.layout, onRecord, onReject })
+          : new RecordParser({ expectedFields: def.layout.length, onRecord, onReject });
       for await (const chunk of stream) {
         parser.push(chunk as Buffer);
         report();

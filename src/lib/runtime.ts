@@ -8,13 +8,3 @@ export function selfCommand(args: string[]): { command: string; args: string[] }
   const bin = fileURLToPath(new URL('../../bin/cnpj-api.js', import.meta.url));
   return { command: process.execPath, args: [bin, ...args] };
 }
-
-/** Whether a process with this pid exists (EPERM: it exists but belongs to another user). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

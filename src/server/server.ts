@@ -75,9 +75,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // The API's own app.db connection: its counted calls commit without fsync and are made
     // durable by WalSync off the event loop, before any answer leaves (group commit, see
     // ApiAccess).
-    const conn = (apiConn = openAppSqlite(opts.dataDir));
-    conn.pragma('synchronous = NORMAL');
-    conn.pragma('mmap_size = 268435456');
+    const conn = (apiConn = openAppSqlite(opts.dataDir, 'api'));
     const access = new ApiAccess(conn, { now, walSync });
     // Extra contacts from memory, keyed on the contacts_epoch value the count just read.
     const contacts = new ContactsCache(conn, () => access.contactsEpoch);

@@ -1,4 +1,5 @@
-// Opening app.db: WAL, durable commits, migrations to the latest version.
+// The one way to open app.db: the connection, its pragmas per role, migrations to the latest
+// version. The CLI, the server, the importer and the tests all come through here.
 import fs from 'node:fs';
 import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from 'kysely';
 import { dataPaths } from '../lib/config.ts';
@@ -15,15 +16,37 @@ export interface AppDb {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export function openAppSqlite(dataDir: string): Sqlite {
+/**
+ * How a connection uses app.db; each role's pragmas live here and nowhere else.
+ * - `main`: the CLI, the web app, the importer, tests. FULL: a committed account, token or
+ *   counted call survives a power cut, not only a crash.
+ * - `api`: the server's counting connection. Its counted calls commit without an fsync
+ *   (NORMAL) and are made durable by WalSync off the event loop before any answer leaves (group
+ *   commit, see ApiAccess); app.db memory-mapped, as every count re-reads the same pages.
+ * - `reader`: the registry reader's read-only connections (the active-snapshot pointer, and the
+ *   one the snapshot is ATTACHed to); app.db must already exist (the server migrates it first).
+ */
+export type AppDbRole = 'main' | 'api' | 'reader';
+
+const WRITER_PRAGMAS = ['journal_mode = WAL', 'busy_timeout = 10000', 'foreign_keys = ON'];
+const PRAGMAS: Record<AppDbRole, string[]> = {
+  main: [...WRITER_PRAGMAS, 'synchronous = FULL'],
+  api: [...WRITER_PRAGMAS, 'synchronous = NORMAL', 'mmap_size = 268435456'],
+  reader: ['busy_timeout = 5000'],
+};
+
+/** A better-sqlite3 connection to the data dir's app.db, set up for its role (no migrations). */
+export function openAppSqlite(dataDir: string, role: AppDbRole = 'main'): Sqlite {
   const paths = dataPaths(dataDir);
-  fs.mkdirSync(paths.root, { recursive: true });
-  const sqlite = openSqlite(paths.appDb);
-  sqlite.pragma('journal_mode = WAL');
-  // FULL: a committed account, token or counted call survives a power cut, not only a crash.
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('busy_timeout = 10000');
-  sqlite.pragma('foreign_keys = ON');
+  const readonly = role === 'reader';
+  if (!readonly) fs.mkdirSync(paths.root, { recursive: true });
+  const sqlite = openSqlite(paths.appDb, { readonly, fileMustExist: readonly });
+  try {
+    for (const p of PRAGMAS[role]) sqlite.pragma(p);
+  } catch (err) {
+    sqlite.close();
+    throw err;
+  }
   return sqlite;
 }
 

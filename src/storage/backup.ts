@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fsyncPath } from './fs-sync.ts';
 import { dataPaths } from '../lib/config.ts';
+import { openAppSqlite } from './app-db.ts';
 import { openSqlite } from './sqlite.ts';
 
 export interface BackupResult {
@@ -29,9 +30,8 @@ export async function backupAppDb(dataDir: string, file: string, opts: { force?:
     for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(tmp + suffix, { force: true });
   };
   try {
-    const db = openSqlite(source, { fileMustExist: true });
+    const db = openAppSqlite(dataDir);
     try {
-      db.pragma('busy_timeout = 10000');
       // All remaining pages in one step after the first: a step-wise copy restarts whenever a
       // server commits in between, which on a busy API could be forever. app.db is small.
       await db.backup(tmp, { progress: () => 0x7fffffff });

@@ -1,15 +1,10 @@
 // Deterministic generators of registry-shaped CSV (Latin-1, `;`, all fields quoted) for tests and benches.
+import { Rng } from '../../src/demo/prng.ts';
 
-/** Small fast PRNG (mulberry32) so generated inputs are reproducible from a seed. */
+/** Reproducible randomness from a seed: the demo generator's PRNG, as a plain function. */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rng(seed);
+  return () => r.next();
 }
 
 const WORDS = ['COMERCIO', 'LTDA', 'SERVICOS', 'RUA', 'AVENIDA', 'CENTRO', 'JARDIM', 'SAO', 'PAULO', 'BRASILIA', 'CONSTRUTORA', 'ME', 'EIRELI', 'DISTRIBUIDORA', 'SALA', 'ANDAR', 'BLOCO'];

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openAppDb } from '../../src/storage/app-db.ts';
 import { listSnapshots } from '../../src/storage/snapshots/records.ts';
-import { newSnapshotId } from '../../src/storage/snapshots/lifecycle.ts';
 import { runImport } from '../../src/importer/run.ts';
 import { MAX_REJECT_LINES } from '../../src/importer/writer.ts';
 import { RECEITA_MINI } from '../fixtures/index.ts';
@@ -221,18 +220,6 @@ test('a killed import (SIGKILL) leaves the old snapshot active; the next import 
   const second = await runImport({ dataDir, inputs: [RECEITA_MINI], month: '2026-09' });
   assert.deepEqual(buildingDirs(dataDir), [], 'stale build removed');
   assert.equal((await active(dataDir))?.id, second.snapshotId);
-});
-
-test('two imports of the same month within one second get distinct snapshot ids', () => {
-  const registryDir = tempDir();
-  const now = new Date('2026-10-01T12:00:00.250Z');
-  const first = newSnapshotId(registryDir, '2026-09', now);
-  assert.equal(first, '2026-09_20261001-120000');
-  fs.mkdirSync(path.join(registryDir, `.building-${first}`)); // being built
-  const second = newSnapshotId(registryDir, '2026-09', now);
-  assert.equal(second, '2026-09_20261001-120000-2');
-  fs.mkdirSync(path.join(registryDir, second)); // published
-  assert.equal(newSnapshotId(registryDir, '2026-09', now), '2026-09_20261001-120000-3');
 });
 
 test('re-import of newer months switches the active snapshot and prunes old ones', async () => {

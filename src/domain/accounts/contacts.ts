@@ -7,15 +7,10 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { Statement } from 'better-sqlite3';
 import { normalizeCnpj } from '../cnpj.ts';
+// The contact's type is the API response's contatos_extras item: one schema for both.
+import type { ContatoExtra } from '../company/schema.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { AccountsError } from './errors.ts';
-
-/** Field names as in the API response (docs/api-response.md). */
-export interface ExtraContact {
-  tipo_contato: string;
-  tipo_website: string;
-  contato: string;
-}
 
 export type ContactsLoadMode =
   /** The file becomes the whole set: contacts of CNPJs absent from it are removed. */
@@ -41,12 +36,12 @@ function bad(line: number, what: string): AccountsError {
 }
 
 /** Parses and validates; throws AccountsError('invalid_csv') naming the first bad line. */
-export async function parseContactsCsv(input: string | Buffer | NodeJS.ReadableStream): Promise<{ cnpj: string; contact: ExtraContact }[]> {
+export async function parseContactsCsv(input: string | Buffer | NodeJS.ReadableStream): Promise<{ cnpj: string; contact: ContatoExtra }[]> {
   const source = typeof input === 'string' || Buffer.isBuffer(input) ? Readable.from([input]) : input;
   const parser = source.pipe(
     parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true, max_record_size: 64 * 1024 }),
   );
-  const out: { cnpj: string; contact: ExtraContact }[] = [];
+  const out: { cnpj: string; contact: ContatoExtra }[] = [];
   let first = true;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
@@ -79,7 +74,7 @@ export async function parseContactsCsv(input: string | Buffer | NodeJS.ReadableS
 }
 
 /** Loads a parsed set in one transaction. */
-export function storeContacts(sqlite: Sqlite, rows: { cnpj: string; contact: ExtraContact }[], mode: ContactsLoadMode = 'replace'): ContactsLoadResult {
+export function storeContacts(sqlite: Sqlite, rows: { cnpj: string; contact: ContatoExtra }[], mode: ContactsLoadMode = 'replace'): ContactsLoadResult {
   if (mode !== 'replace' && mode !== 'per-cnpj') throw new AccountsError('invalid_input', 'The mode must be replace or per-cnpj.');
   const seen = new Set<string>();
   const unique = rows.filter(({ cnpj, contact: c }) => {
@@ -112,10 +107,10 @@ export async function loadContactsFile(sqlite: Sqlite, file: string, mode: Conta
   return storeContacts(sqlite, await parseContactsCsv(stream), mode);
 }
 
-const stmts = new WeakMap<Sqlite, Statement<[string], ExtraContact>>();
+const stmts = new WeakMap<Sqlite, Statement<[string], ContatoExtra>>();
 
 /** Contacts of one CNPJ (bare 14 chars), in file order; [] when none. Used per API lookup. */
-export function contactsFor(sqlite: Sqlite, cnpj: string): ExtraContact[] {
+export function contactsFor(sqlite: Sqlite, cnpj: string): ContatoExtra[] {
   let st = stmts.get(sqlite);
   if (!st) {
     st = sqlite.prepare('SELECT tipo_contato, tipo_website, contato FROM extra_contacts WHERE cnpj = ? ORDER BY id');
@@ -129,7 +124,7 @@ export function contactsFor(sqlite: Sqlite, cnpj: string): ExtraContact[] {
  * reloaded whole when contacts change, ~2 µs a row (≈ 40 ms at this size, once per change).
  */
 const CACHE_MAX_ROWS = 20_000;
-const NONE: readonly ExtraContact[] = Object.freeze([]);
+const NONE: readonly ContatoExtra[] = Object.freeze([]);
 
 /**
  * The extra contacts held in memory for the API, reloaded whenever app.db's contacts_epoch moved
@@ -137,7 +132,7 @@ const NONE: readonly ExtraContact[] = Object.freeze([]);
  * read it), so a lookup costs no read transaction of its own.
  */
 export class ContactsCache {
-  private byCnpj: Map<string, readonly ExtraContact[]> | null = null;
+  private byCnpj: Map<string, readonly ContatoExtra[]> | null = null;
   private loadedEpoch = Number.NaN;
 
   constructor(
@@ -146,7 +141,7 @@ export class ContactsCache {
     private readonly maxRows = CACHE_MAX_ROWS,
   ) {}
 
-  get(cnpj: string): readonly ExtraContact[] {
+  get(cnpj: string): readonly ContatoExtra[] {
     const e = this.epoch();
     if (e !== this.loadedEpoch) this.reload(e);
     return this.byCnpj === null ? contactsFor(this.sqlite, cnpj) : (this.byCnpj.get(cnpj) ?? NONE);
@@ -159,11 +154,11 @@ export class ContactsCache {
       this.byCnpj = null;
       return;
     }
-    const map = new Map<string, ExtraContact[]>();
+    const map = new Map<string, ContatoExtra[]>();
     const rows = this.sqlite.prepare('SELECT cnpj, tipo_contato, tipo_website, contato FROM extra_contacts ORDER BY id').raw().all() as string[][];
     for (const [cnpj, tipo_contato, tipo_website, contato] of rows) {
       // Shared by every lookup of the CNPJ: frozen, so no caller can change another's answer.
-      const c: ExtraContact = Object.freeze({ tipo_contato, tipo_website, contato });
+      const c: ContatoExtra = Object.freeze({ tipo_contato, tipo_website, contato });
       const list = map.get(cnpj);
       if (list) list.push(c);
       else map.set(cnpj, [c]);

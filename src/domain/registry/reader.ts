@@ -8,8 +8,10 @@
 // closed. Lookups are synchronous, so no lookup is running while the timer callback runs: no
 // request ever sees a closed handle, and a snapshot that fails to open leaves the old one serving.
 import { dataPaths } from '../../lib/config.ts';
-import { activeSnapshot, attachSnapshot, type SnapshotInfo } from '../../storage/snapshots/records.ts';
-import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
+import { attachSnapshot } from '../../storage/snapshots/attach.ts';
+import { activeSnapshot, type SnapshotInfo } from '../../storage/snapshots/records.ts';
+import { openAppSqlite } from '../../storage/app-db.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
 import { LOOKUP_TABLES, SNAPSHOT_SCHEMA_VERSION, type LookupTable } from '../../storage/snapshots/tables.ts';
 import { compile, type ColumnSelection, type Compiled, type RegistryRows } from './rows.ts';
 
@@ -88,10 +90,9 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
     this.info = { id: snap.id, month: snap.month, importedAt: snap.importedAt, schemaVersion: version, counts, synthetic: snap.stats?.synthetic === true, partial: !!snap.stats?.partial?.length };
   }
 
-  static open<C extends ColumnSelection>(appDb: string, snap: SnapshotInfo, compiled: Compiled<C>): SnapshotHandle<C> {
-    const sqlite = openSqlite(appDb, { readonly: true, fileMustExist: true });
+  static open<C extends ColumnSelection>(dataDir: string, snap: SnapshotInfo, compiled: Compiled<C>): SnapshotHandle<C> {
+    const sqlite = openAppSqlite(dataDir, 'reader');
     try {
-      sqlite.pragma('busy_timeout = 5000');
       attachSnapshot(sqlite, snap.dir);
       // The snapshot files are immutable: memory-map them so hot pages are shared with the OS
       // cache instead of copied into SQLite's page cache.
@@ -133,7 +134,7 @@ export class RegistryReader<C extends ColumnSelection> {
   /** The snapshot id last tried, so a refused one is logged once, not every poll. */
   private lastSeenId: string | null = null;
   private readonly pointer: Sqlite;
-  private readonly appDb: string;
+  private readonly dataDir: string;
   private readonly registryDir: string;
   private readonly log: (line: string) => void;
   private readonly compiled: Compiled<C>;
@@ -141,13 +142,12 @@ export class RegistryReader<C extends ColumnSelection> {
 
   constructor(opts: ReaderOptions<C>) {
     const paths = dataPaths(opts.dataDir);
-    this.appDb = paths.appDb;
+    this.dataDir = opts.dataDir;
     this.registryDir = paths.registryDir;
     this.log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.compiled = compile(opts.columns);
     // A connection of its own for polling, so the pointer can be read while handles come and go.
-    this.pointer = openSqlite(this.appDb, { readonly: true, fileMustExist: true });
-    this.pointer.pragma('busy_timeout = 5000');
+    this.pointer = openAppSqlite(this.dataDir, 'reader');
     this.refresh();
     const pollMs = opts.pollMs ?? 1000;
     if (pollMs > 0) {
@@ -183,7 +183,7 @@ export class RegistryReader<C extends ColumnSelection> {
     this.lastSeenId = snap.id;
     let next: SnapshotHandle<C>;
     try {
-      next = SnapshotHandle.open(this.appDb, snap, this.compiled);
+      next = SnapshotHandle.open(this.dataDir, snap, this.compiled);
     } catch (err) {
       this.log(`registry: refusing snapshot ${snap.id} (${snap.month}): ${(err as Error).message}`);
       return false;

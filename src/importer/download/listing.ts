@@ -2,6 +2,9 @@
 // (Apache, nginx, `python3 -m http.server`). Regexes, not an XML/HTML library: we need hrefs and
 // sizes only, and both formats are machine-generated.
 
+import { isMonth } from '../../lib/month.ts';
+import { decodeSafe } from '../../lib/uri.ts';
+
 export interface RemoteEntry {
   /** Decoded last path segment, without a trailing slash. */
   name: string;
@@ -40,17 +43,9 @@ function decodeXml(s: string): string {
     .replace(/&amp;/g, '&');
 }
 
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
 /** Normalised decoded path, for comparing "is this the folder itself?". */
 function pathKey(u: URL): string {
-  return safeDecode(u.pathname).replace(/\/+$/, '');
+  return decodeSafe(u.pathname).replace(/\/+$/, '');
 }
 
 function lastSegment(u: URL): string {
@@ -108,12 +103,6 @@ export function parseAutoindex(html: string, pageUrl: string): RemoteEntry[] {
     out.push({ name, url: url.href, isDir });
   }
   return out;
-}
-
-const MONTH_RE = /^(\d{4})-(0[1-9]|1[0-2])$/;
-
-export function isMonth(s: string): boolean {
-  return MONTH_RE.test(s);
 }
 
 /** The `YYYY-MM` folders of a listing, oldest first. */

@@ -1,6 +1,7 @@
 // Download progress: one updating line on a TTY (total and per-file bytes, speed, ETA); on a
 // pipe (cron, journald) one line per finished file instead, so logs stay readable.
-import type { FetchEvents, FetchResult } from './fetch-file.ts';
+import type { FetchResult } from './fetch-file.ts';
+import type { FetchEvents } from './part-download.ts';
 
 export function fmtBytes(n: number): string {
   if (n >= 1e9) return `${(n / 1e9).toFixed(2)} GB`;

@@ -7,7 +7,8 @@
 //  - wrong field count on a record spanning several lines: csv-parse rejects the whole record,
 //    RecordParser only its first physical line (then parses the following lines again).
 import { parse } from 'csv-parse/sync';
-import { repairUtf8, type RecordParserOptions, type RejectedRecord } from './records.ts';
+import type { RecordParserOptions, RejectedRecord } from './records.ts';
+import { repairUtf8 } from './utf8-repair.ts';
 
 function countLf(s: string): number {
   let n = 0;

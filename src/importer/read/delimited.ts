@@ -1,7 +1,9 @@
 // Reader for the small "Regime Tributário" CSVs (docs/receita-dump.md, §6): current files use `,` with a header
 // (LF or CRLF); older ones `;` without header.
 import { parse } from 'csv-parse/sync';
-import { MAX_LINE_CHARS, SUSPECT, repairUtf8, type RejectedRecord } from './records.ts';
+import type { RejectedRecord } from './records.ts';
+import { MAX_LINE_CHARS } from './split.ts';
+import { SUSPECT, repairUtf8 } from './utf8-repair.ts';
 
 const CANDIDATES = [',', ';', '\t', '|'];
 const SNIFF_LIMIT = 64 * 1024;
@@ -31,7 +33,7 @@ interface Sniffed {
   hasHeader: boolean;
 }
 
-function sniff(firstLine: string, expected: string[]): Sniffed {
+function sniff(firstLine: string, expected: readonly string[]): Sniffed {
   const want = expected.map(normalizeHeaderCell).join('\u0000');
   // 1) a delimiter that turns the first line into the expected header
   for (const d of CANDIDATES) {
@@ -62,7 +64,7 @@ function sniff(firstLine: string, expected: string[]): Sniffed {
 }
 
 export interface DelimitedParserOptions {
-  expectedHeader: string[];
+  expectedHeader: readonly string[];
   onRecord: (fields: string[], recordNo: number, line: number) => void;
   onReject: (r: RejectedRecord) => void;
 }
@@ -75,7 +77,7 @@ export interface DelimitedParserOptions {
  * from push()/end() on an unexpected header.
  */
 export class DelimitedParser {
-  private readonly expected: string[];
+  private readonly expected: readonly string[];
   private readonly headerKey: string;
   private readonly onRecord: DelimitedParserOptions['onRecord'];
   private readonly onReject: DelimitedParserOptions['onReject'];

@@ -1,9 +1,12 @@
-import { isAscii } from 'node:buffer';
-
 // Streaming parser for the Receita Federal CSV dialect: `;` separator, every field quoted with `"`,
 // no header, no escape character, LF (CRLF tolerated), Latin-1. This is the import hot path: a
 // per-line fast path (indexOf/slice on a latin1 string) handles ~all rows; a careful state machine
 // handles the quirks (docs/receita-dump.md, §7) and never lets one bad record shift columns or abort the file.
+// The splitting itself is in split.ts, the UTF-8 repair in utf8-repair.ts.
+
+import { isAscii } from 'node:buffer';
+import { CR, countLf, fastSplit, LF, MAX_LINE_CHARS, MAX_RECORD_CHARS, MAX_RECORD_LINES, NEED_MORE, parseSlow, QUOTE, UNTERMINATED } from './split.ts';
+import { repairUtf8, SUSPECT } from './utf8-repair.ts';
 
 export interface ParsedRecord {
   fields: string[];
@@ -24,149 +27,6 @@ export interface RecordParserOptions {
   expectedFields: number;
   onRecord: (fields: string[], recordNo: number, line: number) => void;
   onReject: (r: RejectedRecord) => void;
-}
-
-/** A quoted field may span lines (quirk 1), but an unterminated quote must not swallow the file. */
-export const MAX_RECORD_CHARS = 16 * 1024;
-export const MAX_RECORD_LINES = 32;
-/** A "line" longer than this without any LF is garbage: rejected and skipped up to the next LF. */
-export const MAX_LINE_CHARS = 64 * 1024;
-
-// Embedded UTF-8 we repair: 2-byte sequences for U+0080–U+017F (lead C2–C5: Latin-1 supplement and
-// Latin Extended-A, i.e. every Portuguese letter) and 3-byte E2 sequences (punctuation, €, ™). Wider
-// ranges would misread genuine Latin-1 text such as "Çº" (C7 BA) or "ãºº" as UTF-8.
-export const SUSPECT = /[\u00C2-\u00C5\u00E2][\u0080-\u00BF]/;
-const UTF8_SEQ = /[\u00C2-\u00C5][\u0080-\u00BF]|\u00E2[\u0080-\u00BF]{2}/g;
-const utf8Fatal = new TextDecoder('utf-8', { fatal: true });
-
-function decodeSeq(m: string): string {
-  let d: string;
-  try {
-    d = utf8Fatal.decode(Buffer.from(m, 'latin1'));
-  } catch {
-    return m; // invalid UTF-8: keep the Latin-1 reading
-  }
-  const cp = d.charCodeAt(0);
-  // C1 controls (C2 80–9F) are never intended; for E2 keep only General Punctuation..Currency and ™.
-  if (cp < 0xa0 || (cp >= 0x2000 && !(cp >= 0x2010 && cp <= 0x20bf) && cp !== 0x2122)) return m;
-  return d;
-}
-
-/**
- * Quirk 11: UTF-8 bytes stored inside a Latin-1 file ("SecretÃ¡rio" → "Secretário"). Only sequences that
- * are valid UTF-8 are rewritten; a second pass fixes double-encoded text. Clean strings pay one regex test.
- */
-export function repairUtf8(s: string): string {
-  if (!SUSPECT.test(s)) return s;
-  let out = s.replace(UTF8_SEQ, decodeSeq);
-  if (out !== s && SUSPECT.test(out)) out = out.replace(UTF8_SEQ, decodeSeq);
-  return out;
-}
-
-const QUOTE = 34;
-const SEMI = 59;
-const LF = 10;
-const CR = 13;
-
-/** Fast path for a fully quoted line: exactly the state machine's result, or null to fall back. */
-function fastSplit(s: string, start: number, end: number, n: number): string[] | null {
-  const last = end - 1; // index of the closing quote of the last field
-  const fields: string[] = new Array(n); // preallocated: ~20% faster than growing by push
-  let k = 0;
-  let p = start + 1;
-  for (;;) {
-    // Single-char indexOf is markedly faster than searching for `";`.
-    const j = s.indexOf('"', p);
-    if (j === last) {
-      if (k !== n - 1) return null;
-      fields[k] = s.slice(p, last);
-      return fields;
-    }
-    // A quote not followed by `;"` is literal text or starts an unquoted field: careful path.
-    if (j > last || s.charCodeAt(j + 1) !== SEMI || s.charCodeAt(j + 2) !== QUOTE || k === n - 1) return null;
-    fields[k++] = s.slice(p, j);
-    p = j + 3;
-  }
-}
-
-const NEED_MORE = 1;
-const UNTERMINATED = 2;
-interface SlowResult {
-  fields: string[];
-  /** index just after the record's terminating LF (or the end of input) */
-  next: number;
-}
-
-/**
- * Lenient state machine. A quoted field ends at a `"` followed by `;`, LF, CRLF or end of input; any other
- * `"` (and `\`, `;`, LF) inside it is literal. Unquoted fields run to the next `;` or end of line.
- */
-function parseSlow(s: string, p: number, final: boolean): SlowResult | typeof NEED_MORE | typeof UNTERMINATED {
-  const len = s.length;
-  const limit = p + MAX_RECORD_CHARS;
-  const fields: string[] = [];
-  let i = p;
-  for (;;) {
-    if (s.charCodeAt(i) === QUOTE) {
-      let j = i + 1;
-      for (;;) {
-        const q = s.indexOf('"', j);
-        if (q === -1 || q >= limit) {
-          if (!final && q === -1 && len < limit) return NEED_MORE;
-          return UNTERMINATED;
-        }
-        if (q + 1 >= len) {
-          if (!final) return NEED_MORE;
-          fields.push(s.slice(i + 1, q));
-          return { fields, next: len };
-        }
-        const c = s.charCodeAt(q + 1);
-        if (c === SEMI) {
-          fields.push(s.slice(i + 1, q));
-          i = q + 2;
-          break;
-        }
-        if (c === LF) {
-          fields.push(s.slice(i + 1, q));
-          return { fields, next: q + 2 };
-        }
-        if (c === CR) {
-          if (q + 2 >= len) {
-            if (!final) return NEED_MORE;
-            fields.push(s.slice(i + 1, q));
-            return { fields, next: len };
-          }
-          if (s.charCodeAt(q + 2) === LF) {
-            fields.push(s.slice(i + 1, q));
-            return { fields, next: q + 3 };
-          }
-        }
-        j = q + 1; // literal quote
-      }
-    } else {
-      let nl = s.indexOf('\n', i);
-      if (nl === -1) {
-        if (!final) return NEED_MORE;
-        nl = len;
-      }
-      const semi = s.indexOf(';', i);
-      if (semi !== -1 && semi < nl) {
-        fields.push(s.slice(i, semi));
-        i = semi + 1;
-        continue;
-      }
-      let e = nl;
-      if (e > i && s.charCodeAt(e - 1) === CR) e--;
-      fields.push(s.slice(i, e));
-      return { fields, next: nl + 1 };
-    }
-  }
-}
-
-function countLf(s: string, from: number, to: number): number {
-  let n = 0;
-  for (let k = s.indexOf('\n', from); k !== -1 && k < to; k = s.indexOf('\n', k + 1)) n++;
-  return n;
 }
 
 export class RecordParser {

@@ -2,11 +2,50 @@
 import { checkDigits } from '../../domain/cnpj.ts';
 import { establishments } from '../../storage/snapshots/tables.ts';
 import { cep, code, codeList, date, keyPart, phone, text } from './fields.ts';
-import type { SourceTable } from './source-table.ts';
+import { defineSource } from './source-table.ts';
 
-export const establishmentsSource: SourceTable = {
+/** The Receita's layout of Estabelecimentos. */
+export const ESTABELECIMENTOS_LAYOUT = [
+  'cnpj_basico', 'cnpj_ordem', 'cnpj_dv', 'identificador_matriz_filial', 'nome_fantasia', 'situacao_cadastral',
+  'data_situacao_cadastral', 'motivo_situacao_cadastral', 'nome_cidade_exterior', 'pais', 'data_inicio_atividade',
+  'cnae_fiscal_principal', 'cnae_fiscal_secundaria', 'tipo_logradouro', 'logradouro', 'numero', 'complemento', 'bairro',
+  'cep', 'uf', 'municipio', 'ddd_1', 'telefone_1', 'ddd_2', 'telefone_2', 'ddd_fax', 'fax', 'correio_eletronico',
+  'situacao_especial', 'data_situacao_especial',
+] as const;
+
+export const establishmentsSource = defineSource({
   table: establishments,
-  fields: 30,
+  layout: ESTABELECIMENTOS_LAYOUT,
+  from: {
+    cnpj: ['cnpj_basico', 'cnpj_ordem', 'cnpj_dv'],
+    matriz_filial: 'identificador_matriz_filial',
+    nome_fantasia: 'nome_fantasia',
+    situacao_cadastral: 'situacao_cadastral',
+    data_situacao_cadastral: 'data_situacao_cadastral',
+    motivo_situacao_cadastral: 'motivo_situacao_cadastral',
+    nome_cidade_exterior: 'nome_cidade_exterior',
+    pais: 'pais',
+    data_inicio_atividade: 'data_inicio_atividade',
+    cnae_fiscal: 'cnae_fiscal_principal',
+    cnaes_secundarios: 'cnae_fiscal_secundaria',
+    tipo_logradouro: 'tipo_logradouro',
+    logradouro: 'logradouro',
+    numero: 'numero',
+    complemento: 'complemento',
+    bairro: 'bairro',
+    cep: 'cep',
+    uf: 'uf',
+    municipio: 'municipio',
+    ddd_1: 'ddd_1',
+    telefone_1: 'telefone_1',
+    ddd_2: 'ddd_2',
+    telefone_2: 'telefone_2',
+    ddd_fax: 'ddd_fax',
+    fax: 'fax',
+    email: 'correio_eletronico',
+    situacao_especial: 'situacao_especial',
+    data_situacao_especial: 'data_situacao_especial',
+  },
   toRow(f) {
     const base = keyPart(f[0], 8);
     const order = keyPart(f[1], 4);
@@ -45,4 +84,4 @@ export const establishmentsSource: SourceTable = {
       date(f[29]),
     ];
   },
-};
+});

@@ -1,9 +1,10 @@
 // Regime tributário CSVs (`ano,cnpj,cnpj_da_scp,forma_de_tributacao,quantidade_de_escrituracoes`) → regimes.
 import { regimes } from '../../storage/snapshots/tables.ts';
 import { code, text } from './fields.ts';
-import type { SourceTable } from './source-table.ts';
+import { defineSource } from './source-table.ts';
 
-export const REGIME_HEADER = ['ano', 'cnpj', 'cnpj_da_scp', 'forma_de_tributacao', 'quantidade_de_escrituracoes'];
+/** The regime CSVs' header: their layout. */
+export const REGIME_HEADER = ['ano', 'cnpj', 'cnpj_da_scp', 'forma_de_tributacao', 'quantidade_de_escrituracoes'] as const;
 
 const FORMATTED = /^[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d\d$/;
 
@@ -28,9 +29,17 @@ function scpCnpj(s: string): string | null {
   return b === '' || /^0+$/.test(b) ? null : b;
 }
 
-export const regimesSource: SourceTable = {
+export const regimesSource = defineSource({
   table: regimes,
-  fields: 5,
+  layout: REGIME_HEADER,
+  from: {
+    basico: 'cnpj',
+    cnpj: 'cnpj',
+    ano: 'ano',
+    cnpj_scp: 'cnpj_da_scp',
+    forma: 'forma_de_tributacao',
+    escrituracoes: 'quantidade_de_escrituracoes',
+  },
   toRow(f) {
     const cnpj = regimeCnpj(f[1]);
     if (cnpj === null) return 'malformed CNPJ';
@@ -38,4 +47,4 @@ export const regimesSource: SourceTable = {
     if (typeof year !== 'number' || year < 1990 || year > 2100) return 'invalid year';
     return [cnpj.slice(0, 8), cnpj, year, scpCnpj(f[2]), text(f[3]), code(f[4])];
   },
-};
+});

@@ -5,6 +5,7 @@ import type { ServerResponse } from 'node:http';
 import type { Request } from 'polka';
 import type { AccessDenied, ApiAccess, QuotaState } from '../../domain/accounts/api-access.ts';
 import { normalizeCnpj } from '../../domain/cnpj.ts';
+import { decodeSafe } from '../../lib/uri.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import type { ErrorKey } from '../../domain/api-errors.ts';
 import { sendError, sendJson } from './errors.ts';
@@ -38,15 +39,6 @@ export function tokenOf(req: Request): string | undefined {
   return undefined;
 }
 
-function decodeSafe(s: string | undefined): string {
-  if (typeof s !== 'string') return '';
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
 export interface CompanyDeps {
   access: ApiAccess;
   reader: CompanyRegistry;
@@ -67,7 +59,7 @@ export function companyHandler(deps: CompanyDeps) {
       const q = access.authenticate(token);
       return q.ok ? sendError(res, key, rateLimitHeaders(q.quota)) : sendDenied(res, q);
     };
-    const raw = req.params.cnpj !== undefined ? decodeSafe(req.params.cnpj) : `${decodeSafe(req.params.a)}/${decodeSafe(req.params.b)}`;
+    const raw = req.params.cnpj !== undefined ? decodeSafe(req.params.cnpj) : `${decodeSafe(req.params.a ?? '')}/${decodeSafe(req.params.b ?? '')}`;
     const cnpj = normalizeCnpj(raw);
     if (cnpj === null) return uncounted('invalid_cnpj');
     if (!reader.available) return uncounted('registry_unavailable');

@@ -4,18 +4,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TOKEN_IN_TEXT } from '../../domain/accounts/token-format.ts';
 import { clientIp } from './forwarded.ts';
+import { decodeSafe } from '../../lib/uri.ts';
 
 export type LogFn = (line: string) => void;
 
 const REDACTED = '[REDACTED]';
-
-function decodeSafe(s: string): string {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return s;
-  }
-}
 
 /** The request target with the value of every api_token parameter replaced. */
 export function redactUrl(url: string): string {
@@ -25,7 +18,7 @@ export function redactUrl(url: string): string {
   for (let i = 0; i < parts.length; i++) {
     const eq = parts[i].indexOf('=');
     const key = eq < 0 ? parts[i] : parts[i].slice(0, eq);
-    if (decodeSafe(key).trim().toLowerCase() === 'api_token') parts[i] = `${key}=${REDACTED}`;
+    if (decodeSafe(key.replace(/\+/g, ' ')).trim().toLowerCase() === 'api_token') parts[i] = `${key}=${REDACTED}`;
   }
   return `${url.slice(0, q)}?${parts.join('&')}`;
 }

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Sqlite } from '../sqlite.ts';
-import { processAlive } from '../../lib/runtime.ts';
+import { acquireLock, lockHolder } from '../../lib/pid-lock.ts';
 import { listSnapshots, markDeleted, recordPublished, type SnapshotStats } from './records.ts';
 
 const BUILDING_PREFIX = '.building-';
@@ -26,13 +26,9 @@ export function cleanStaleBuilds(registryDir: string): string[] {
   for (const name of fs.readdirSync(registryDir)) {
     if (!name.startsWith(BUILDING_PREFIX)) continue;
     const dir = path.join(registryDir, name);
-    let pid = 0;
-    try {
-      pid = Number(fs.readFileSync(path.join(dir, LOCK), 'utf8'));
-    } catch {
-      /* no lock: a build that died before writing it */
-    }
-    if (pid && pid !== process.pid && processAlive(pid)) {
+    // No lock: a build that died before writing it.
+    const pid = lockHolder(path.join(dir, LOCK));
+    if (pid !== null) {
       throw new Error(`another import (pid ${pid}) is running in ${registryDir}`);
     }
     fs.rmSync(dir, { recursive: true, force: true });
@@ -45,7 +41,8 @@ export function startBuild(registryDir: string, id: string): string {
   fs.mkdirSync(registryDir, { recursive: true });
   const dir = path.join(registryDir, BUILDING_PREFIX + id);
   fs.mkdirSync(dir);
-  fs.writeFileSync(path.join(dir, LOCK), String(process.pid));
+  // Released by publish() (the lock is removed before the rename) or with the folder.
+  acquireLock(path.join(dir, LOCK), 'import');
   return dir;
 }
 

@@ -1,8 +1,8 @@
-// The active-snapshot pointer in app.db and how a connection ATTACHes a snapshot.
+// The snapshot records in app.db (registry_snapshots): the active-snapshot pointer, the list,
+// publishing and deletion marks.
 // Publishing is one transaction: the new row becomes 'active', the old one 'retired'.
 import path from 'node:path';
 import type { Sqlite } from '../sqlite.ts';
-import { SNAPSHOT_FILES, type SnapshotFile } from './tables.ts';
 
 export interface TableStats {
   rows: number;
@@ -81,15 +81,4 @@ export function recordPublished(
 
 export function markDeleted(sqlite: Sqlite, id: string): void {
   sqlite.prepare(`UPDATE registry_snapshots SET status = 'deleted' WHERE id = ? AND status = 'retired'`).run(id);
-}
-
-/** Schema names under which a snapshot's files are attached to a connection. */
-export const ATTACHED: Record<SnapshotFile, string> = { establishments: 'est', companies: 'reg' };
-
-/** ATTACHes both files of a snapshot, read-only, to an open connection. */
-export function attachSnapshot(sqlite: Sqlite, dir: string): void {
-  for (const [file, schema] of Object.entries(ATTACHED) as [SnapshotFile, string][]) {
-    const uri = `file:${encodeURI(path.join(dir, SNAPSHOT_FILES[file])).replace(/[?#]/g, encodeURIComponent)}?mode=ro&immutable=1`;
-    sqlite.prepare(`ATTACH DATABASE ? AS ${schema}`).run(uri);
-  }
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { MONTHLY_ZIPS } from '../../../src/importer/download/month.ts';
+import { MONTHLY_ZIPS } from '../../../src/importer/sources.ts';
 import { runUpdate, type UpdateOptions } from '../../../src/importer/download/update.ts';
 import { openAppDb } from '../../../src/storage/app-db.ts';
 import { recordPublished } from '../../../src/storage/snapshots/records.ts';

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { DelimitedParser, DelimitedLayoutError } from '../../../src/importer/read/delimited.ts';
-import { MAX_LINE_CHARS, type RejectedRecord } from '../../../src/importer/read/records.ts';
+import type { RejectedRecord } from '../../../src/importer/read/records.ts';
+import { MAX_LINE_CHARS } from '../../../src/importer/read/split.ts';
 import { listZip, openMemberStream } from '../../../src/importer/read/zip.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';
 

@@ -1,6 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { RecordParser, repairUtf8, MAX_RECORD_CHARS, MAX_LINE_CHARS, type RejectedRecord } from '../../../src/importer/read/records.ts';
+import { RecordParser, type RejectedRecord } from '../../../src/importer/read/records.ts';
+import { MAX_RECORD_CHARS, MAX_LINE_CHARS } from '../../../src/importer/read/split.ts';
+import { repairUtf8 } from '../../../src/importer/read/utf8-repair.ts';
 
 interface Out {
   records: [string[], number, number][];

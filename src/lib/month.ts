@@ -1,0 +1,14 @@
+// A month of the registry, written 'YYYY-MM' (01–12): the import's --month, the download
+// server's folders, the demo generator's publication month, a snapshot's month.
+
+const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+
+export function isMonth(s: string): boolean {
+  return MONTH.test(s);
+}
+
+/** 'YYYY-MM' → its year and month number (1–12), or null when it is not a month. */
+export function parseMonth(s: string): { year: number; month: number } | null {
+  const m = MONTH.exec(s);
+  return m ? { year: Number(m[1]), month: Number(m[2]) } : null;
+}
