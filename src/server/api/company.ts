@@ -2,12 +2,12 @@
 // Order (contract 4/5): authenticate → validate CNPJ → registry available → count the call →
 // lookup. Auth failures and invalid CNPJs are not counted; 200 and 404 are.
 import type { ServerResponse } from 'node:http';
-import type { Request } from 'polka';
 import type { AccessDenied, ApiAccess, QuotaState } from '../../domain/accounts/api-access.ts';
 import { normalizeCnpj } from '../../domain/cnpj.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import { sendError, sendJson, type ErrorKey } from './errors.ts';
 import { setLogAccount } from '../http/log.ts';
+import type { RouteRequest } from '../http/router.ts';
 
 export const COMPANY_ROUTE = '/api/v1/brazilian_companies/:cnpj/company';
 /** `33.683.111/0002-80` typed into the path splits it in two segments: accepted as a convenience. */
@@ -28,7 +28,7 @@ function sendDenied(res: ServerResponse, d: AccessDenied, now: () => Date): void
 }
 
 /** Authorization: Bearer wins over ?api_token=. */
-export function tokenOf(req: Request): string | undefined {
+export function tokenOf(req: RouteRequest): string | undefined {
   const h = req.headers.authorization;
   if (typeof h === 'string') {
     const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(h);
@@ -53,13 +53,12 @@ export interface CompanyDeps {
   access: ApiAccess;
   reader: CompanyRegistry;
   now: () => Date;
-  /** Unexpected failures after the handler returned go to the app's 500 handler. */
-  fail: (err: unknown, req: Request, res: ServerResponse) => void;
 }
 
 export function companyHandler(deps: CompanyDeps) {
-  const { access, reader, now, fail } = deps;
-  return (req: Request, res: ServerResponse): void => {
+  const { access, reader, now } = deps;
+  // Its promise, when it has one, goes to the router: a rejection is the app's logged 500.
+  return (req: RouteRequest, res: ServerResponse): Promise<void> | void => {
     const token = tokenOf(req);
     const id = access.identifyForCount(token);
     if (!id.ok) return sendDenied(res, id, now);
@@ -76,13 +75,11 @@ export function companyHandler(deps: CompanyDeps) {
     if (!reader.available) return uncounted('registry_unavailable');
     // Group commit: the calls of one event-loop turn share one durable transaction, and each
     // answer leaves only after its count is on disk.
-    access.consumeGrouped(id).then(
-      (counted) => {
-        if (!counted.ok) return sendDenied(res, counted, now);
-        const body = reader.lookup(cnpj);
-        if (body === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
-        sendJson(res, 200, body, rateLimitHeaders(counted.quota));
-      },
-    ).catch((e) => fail(e, req, res));
+    return access.consumeGrouped(id).then((counted) => {
+      if (!counted.ok) return sendDenied(res, counted, now);
+      const body = reader.lookup(cnpj);
+      if (body === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
+      sendJson(res, 200, body, rateLimitHeaders(counted.quota));
+    });
   };
 }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Middleware } from 'polka';
 import { ABSENT, ALNUM, SERPRO_CONTACT_ROWS, SERPRO_EXPECTED, SERPRO_FILIAL, SERPRO_MATRIZ, fixture } from '../fixtures.ts';
 import { bearer, get, loadContacts, makeAccount, publish, serve, tempDataDir, writeSnapshot, type TestAccount, type TestServer } from '../helpers.ts';
 
@@ -18,17 +17,29 @@ describe('lookup API', () => {
     await loadContacts(dataDir, SERPRO_CONTACT_ROWS);
     acct = await makeAccount(dataDir, 'Cliente', { plan: 'Ouro' });
     server = await serve(dataDir, {
-      extend: (app) => {
-        app.get('/test/throws', (() => {
-          throw new Error('boom: secret internals');
-        }) as unknown as Middleware);
-        app.get('/test/throws/:x', (() => {
-          throw new Error('boom with the path in it');
-        }) as unknown as Middleware);
-        app.get('/test/rejects', (async () => {
-          throw new Error('async boom');
-        }) as unknown as Middleware);
-      },
+      extraRoutes: [
+        {
+          method: 'GET',
+          path: '/test/throws',
+          handler: () => {
+            throw new Error('boom: secret internals');
+          },
+        },
+        {
+          method: 'GET',
+          path: '/test/throws/:x',
+          handler: () => {
+            throw new Error('boom with the path in it');
+          },
+        },
+        {
+          method: 'GET',
+          path: '/test/rejects',
+          handler: async () => {
+            throw new Error('async boom');
+          },
+        },
+      ],
     });
   });
   after(async () => {
