@@ -91,6 +91,8 @@ function compile(route: Route, parts: string[]): Pattern {
 export class Router {
   private readonly statics = new Map<string, Map<string, Route>>();
   private readonly patterns = new Map<string, Pattern[]>();
+  /** Each method's routes as segments (null: a `:name`), to refuse two routes for one path. */
+  private readonly shapes = new Map<string, { route: Route; segments: (string | null)[] }[]>();
 
   constructor(
     /** The table, as given (HEAD not listed: it comes with GET). */
@@ -102,29 +104,28 @@ export class Router {
       // HEAD wherever GET: the same handler (node leaves the body out, see sameHeadersAsGet).
       if (route.method === 'GET') this.add('HEAD', route);
     }
-    // No path has two routes of one method: which is tried first does not matter (the lookup is).
-    for (const [key, byMethod] of this.statics) {
-      for (const [method, route] of byMethod) {
-        const other = this.patterns.get(method)?.find((p) => p.regex.test(key === '/' ? key : `/${key}`));
-        if (other) throw new Error(`route ${method} ${route.path} is also matched by ${other.route.path}`);
-      }
-    }
+  }
+
+  /** No path has two routes of one method: so the order they are tried in changes nothing. */
+  private refuseOverlap(method: string, route: Route, parts: string[]): void {
+    const segments = parts.map((p) => (p.startsWith(':') ? null : p));
+    const list = this.shapes.get(method) ?? [];
+    const other = list.find((o) => o.segments.length === segments.length && o.segments.every((s, i) => s === null || segments[i] === null || s === segments[i]));
+    if (other) throw new Error(`routes ${method} ${other.route.path} and ${route.path} can match the same path`);
+    this.shapes.set(method, [...list, { route, segments }]);
   }
 
   private add(method: string, route: Route): void {
     const key = strip(route.path);
     if (/[*?]/.test(key)) throw new Error(`route ${route.path}: only static and :name segments are supported`);
-    const parts = key.split('/');
-    const twice = new Error(`route ${method} ${route.path} is in the table twice`);
-    if (key === '/' || !parts.some((p) => p.startsWith(':'))) {
-      const byMethod = this.statics.get(key) ?? new Map<string, Route>();
-      if (byMethod.has(method)) throw twice;
-      this.statics.set(key, byMethod.set(method, route));
-      return;
+    // '/' is one segment of its own, as in polka (no `:name` matches it).
+    const parts = key === '/' ? [key] : key.split('/');
+    this.refuseOverlap(method, route, parts);
+    if (!parts.some((p) => p.startsWith(':'))) {
+      this.statics.set(key, (this.statics.get(key) ?? new Map<string, Route>()).set(method, route));
+    } else {
+      this.patterns.set(method, [...(this.patterns.get(method) ?? []), compile(route, parts)]);
     }
-    const list = this.patterns.get(method) ?? [];
-    if (list.some((p) => strip(p.route.path) === key)) throw twice;
-    this.patterns.set(method, [...list, compile(route, parts)]);
   }
 
   /** The route for this method and request target (a path, with or without its query). */
