@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { ABSENT, ALNUM, SERPRO_CONTACT_ROWS, SERPRO_EXPECTED, SERPRO_FILIAL, SERPRO_MATRIZ, fixture } from '../fixtures.ts';
 import { bearer, get, loadContacts, makeAccount, publish, serve, tempDataDir, writeSnapshot, type TestAccount, type TestServer } from '../helpers.ts';
-
-/** A handler that fails halfway: a header already set, then the throw. */
-function fail(res: ServerResponse, message: string): never {
-  res.setHeader('X-Half-Done', '1');
-  throw new Error(message);
-}
 
 describe('lookup API', () => {
   let dataDir: string;
@@ -25,12 +18,14 @@ describe('lookup API', () => {
     acct = await makeAccount(dataDir, 'Cliente', { plan: 'Ouro' });
     server = await serve(dataDir, {
       extraRoutes: [
-        { method: 'GET', path: '/test/throws', handler: (_req, res) => fail(res, 'boom: secret internals') },
-        { method: 'GET', path: '/test/throws/:x', handler: (_req, res) => fail(res, 'boom with the path in it') },
-        { method: 'GET', path: '/test/rejects', handler: async (_req, res) => fail(res, 'async boom') },
-        // A page of the web app fails with the 500 page.
-        { method: 'GET', path: '/test/page-throws', html: true, handler: (_req, res) => fail(res, 'page boom') },
-        { method: 'GET', path: '/test/page-rejects', html: true, handler: async (_req, res) => fail(res, 'async page boom') },
+        // A failure's log line carries the path: a token in it is redacted there too.
+        {
+          method: 'GET',
+          path: '/test/throws/:x',
+          handler: () => {
+            throw new Error('boom with the path in it');
+          },
+        },
       ],
     });
   });
@@ -210,34 +205,6 @@ describe('lookup API', () => {
     assert.match(p.headers.get('allow') ?? '', /GET/);
     const d = await get(`${server.url}/healthz`, { method: 'DELETE' });
     assert.equal(d.status, 405);
-  });
-
-  test('a route that throws or rejects → 500 internal_error, stack in the log only', async () => {
-    for (const path of ['/test/throws', '/test/rejects']) {
-      const r = await get(`${server.url}${path}`);
-      assert.equal(r.status, 500);
-      assert.deepEqual(Object.keys(r.body), ['error', 'message']);
-      assert.equal(r.body.error, 'internal_error');
-      assert.doesNotMatch(JSON.stringify(r.body), /boom|at |\.ts/);
-      assert.equal(r.headers.get('x-half-done'), null, 'what the handler had set is gone');
-    }
-    for (const message of ['boom: secret internals', 'async boom']) {
-      assert.ok(server.lines.some((l) => l.startsWith('error: GET /test/') && l.includes(`Error: ${message}`) && l.includes('lookup.test.ts')), `${message}: stack logged`);
-    }
-    // The server is still up.
-    assert.equal((await get(`${server.url}/healthz`)).status, 200);
-  });
-
-  test('a page that throws or rejects → the 500 page, stack in the log only', async () => {
-    for (const [path, message] of [['/test/page-throws', 'page boom'], ['/test/page-rejects', 'async page boom']]) {
-      const r = await get(`${server.url}${path}`);
-      assert.equal(r.status, 500, path);
-      assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
-      assert.match(r.headers.get('content-security-policy') ?? '', /default-src 'self'/);
-      assert.match(r.body, /<h1 id="erro-titulo">Erro interno<\/h1>/);
-      assert.doesNotMatch(r.body, /boom|\.ts:/);
-      assert.ok(server.lines.some((l) => l.startsWith(`error: GET ${path}: Error: ${message}`) && l.includes('lookup.test.ts')), `${path}: stack logged`);
-    }
   });
 
   test('one log line per request, api_token redacted, account id', async () => {
