@@ -2,12 +2,12 @@
 // the API and the web app on one port.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Polka } from 'polka';
 import { ApiAccess } from '../domain/accounts/api-access.ts';
 import { ContactsCache } from '../domain/accounts/contacts.ts';
 import { buildApp } from './app.ts';
 import { clientErrorHandler } from './api/client-error.ts';
 import { sendError } from './api/errors.ts';
+import type { Route } from './http/router.ts';
 import { CountedResponse, type InFlightLimits } from './http/in-flight.ts';
 import { bufferedWriter, type LogFn } from './http/log.ts';
 import { openAppDb, openAppSqlite } from '../storage/app-db.ts';
@@ -30,8 +30,8 @@ export interface ServerOptions {
   pollMs?: number;
   /** Where request and operational lines go (default: stdout, batched per event-loop turn). */
   log?: LogFn;
-  /** Extra routes, for tests. */
-  extend?: (app: Polka) => void;
+  /** Extra entries at the end of the route table, for tests. */
+  extraRoutes?: readonly Route[];
   /** Other bounds on requests held at once, for tests (default IN_FLIGHT_LIMITS). */
   inFlight?: InFlightLimits;
   /** Other connection timeouts, for tests (default HTTP_TIMEOUTS). */
@@ -53,7 +53,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+/** This process's server: also the route table it answers (tests go through each entry). */
+export interface StartedServer extends RunningServer {
+  routes: readonly Route[];
+}
+
+export async function startServer(opts: ServerOptions): Promise<StartedServer> {
   const now = opts.now ?? (() => new Date());
   const buffered = opts.log ? null : bufferedWriter(process.stdout);
   const log: LogFn = opts.log ?? buffered!;
@@ -92,7 +97,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     const url = `http://${host}:${addr.port}`;
     // Registered before the event loop can deliver the first request.
-    const { handle } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extend: opts.extend });
+    const { handle, router } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extraRoutes: opts.extraRoutes });
     server.on('request', handle);
     server.on('clientError', clientErrorHandler(log));
     // Node answers an unknown Expect with an empty 417; ours is the JSON error. The client may
@@ -104,6 +109,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const r = reader;
     return {
       url,
+      routes: router.routes,
       close() {
         closing ??= (async () => {
           await new Promise<void>((resolve) => {

@@ -4,9 +4,7 @@
 // the JSON error body of docs/errors.md, Content-Length and Connection: close, then closes.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import type { Middleware } from 'polka';
 import { ERRORS } from '../../src/domain/api-errors.ts';
 import { rawConnect, type RawResponse } from './raw-http.ts';
 import { serve, tempDataDir, type TestServer } from './helpers.ts';
@@ -33,12 +31,17 @@ describe('errors before routing are JSON', () => {
     server = await serve(dataDir, {
       timeouts: { headers: 300, request: 1000, check: 50 },
       // A route that reads a request body (the chunked one is broken before its end).
-      extend: (app) =>
-        app.post('/test/upload', ((req: IncomingMessage, res: ServerResponse) => {
-          req.on('error', () => {});
-          req.resume();
-          req.on('end', () => res.end());
-        }) as unknown as Middleware),
+      extraRoutes: [
+        {
+          method: 'POST',
+          path: '/test/upload',
+          handler: (req, res) => {
+            req.on('error', () => {});
+            req.resume();
+            req.on('end', () => res.end());
+          },
+        },
+      ],
     });
   });
   after(async () => {

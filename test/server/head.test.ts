@@ -1,6 +1,6 @@
 // HEAD works wherever GET does, with the GET's status and headers (Content-Length included)
 // and no body: API lookup (counted like a GET), status, docs, OpenAPI, web pages and assets,
-// and the errors (404, 405 with Allow).
+// and the errors (404, 405 with Allow). Every entry of the route table is gone through.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -77,6 +77,39 @@ describe('HEAD wherever GET', () => {
     sameHeaders(await request('GET', `${url}?api_token=${acct.token}`), await request('HEAD', `${url}?api_token=${acct.token}`), 'query token');
     const bad = `${server.url}/api/v1/brazilian_companies/123/company`;
     sameHeaders(await request('GET', bad, auth), await request('HEAD', bad, auth), 'invalid CNPJ');
+  });
+
+  // A value for each `:name` of the table's patterns: a new one must be given here.
+  const SAMPLE: Record<string, string> = { cnpj: SERPRO_FILIAL, a: '33.683.111', b: '0002-80', id: '1' };
+  const concrete = (pattern: string) =>
+    pattern.replace(/:(\w+)/g, (_, name: string) => {
+      assert.ok(SAMPLE[name], `a sample value for :${name} (${pattern})`);
+      return SAMPLE[name]!;
+    });
+
+  test('every route of the table: HEAD answers like GET, other methods 405 with Allow', async () => {
+    assert.ok(server.routes.length >= 20, `the whole table: ${server.routes.length} routes`);
+    const auth = { Authorization: `Bearer ${acct.token}` };
+    for (const route of server.routes) {
+      const path = concrete(route.path);
+      const methods: string[] = server.routes.filter((r) => concrete(r.path) === path).map((r) => r.method);
+      if (methods.includes('GET')) methods.push('HEAD');
+      const allow = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((m) => methods.includes(m));
+      const what = `${route.method} ${path}`;
+      if (route.method === 'GET') {
+        sameHeaders(await request('GET', server.url + path, auth), await request('HEAD', server.url + path, auth), what);
+      } else if (!methods.includes('GET')) {
+        const head = await request('HEAD', server.url + path);
+        assert.equal(head.status, 405, what);
+        assert.equal(head.headers.allow, allow.join(', '), what);
+      }
+      for (const method of ['PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND']) {
+        const r = await request(method, server.url + path, auth);
+        assert.equal(r.status, 405, `${method} ${path}`);
+        assert.equal(r.headers.allow, allow.join(', '), `${method} ${path}`);
+        assert.equal(JSON.parse(r.body).error, 'method_not_allowed');
+      }
+    }
   });
 
   test('405 on a POST-only route: Allow lists POST, for GET and HEAD alike', async () => {

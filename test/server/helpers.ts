@@ -33,7 +33,7 @@ import {
   type SimplesRow,
   type TableDef,
 } from '../../src/storage/snapshots/tables.ts';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/server/server.ts';
+import { startServer, type ServerOptions, type StartedServer } from '../../src/server/server.ts';
 
 export interface SnapshotData {
   establishments: EstablishmentRow[];
@@ -150,7 +150,7 @@ export async function loadContacts(dataDir: string, rows: { cnpj: string; tipo_c
   );
 }
 
-export interface TestServer extends RunningServer {
+export interface TestServer extends StartedServer {
   lines: string[];
 }
 

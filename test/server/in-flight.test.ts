@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { Middleware, Polka, Request } from 'polka';
+import type { Route } from '../../src/server/http/router.ts';
 import { SERPRO_FILIAL, fixture } from './fixtures.ts';
 import { rawConnect } from './raw-http.ts';
 import { bearer, get, makeAccount, publish, serve, sleep, tempDataDir, withAppDb, writeSnapshot, type TestAccount, type TestServer } from './helpers.ts';
@@ -16,20 +16,28 @@ import { bearer, get, makeAccount, publish, serve, sleep, tempDataDir, withAppDb
 const PT = /[ãçéêíóõúà]/;
 
 /** Test routes: /test/hang (answered by the test), /test/big (8 MB), /test/echo (the body). */
-function routes(held: ServerResponse[], started: { n: number }) {
-  return (app: Polka) => {
-    app.get('/test/hang', ((req: Request, res: ServerResponse) => {
-      started.n++;
-      res.setHeader('X-I', String(req.query.i));
-      held.push(res);
-    }) as unknown as Middleware);
-    app.get('/test/big', ((_req: Request, res: ServerResponse) => res.end(Buffer.alloc(8 << 20, 97))) as unknown as Middleware);
-    app.post('/test/echo', ((req: Request, res: ServerResponse) => {
-      let body = '';
-      req.on('data', (d) => (body += d));
-      req.on('end', () => res.end(body));
-    }) as unknown as Middleware);
-  };
+function routes(held: ServerResponse[], started: { n: number }): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/test/hang',
+      handler: (req, res) => {
+        started.n++;
+        res.setHeader('X-I', String(req.query.i));
+        held.push(res);
+      },
+    },
+    { method: 'GET', path: '/test/big', handler: (_req, res) => res.end(Buffer.alloc(8 << 20, 97)) },
+    {
+      method: 'POST',
+      path: '/test/echo',
+      handler: (req, res) => {
+        let body = '';
+        req.on('data', (d) => (body += d));
+        req.on('end', () => res.end(body));
+      },
+    },
+  ];
 }
 
 const hang = (i: number) => `GET /test/hang?i=${i} HTTP/1.1\r\nHost: x\r\n\r\n`;
@@ -51,7 +59,7 @@ describe('requests in flight', () => {
     const held: ServerResponse[] = [];
     const started = { n: 0 };
     before(async () => {
-      server = await serve(dataDir, { inFlight: { perConnection: 4, working: 1000 }, extend: routes(held, started) });
+      server = await serve(dataDir, { inFlight: { perConnection: 4, working: 1000 }, extraRoutes: routes(held, started) });
     });
     after(async () => {
       for (const r of held.splice(0)) r.end();
@@ -101,7 +109,7 @@ describe('requests in flight', () => {
     const held: ServerResponse[] = [];
     const started = { n: 0 };
     before(async () => {
-      server = await serve(dataDir, { inFlight: { perConnection: 32, working: 3 }, extend: routes(held, started) });
+      server = await serve(dataDir, { inFlight: { perConnection: 32, working: 3 }, extraRoutes: routes(held, started) });
     });
     after(async () => {
       for (const r of held.splice(0)) r.end();
@@ -150,7 +158,7 @@ describe('requests in flight', () => {
 
   test('a connection that neither sends nor reads for the idle timeout is closed', async () => {
     const held: ServerResponse[] = [];
-    const server = await serve(dataDir, { timeouts: { idle: 300 }, extend: routes(held, { n: 0 }) });
+    const server = await serve(dataDir, { timeouts: { idle: 300 }, extraRoutes: routes(held, { n: 0 }) });
     const c = await rawConnect(server.url);
     try {
       c.write(hang(1));

@@ -2,7 +2,6 @@
 // Order (docs/errors.md): authenticate → validate CNPJ → registry available → count the call →
 // lookup. Auth failures and invalid CNPJs are not counted; 200 and 404 are.
 import type { ServerResponse } from 'node:http';
-import type { Request } from 'polka';
 import type { AccessDenied, ApiAccess, QuotaState } from '../../domain/accounts/api-access.ts';
 import { normalizeCnpj } from '../../domain/cnpj.ts';
 import { decodeSafe } from '../../lib/uri.ts';
@@ -10,6 +9,7 @@ import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import type { ErrorKey } from '../../domain/api-errors.ts';
 import { sendError, sendJson } from './errors.ts';
 import { setLogAccount } from '../http/log.ts';
+import type { RouteRequest } from '../http/router.ts';
 
 export const COMPANY_ROUTE = '/api/v1/brazilian_companies/:cnpj/company';
 /** `33.683.111/0002-80` typed into the path splits it in two segments: accepted as a convenience. */
@@ -27,7 +27,7 @@ function sendDenied(res: ServerResponse, d: AccessDenied): void {
 }
 
 /** Authorization: Bearer wins over ?api_token=. */
-export function tokenOf(req: Request): string | undefined {
+export function tokenOf(req: RouteRequest): string | undefined {
   const h = req.headers.authorization;
   if (typeof h === 'string') {
     const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(h);
@@ -42,13 +42,12 @@ export function tokenOf(req: Request): string | undefined {
 export interface CompanyDeps {
   access: ApiAccess;
   reader: CompanyRegistry;
-  /** Unexpected failures after the handler returned go to the app's 500 handler. */
-  fail: (err: unknown, req: Request, res: ServerResponse) => void;
 }
 
 export function companyHandler(deps: CompanyDeps) {
-  const { access, reader, fail } = deps;
-  return (req: Request, res: ServerResponse): void => {
+  const { access, reader } = deps;
+  // Its promise, when it has one, goes to the router: a rejection is the app's logged 500.
+  return (req: RouteRequest, res: ServerResponse): Promise<void> | void => {
     const token = tokenOf(req);
     const id = access.identifyForCount(token);
     if (!id.ok) return sendDenied(res, id);
@@ -65,13 +64,11 @@ export function companyHandler(deps: CompanyDeps) {
     if (!reader.available) return uncounted('registry_unavailable');
     // Group commit: the calls of one event-loop turn share one durable transaction, and each
     // answer leaves only after its count is on disk.
-    access.consumeGrouped(id).then(
-      (counted) => {
-        if (!counted.ok) return sendDenied(res, counted);
-        const body = reader.lookup(cnpj);
-        if (body === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
-        sendJson(res, 200, body, rateLimitHeaders(counted.quota));
-      },
-    ).catch((e) => fail(e, req, res));
+    return access.consumeGrouped(id).then((counted) => {
+      if (!counted.ok) return sendDenied(res, counted);
+      const body = reader.lookup(cnpj);
+      if (body === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
+      sendJson(res, 200, body, rateLimitHeaders(counted.quota));
+    });
   };
 }

@@ -11,6 +11,4 @@ export interface WebContext {
   baseUrl: string;
   /** Client address and https from X-Forwarded-For/-Proto (only behind a proxy you run). Default false. */
   trustProxy?: boolean;
-  /** Where unexpected errors are reported. Default: console.error. */
-  log?: (line: string) => void;
 }

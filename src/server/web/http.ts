@@ -1,7 +1,8 @@
-// Small request/response helpers for the web pages: polka hands us plain node objects.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Small request/response helpers for the web pages: the router hands us node's own objects.
+import type { ServerResponse } from 'node:http';
+import type { RouteRequest } from '../http/router.ts';
 
-export type Req = IncomingMessage & { path?: string; params?: Record<string, string>; query?: Record<string, string | string[]> };
+export type Req = RouteRequest;
 export type Res = ServerResponse;
 
 /** No inline script or style anywhere: the copy button and the stylesheet are files of our own. */

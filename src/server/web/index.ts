@@ -1,4 +1,4 @@
-// Web app (server-rendered pages). Mounted on the same polka app as the API by src/server/app.ts.
+// Web app (server-rendered pages): its entries of the server's route table (src/server/app.ts).
 //
 // Routes:
 //   GET  /                         → /api-de-cnpj when logged in, else /login
@@ -10,13 +10,12 @@
 //   POST /api-de-cnpj/tokens/:id/ativar | /desativar
 //   GET  /static/…                 the stylesheet, the copy-button script, the favicon (content-hashed)
 //   GET  /favicon.ico              the favicon, for browsers that ask before reading the page
-// and notFound(): the 404 page for browsers, called by the API's no-match handler.
-import type { Middleware, Polka } from 'polka';
+// and wantsPage()/notFound(): a browser asking for a path no route has gets the 404 page.
+import type { Route, RouteHandler } from '../http/router.ts';
 import { COPY_SCRIPT_JS, COPY_SCRIPT_PATH } from './assets/copy-script.ts';
 import { FAVICON_PATH, FAVICON_SVG } from './assets/favicon.ts';
 import { STYLE_CSS, STYLE_PATH } from './assets/style.ts';
 import type { WebContext } from './context.ts';
-import { guarded } from './guard.ts';
 import { redirect, sendHtml, setSecurityHeaders, type Req, type Res } from './http.ts';
 import { errorPage } from './pages/error.ts';
 import { apiAreaRoutes } from './routes/api-area.ts';
@@ -39,54 +38,50 @@ function asset(body: string, type: string, cacheControl = IMMUTABLE) {
   };
 }
 
-export interface MountedWeb {
+export interface WebApp {
+  routes: Route[];
   /**
-   * For a request no route matched: a browser asking for a page (Accept: text/html, a path outside
-   * /api/) gets the Portuguese 404 page and true; anything else false, and keeps the JSON error.
+   * A browser asking for a page (Accept: text/html, a path outside /api/): a request no route
+   * matched gets the Portuguese 404 page rather than the JSON error, and a failure the 500 page.
    */
-  notFound(req: Req, res: Res): boolean;
+  wantsPage(req: Req): boolean;
+  notFound(req: Req, res: Res): Promise<void>;
 }
 
 const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/');
 
-export function mountWeb(app: Polka, ctx: WebContext): MountedWeb {
-  // polka's types come from express; our handlers take plain node request/response objects.
-  const on = (method: 'get' | 'post', path: string, handler: (req: Req, res: Res) => void) =>
-    app[method](path, handler as unknown as Middleware);
-
+export function webApp(ctx: WebContext): WebApp {
+  const get = (path: string, handler: RouteHandler): Route => ({ method: 'GET', path, handler, html: true });
+  const post = (path: string, handler: RouteHandler): Route => ({ method: 'POST', path, handler, html: true });
   const login = loginRoutes(ctx);
   const area = apiAreaRoutes(ctx);
+  const start = async (req: Req, res: Res) => redirect(res, (await currentViewer(ctx, req)) ? '/api-de-cnpj' : '/login');
 
-  on('get', STYLE_PATH, asset(STYLE_CSS, 'text/css; charset=utf-8'));
-  on('get', COPY_SCRIPT_PATH, asset(COPY_SCRIPT_JS, 'text/javascript; charset=utf-8'));
-  on('get', FAVICON_PATH, asset(FAVICON_SVG, 'image/svg+xml'));
-  on('get', '/favicon.ico', asset(FAVICON_SVG, 'image/svg+xml', 'public, max-age=86400'));
-
-  const start = guarded(ctx, async (req, res) => redirect(res, (await currentViewer(ctx, req)) ? '/api-de-cnpj' : '/login'));
-  on('get', '/', start);
-  on('get', '/app', start);
-
-  on('get', '/login', login.showLogin);
-  on('post', '/login', login.doLogin);
-  on('post', '/logout', login.doLogout);
-
-  on('get', '/api-de-cnpj', area.home);
-  on('get', '/api-de-cnpj/tokens', area.tokens);
-  on('post', '/api-de-cnpj/tokens', area.create);
-  on('post', '/api-de-cnpj/tokens/:id/ativar', area.activate);
-  on('post', '/api-de-cnpj/tokens/:id/desativar', area.deactivate);
-
-  const notFoundPage = guarded(ctx, async (req, res) => {
-    const viewer = await currentViewer(ctx, req);
-    const message = 'O endereço que você abriu não existe nesta aplicação. Confira o link ou volte para o início.';
-    sendHtml(res, errorPage('Página não encontrada', message, viewer ? headerUser(viewer) : undefined), { status: 404 });
-  });
   return {
-    notFound(req, res) {
+    routes: [
+      get(STYLE_PATH, asset(STYLE_CSS, 'text/css; charset=utf-8')),
+      get(COPY_SCRIPT_PATH, asset(COPY_SCRIPT_JS, 'text/javascript; charset=utf-8')),
+      get(FAVICON_PATH, asset(FAVICON_SVG, 'image/svg+xml')),
+      get('/favicon.ico', asset(FAVICON_SVG, 'image/svg+xml', 'public, max-age=86400')),
+      get('/', start),
+      get('/app', start),
+      get('/login', login.showLogin),
+      post('/login', login.doLogin),
+      post('/logout', login.doLogout),
+      get('/api-de-cnpj', area.home),
+      get('/api-de-cnpj/tokens', area.tokens),
+      post('/api-de-cnpj/tokens', area.create),
+      post('/api-de-cnpj/tokens/:id/ativar', area.activate),
+      post('/api-de-cnpj/tokens/:id/desativar', area.deactivate),
+    ],
+    wantsPage(req) {
       const path = (req.url ?? '/').split('?')[0]!;
-      if (isApiPath(path) || !/\btext\/html\b/i.test(String(req.headers.accept ?? ''))) return false;
-      notFoundPage(req, res);
-      return true;
+      return !isApiPath(path) && /\btext\/html\b/i.test(String(req.headers.accept ?? ''));
+    },
+    async notFound(req, res) {
+      const viewer = await currentViewer(ctx, req);
+      const message = 'O endereço que você abriu não existe nesta aplicação. Confira o link ou volte para o início.';
+      sendHtml(res, errorPage('Página não encontrada', message, viewer ? headerUser(viewer) : undefined), { status: 404 });
     },
   };
 }

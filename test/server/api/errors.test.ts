@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { suspendAccount } from '../../../src/domain/accounts/accounts.ts';
 import { deactivateToken } from '../../../src/domain/accounts/tokens.ts';
@@ -16,6 +17,12 @@ function assertError(r: { status: number; body: any }, status: number, error: st
   assert.match(r.body.message, PT, 'a Portuguese sentence');
 }
 
+/** A handler that fails halfway: a header already set, then the throw. */
+function fail(res: ServerResponse, message: string): never {
+  res.setHeader('X-Half-Done', '1');
+  throw new Error(message);
+}
+
 describe('error table (docs/errors.md)', () => {
   let dataDir: string;
   let server: TestServer;
@@ -25,7 +32,16 @@ describe('error table (docs/errors.md)', () => {
 
   before(async () => {
     dataDir = tempDataDir();
-    server = await serve(dataDir, { now: () => new Date(nowMs) });
+    server = await serve(dataDir, {
+      now: () => new Date(nowMs),
+      // Failing routes: every failure reaches the one error handler, a JSON 500 or the 500 page.
+      extraRoutes: [
+        { method: 'GET', path: '/test/throws', handler: (_req, res) => fail(res, 'boom: secret internals') },
+        { method: 'GET', path: '/test/rejects', handler: async (_req, res) => fail(res, 'async boom') },
+        { method: 'GET', path: '/test/page-throws', html: true, handler: (_req, res) => fail(res, 'page boom') },
+        { method: 'GET', path: '/test/page-rejects', html: true, handler: async (_req, res) => fail(res, 'async page boom') },
+      ],
+    });
   });
   after(async () => {
     await server.close();
@@ -109,6 +125,34 @@ describe('error table (docs/errors.md)', () => {
     assert.ok(retry >= 1 && Math.abs(Date.now() / 1000 + retry - reset) < 5, `${retry} vs ${reset}`);
     // Authentication already reports a used-up quota, so it answers before CNPJ validation.
     assertError(await get(api('123'), bearer(q.token)), 429, 'quota_exceeded');
+  });
+
+  test('a route that throws or rejects → 500 internal_error, stack in the log only', async () => {
+    for (const path of ['/test/throws', '/test/rejects']) {
+      const r = await get(`${server.url}${path}`);
+      assert.equal(r.status, 500);
+      assert.deepEqual(Object.keys(r.body), ['error', 'message']);
+      assert.equal(r.body.error, 'internal_error');
+      assert.doesNotMatch(JSON.stringify(r.body), /boom|at |\.ts/);
+      assert.equal(r.headers.get('x-half-done'), null, 'what the handler had set is gone');
+    }
+    for (const message of ['boom: secret internals', 'async boom']) {
+      assert.ok(server.lines.some((l) => l.startsWith('error: GET /test/') && l.includes(`Error: ${message}`) && l.includes('errors.test.ts')), `${message}: stack logged`);
+    }
+    // The server is still up.
+    assert.equal((await get(`${server.url}/healthz`)).status, 200);
+  });
+
+  test('a page that throws or rejects → the 500 page, stack in the log only', async () => {
+    for (const [path, message] of [['/test/page-throws', 'page boom'], ['/test/page-rejects', 'async page boom']]) {
+      const r = await get(`${server.url}${path}`);
+      assert.equal(r.status, 500, path);
+      assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(r.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+      assert.match(r.body, /<h1 id="erro-titulo">Erro interno<\/h1>/);
+      assert.doesNotMatch(r.body, /boom|\.ts:/);
+      assert.ok(server.lines.some((l) => l.startsWith(`error: GET ${path}: Error: ${message}`) && l.includes('errors.test.ts')), `${path}: stack logged`);
+    }
   });
 
   test('the table itself: statuses and codes as docs/errors.md lists them', () => {

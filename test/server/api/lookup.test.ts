@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Middleware } from 'polka';
 import { ABSENT, ALNUM, SERPRO_CONTACT_ROWS, SERPRO_EXPECTED, SERPRO_FILIAL, SERPRO_MATRIZ, fixture } from '../fixtures.ts';
 import { bearer, get, loadContacts, makeAccount, publish, serve, tempDataDir, writeSnapshot, type TestAccount, type TestServer } from '../helpers.ts';
 
@@ -18,17 +17,16 @@ describe('lookup API', () => {
     await loadContacts(dataDir, SERPRO_CONTACT_ROWS);
     acct = await makeAccount(dataDir, 'Cliente', { plan: 'Ouro' });
     server = await serve(dataDir, {
-      extend: (app) => {
-        app.get('/test/throws', (() => {
-          throw new Error('boom: secret internals');
-        }) as unknown as Middleware);
-        app.get('/test/throws/:x', (() => {
-          throw new Error('boom with the path in it');
-        }) as unknown as Middleware);
-        app.get('/test/rejects', (async () => {
-          throw new Error('async boom');
-        }) as unknown as Middleware);
-      },
+      extraRoutes: [
+        // A failure's log line carries the path: a token in it is redacted there too.
+        {
+          method: 'GET',
+          path: '/test/throws/:x',
+          handler: () => {
+            throw new Error('boom with the path in it');
+          },
+        },
+      ],
     });
   });
   after(async () => {
@@ -207,19 +205,6 @@ describe('lookup API', () => {
     assert.match(p.headers.get('allow') ?? '', /GET/);
     const d = await get(`${server.url}/healthz`, { method: 'DELETE' });
     assert.equal(d.status, 405);
-  });
-
-  test('a route that throws → 500 internal_error, stack in the log only', async () => {
-    for (const path of ['/test/throws', '/test/rejects']) {
-      const r = await get(`${server.url}${path}`);
-      assert.equal(r.status, 500);
-      assert.deepEqual(Object.keys(r.body), ['error', 'message']);
-      assert.equal(r.body.error, 'internal_error');
-      assert.doesNotMatch(JSON.stringify(r.body), /boom|at |\.ts/);
-    }
-    assert.ok(server.lines.some((l) => l.includes('boom: secret internals') && l.includes('lookup.test.ts')), 'stack logged');
-    // The server is still up.
-    assert.equal((await get(`${server.url}/healthz`)).status, 200);
   });
 
   test('one log line per request, api_token redacted, account id', async () => {

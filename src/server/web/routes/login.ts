@@ -2,8 +2,8 @@
 import { verifyLogin } from '../../../domain/accounts/users.ts';
 import type { WebContext } from '../context.ts';
 import { csrfMatches, CSRF_FIELD, LOGIN_CSRF_COOKIE } from '../csrf.ts';
-import { action, forbidden, guarded } from '../guard.ts';
-import { clientIp, isHttps, parseCookies, readForm, redirect, sendHtml, setCookie, type Req, type Res } from '../http.ts';
+import { action, forbidden, formOf } from '../guard.ts';
+import { clientIp, isHttps, parseCookies, redirect, sendHtml, setCookie, type Req, type Res } from '../http.ts';
 import { clearLoginFailures, reserveLoginAttempt, WINDOW_MS } from '../../../domain/accounts/login-throttle.ts';
 import { loginPage } from '../pages/login.ts';
 import { isRandomToken, randomToken } from '../random.ts';
@@ -23,14 +23,15 @@ function loginCsrf(ctx: WebContext, req: Req, res: Res): string {
 }
 
 export function loginRoutes(ctx: WebContext) {
-  const showLogin = guarded(ctx, async (req, res) => {
+  const showLogin = async (req: Req, res: Res): Promise<void> => {
     if (await currentViewer(ctx, req)) return redirect(res, '/api-de-cnpj');
     const notice = req.query?.saiu !== undefined ? 'Você saiu da sua conta.' : undefined;
     sendHtml(res, loginPage({ csrfToken: loginCsrf(ctx, req, res), notice }));
-  });
+  };
 
-  const doLogin = guarded(ctx, async (req, res) => {
-    const form = await readForm(req);
+  const doLogin = async (req: Req, res: Res): Promise<void> => {
+    const form = await formOf(req, res);
+    if (form === null) return;
     const cookieToken = parseCookies(req).get(LOGIN_CSRF_COOKIE);
     if (!cookieToken || !csrfMatches(cookieToken, form.get(CSRF_FIELD))) {
       return forbidden(res, 'O formulário de entrada expirou ou não pôde ser validado. Abra a página de entrada de novo.');
@@ -57,7 +58,7 @@ export function loginRoutes(ctx: WebContext) {
     setCookie(res, SESSION_COOKIE, cookie, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure });
     setCookie(res, LOGIN_CSRF_COOKIE, '', { maxAgeSeconds: 0, secure, sameSite: 'Strict' });
     redirect(res, '/api-de-cnpj');
-  });
+  };
 
   const doLogout = action(ctx, async (req, res, viewer) => {
     await destroySession(ctx.db, viewer.session);

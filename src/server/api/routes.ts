@@ -1,0 +1,54 @@
+// The API's entries of the route table: the lookup (first: nearly every request), the service
+// status, the health check, the OpenAPI document and its readable page.
+import type { ServerResponse } from 'node:http';
+import type { ApiAccess } from '../../domain/accounts/api-access.ts';
+import type { CompanyRegistry } from '../../domain/company/lookup.ts';
+import type { StatusBody } from '../../domain/company/schema.ts';
+import type { Route } from '../http/router.ts';
+import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, companyHandler } from './company.ts';
+import { buildDocsHtml } from './docs.ts';
+import { sendJson } from './errors.ts';
+import { buildOpenApi } from './openapi.ts';
+import { setSecurityHeaders } from '../web/http.ts';
+
+export interface ApiDeps {
+  access: ApiAccess;
+  reader: CompanyRegistry;
+  now: () => Date;
+  /** Shown in /openapi.json and /docs. */
+  baseUrl: string;
+}
+
+/** A document built once, answered with its length (and the headers `secure` sets). */
+function fixed(body: string, type: string, secure: (res: ServerResponse) => void) {
+  const length = Buffer.byteLength(body);
+  return (_req: unknown, res: ServerResponse) => {
+    secure(res);
+    res.setHeader('Content-Type', type);
+    res.setHeader('Content-Length', length);
+    res.end(body);
+  };
+}
+
+export function apiRoutes(deps: ApiDeps): Route[] {
+  const lookup = companyHandler(deps);
+  const status = (_req: unknown, res: ServerResponse) => {
+    const info = deps.reader.info;
+    const body: StatusBody = info
+      ? {
+          status: 'ok',
+          registry: { id: info.id, month: info.month, imported_at: info.importedAt, schema_version: info.schemaVersion, synthetic: info.synthetic, partial: info.partial, counts: info.counts },
+        }
+      : { status: 'registry_unavailable', registry: null };
+    sendJson(res, 200, body, { 'Cache-Control': 'no-store' });
+  };
+  return [
+    { method: 'GET', path: COMPANY_ROUTE, handler: lookup },
+    { method: 'GET', path: COMPANY_ROUTE_SLASHED, handler: lookup },
+    { method: 'GET', path: '/healthz', handler: (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }) },
+    { method: 'GET', path: '/api/v1/status', handler: status },
+    { method: 'GET', path: '/openapi.json', handler: fixed(JSON.stringify(buildOpenApi(deps.baseUrl)), 'application/json; charset=utf-8', (res) => res.setHeader('X-Content-Type-Options', 'nosniff')) },
+    // /docs is a page in the web app's layout: the same rules (CSP, no framing).
+    { method: 'GET', path: '/docs', handler: fixed(buildDocsHtml(deps.baseUrl), 'text/html; charset=utf-8', setSecurityHeaders) },
+  ];
+}
