@@ -4,6 +4,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Agent, setGlobalDispatcher } from 'undici';
 import { createAccount } from '../../src/domain/accounts/accounts.ts';
 import { setPlan } from '../../src/domain/accounts/plans.ts';
 import { createToken } from '../../src/domain/accounts/tokens.ts';
@@ -159,6 +160,12 @@ export async function serve(dataDir: string, opts: Partial<ServerOptions> = {}):
   const s = await startServer({ dataDir, host: '127.0.0.1', port: 0, pollMs: 25, log: (l) => lines.push(l), ...opts });
   return { ...s, lines };
 }
+
+/**
+ * The tests' fetch: bursts of concurrent requests share at most 32 connections per origin, as a
+ * client's pool would, and stay under the server's bound on connections per address (128).
+ */
+setGlobalDispatcher(new Agent({ connections: 32 }));
 
 export async function get(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: any }> {
   const res = await fetch(url, init);
