@@ -45,8 +45,16 @@ export interface SnapshotData {
   lookups: Partial<Record<LookupTable, [number, string][]>>;
 }
 
+const tempDirs: string[] = [];
+// Removed when the test file's process ends (its servers are stopped by then).
+process.once('exit', () => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDataDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-api-test-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-api-test-'));
+  tempDirs.push(dir);
+  return dir;
 }
 
 function fill(db: Sqlite, def: TableDef, rows: readonly Record<string, unknown>[]): void {
