@@ -48,6 +48,9 @@ export function buildApp(deps: AppDeps): BuiltApp {
     // The one error handler: whatever a handler throws or rejects with.
     onError(err, req, res, route) {
       const e = err instanceof Error ? err : new Error(String(err));
+      // A client that hung up while its body was read: no fault of ours and nobody to answer
+      // (the request's log line says aborted); a stack trace per hang-up would flood the log.
+      if (req.destroyed && (e as NodeJS.ErrnoException).code === 'ECONNRESET') return void res.destroy();
       // The stack goes to the server log only; the client gets the fixed sentence.
       log(redactTokens(`error: ${req.method} ${(req.url ?? '').split('?')[0]}: ${e.stack ?? e.message}`));
       if (res.headersSent) {

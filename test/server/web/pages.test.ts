@@ -138,6 +138,25 @@ describe('web pages', () => {
     }
   });
 
+  test('a client that hangs up halfway through its form: no error and no stack trace in the log', async () => {
+    const lines: string[] = [];
+    const s = await startTestServer({ log: (l) => lines.push(l) });
+    try {
+      const { port } = new URL(s.url);
+      const socket = net.connect(Number(port), '127.0.0.1', () =>
+        socket.write('POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nemail=a'),
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      socket.destroy();
+      for (let i = 0; i < 40 && !lines.some((l) => l.includes(' POST /login ')); i++) await new Promise((r) => setTimeout(r, 25));
+      assert.ok(lines.some((l) => / POST \/login \d+-aborted /.test(l)), `the request line says aborted: ${lines.join('\n')}`);
+      assert.ok(!lines.some((l) => l.startsWith('error:')), lines.join('\n'));
+      assert.equal((await fetch(`${s.url}/login`)).status, 200, 'still serving');
+    } finally {
+      await s.close();
+    }
+  });
+
   test('the login form is CSRF-protected too (double-submit cookie)', async () => {
     const c = client();
     const r = await c.post('/login', { email: 'admin@acme.com.br', senha: PASSWORD });
