@@ -1,0 +1,24 @@
+// The current tree's code for the API golden capture (capture.ts): the same functions the code
+// before #13 had, now in their layers.
+import { createAccount, suspendAccount } from '../../../../src/domain/accounts/accounts.ts';
+import { storeContacts } from '../../../../src/domain/accounts/contacts.ts';
+import { setPlan } from '../../../../src/domain/accounts/plans.ts';
+import { createToken, deactivateToken } from '../../../../src/domain/accounts/tokens.ts';
+import { runImport } from '../../../../src/importer/run.ts';
+import { startServer } from '../../../../src/server/server.ts';
+import { openAppDb } from '../../../../src/storage/app-db.ts';
+import { openSqlite } from '../../../../src/storage/sqlite.ts';
+import type { GoldenTree } from './capture.ts';
+
+export const currentTree: GoldenTree = {
+  runImport,
+  openAppDb,
+  openSqlite,
+  setPlan,
+  createAccount,
+  createToken,
+  deactivateToken,
+  suspendAccount,
+  storeContacts,
+  startServer,
+};
