@@ -1,25 +1,31 @@
-// The API golden file: captures the API's answers on the sample month with the CURRENT code
-// (test/server/api/golden/capture.ts) and compares them with test/fixtures/api-golden/receita-mini.json,
-// printing every difference. The file is the proof that a refactor changed no answer: change it
-// only when the API changes on purpose, and say why.
+// The API golden files: captures the API's answers with the CURRENT code
+// (test/server/api/golden/capture.ts) on each sample month of test/server/api/golden/samples.ts
+// (receita-mini, demo-400) and compares them with its file in test/fixtures/api-golden/,
+// printing every difference. The files are the proof that a refactor changed no answer: change
+// them only when the API changes on purpose, and say why.
 //
-//   node --import tsx scripts/api-golden.ts                            compare (exit 1 on a difference)
-//   node --import tsx scripts/api-golden.ts --amend CASE... --why TEXT  keep the file, expect the current
-//                                                                      answer of these cases (with the reason)
-//   node --import tsx scripts/api-golden.ts --write                    regenerate it all from the current code
+//   node --import tsx scripts/api-golden.ts [--sample NAME...]                  compare (exit 1 on a difference)
+//   node --import tsx scripts/api-golden.ts [--sample NAME...] --amend CASE... --why TEXT
+//                                            keep the files, expect the current answer of these cases (with the reason)
+//   node --import tsx scripts/api-golden.ts [--sample NAME...] --write         regenerate them from the current code
+// Without --sample: every sample (an amended case must then exist in each).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { RECEITA_MINI } from '../test/fixtures/index.ts';
 import { captureApi } from '../test/server/api/golden/capture.ts';
-import { GOLDEN_FILE, compareGolden, formatDiffs, goldenFile, type GoldenFile } from '../test/server/api/golden/file.ts';
+import { compareGolden, formatDiffs, goldenFile, saveGolden, type GoldenFile } from '../test/server/api/golden/file.ts';
+import { SAMPLES, sampleNamed, type GoldenSample } from '../test/server/api/golden/samples.ts';
 import { currentTree } from '../test/server/api/golden/tree.ts';
 
-const USAGE = 'usage: node --import tsx scripts/api-golden.ts [--write | --amend CASE [--amend CASE...] --why TEXT]';
-let opts: { write?: boolean; amend?: string[]; why?: string };
+const USAGE = 'usage: node --import tsx scripts/api-golden.ts [--sample NAME...] [--write | --amend CASE [--amend CASE...] --why TEXT]';
+let opts: { write?: boolean; amend?: string[]; why?: string; sample?: string[] };
+let samples: readonly GoldenSample[];
 try {
-  opts = parseArgs({ options: { write: { type: 'boolean' }, amend: { type: 'string', multiple: true }, why: { type: 'string' } } }).values;
+  opts = parseArgs({
+    options: { write: { type: 'boolean' }, amend: { type: 'string', multiple: true }, why: { type: 'string' }, sample: { type: 'string', multiple: true } },
+  }).values;
+  samples = opts.sample ? opts.sample.map(sampleNamed) : SAMPLES;
 } catch (err) {
   console.error(`${(err as Error).message}\n${USAGE}`);
   process.exit(2);
@@ -30,36 +36,38 @@ if ((opts.write && opts.amend) || (opts.amend && !opts.why) || (!opts.amend && o
 }
 
 const git = (...a: string[]) => execFileSync('git', a, { encoding: 'utf8' }).trim();
-const save = (file: GoldenFile) => {
-  fs.mkdirSync(path.dirname(GOLDEN_FILE), { recursive: true });
-  fs.writeFileSync(GOLDEN_FILE, `${JSON.stringify(file, null, 2)}\n`);
-};
-const capture = await captureApi(currentTree, RECEITA_MINI);
 
-if (opts.write) {
-  const producedBy = { commit: git('rev-parse', 'HEAD'), dirty: git('status', '--porcelain', '--untracked-files=no') !== '', note: 'scripts/api-golden.ts --write on that commit' };
-  save(goldenFile(capture, producedBy, { names: [], why: 'None: this file was produced by code that already sends every header it expects.' }));
-  console.log(`${path.relative(process.cwd(), GOLDEN_FILE)}: ${capture.answers.length} answers from ${producedBy.commit}${producedBy.dirty ? ' (uncommitted changes)' : ''}`);
-} else {
-  const golden = JSON.parse(fs.readFileSync(GOLDEN_FILE, 'utf8')) as GoldenFile;
+for (const sample of samples) {
+  const file = path.relative(process.cwd(), sample.file);
+  const t0 = Date.now();
+  const capture = await captureApi(currentTree, sample);
+  const took = `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+
+  if (opts.write) {
+    const producedBy = { commit: git('rev-parse', 'HEAD'), dirty: git('status', '--porcelain', '--untracked-files=no') !== '', note: 'scripts/api-golden.ts --write on that commit' };
+    saveGolden(sample.file, goldenFile(sample, capture, producedBy, { names: [], why: 'None: this file was produced by code that already sends every header it expects.' }));
+    console.log(`${file}: ${capture.answers.length} answers from ${producedBy.commit}${producedBy.dirty ? ' (uncommitted changes)' : ''} (${took})`);
+    continue;
+  }
+  const golden = JSON.parse(fs.readFileSync(sample.file, 'utf8')) as GoldenFile;
   if (opts.amend) {
     const commit = git('rev-parse', '--short', 'HEAD');
     for (const name of opts.amend) {
       const answer = capture.answers.find((a) => a.case === name);
       if (!answer || !golden.answers.some((a) => a.case === name)) {
-        console.error(`no answer named ${JSON.stringify(name)} in ${answer ? 'the golden file' : 'the capture'}`);
+        console.error(`${file}: no answer named ${JSON.stringify(name)} in ${answer ? 'the golden file' : 'the capture'}`);
         process.exit(2);
       }
       golden.amendments = [...golden.amendments.filter((a) => a.case !== name), { case: name, why: `${opts.why} (recorded at ${commit})`, answer }];
     }
-    save(golden);
+    saveGolden(sample.file, golden);
   }
   const diffs = compareGolden(golden, capture);
   if (diffs.length > 0) {
-    console.log(`${diffs.length} answer(s) differ from the golden file (made by ${golden.producedBy.commit}):\n${formatDiffs(diffs)}`);
+    console.log(`${file}: ${diffs.length} answer(s) differ from the golden file (made by ${golden.producedBy.commit}):\n${formatDiffs(diffs)}`);
     process.exitCode = 1;
   } else {
     const amended = golden.amendments.length > 0 ? `, ${golden.amendments.length} of them as amended` : '';
-    console.log(`${capture.answers.length} answers, all as in the golden file (made by ${golden.producedBy.commit}${amended})`);
+    console.log(`${file}: ${capture.answers.length} answers, all as in the golden file (made by ${golden.producedBy.commit}${amended}) (${took})`);
   }
 }

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Sqlite } from '../../../../src/storage/sqlite.ts';
 import { contactCases, fixedCases, lookupCases, type Case } from './cases.ts';
+import type { GoldenSample } from './samples.ts';
 
 export { VOLATILE_STATUS_FIELDS } from './cases.ts';
 
@@ -53,16 +54,15 @@ export const PUBLIC_URL = 'http://cnpj.example';
 export const MONTH = '2026-09';
 /** The time of the answer: the one header that changes from run to run (the clock is fixed for the rest). */
 export const VOLATILE_HEADERS = ['date'];
-const BODY_KEPT_MAX = 4096;
 
 /** A server of `tree` on a fresh data dir holding the imported sample; every case asked in order. */
-export async function captureApi(tree: GoldenTree, sampleDir: string): Promise<GoldenCapture> {
+export async function captureApi(tree: GoldenTree, sample: Pick<GoldenSample, 'dir' | 'allForms' | 'bodyKeptMax'>): Promise<GoldenCapture> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-api-golden-'));
   const dataDir = path.join(root, 'data');
   const now = () => new Date(CLOCK);
   let server: { url: string; close(): Promise<void> } | undefined;
   try {
-    const imported = await tree.runImport({ dataDir, inputs: [sampleDir], month: MONTH });
+    const imported = await tree.runImport({ dataDir, inputs: [sample.dir], month: MONTH });
     const { cnpjs, bases } = readSample(tree, imported.dir);
     const tokens = await makeTokens(tree, dataDir, path.join(root, 'other'));
     server = await tree.startServer({ dataDir, host: '127.0.0.1', port: 0, publicUrl: PUBLIC_URL, now, pollMs: 25, log: () => {} });
@@ -70,12 +70,12 @@ export async function captureApi(tree: GoldenTree, sampleDir: string): Promise<G
     try {
       const answers: GoldenAnswer[] = [];
       const ask = async (cases: Case[]) => {
-        for (const c of cases) answers.push(await send(server!.url, agent, c, tokens));
+        for (const c of cases) answers.push(await send(server!.url, agent, c, tokens, sample.bodyKeptMax));
       };
-      await ask([...lookupCases(cnpjs, bases), ...fixedCases(cnpjs[0])]);
+      await ask([...lookupCases(cnpjs, bases, sample.allForms), ...fixedCases(cnpjs[0])]);
       // The contacts are reloaded when app.db's contacts epoch moves: the same server answers with them.
       await withApp(tree, dataDir, (s) => tree.storeContacts(s, cnpjs.flatMap(contactsOf), 'replace'));
-      await ask(contactCases(cnpjs));
+      await ask(contactCases(cnpjs, sample.allForms));
       return { cnpjs, answers };
     } finally {
       agent.destroy();
@@ -151,8 +151,8 @@ const fill = (s: string, tokens: Record<string, string>) =>
     return tokens[name];
   });
 
-function send(base: string, agent: http.Agent, c: Case, tokens: Record<string, string>): Promise<GoldenAnswer> {
-  if (c.raw !== undefined) return sendRaw(base, c, fill(c.raw, tokens));
+function send(base: string, agent: http.Agent, c: Case, tokens: Record<string, string>, keptMax: number): Promise<GoldenAnswer> {
+  if (c.raw !== undefined) return sendRaw(base, c, fill(c.raw, tokens), keptMax);
   const headers = Object.fromEntries(Object.entries(c.headers ?? {}).map(([k, v]) => [k, fill(v, tokens)]));
   const request = [`${c.method} ${c.path}`, ...Object.entries(c.headers ?? {}).map(([k, v]) => `${k}: ${v}`)].join(' | ');
   return new Promise((resolve, reject) => {
@@ -160,7 +160,7 @@ function send(base: string, agent: http.Agent, c: Case, tokens: Record<string, s
       const chunks: Buffer[] = [];
       res.on('data', (d: Buffer) => chunks.push(d));
       res.on('error', reject);
-      res.on('end', () => resolve(record(c, request, res.statusCode ?? 0, res.rawHeaders, Buffer.concat(chunks))));
+      res.on('end', () => resolve(record(c, request, res.statusCode ?? 0, res.rawHeaders, Buffer.concat(chunks), keptMax)));
     });
     req.on('error', reject);
     req.end();
@@ -168,7 +168,7 @@ function send(base: string, agent: http.Agent, c: Case, tokens: Record<string, s
 }
 
 /** Bytes http.request will not send (a malformed request line, oversized headers) on a connection of their own. */
-function sendRaw(base: string, c: Case, raw: string): Promise<GoldenAnswer> {
+function sendRaw(base: string, c: Case, raw: string, keptMax: number): Promise<GoldenAnswer> {
   const u = new URL(base);
   const request = `raw ${JSON.stringify(raw.length > 100 ? `${raw.slice(0, 80)}… (${raw.length} bytes)` : raw)}`;
   return new Promise((resolve, reject) => {
@@ -183,7 +183,7 @@ function sendRaw(base: string, c: Case, raw: string): Promise<GoldenAnswer> {
       const body = /chunked/i.test(header('transfer-encoding') ?? '') ? dechunk(buf.subarray(end + 4)) : buf.subarray(end + 4, end + 4 + Number(header('content-length') ?? 0));
       if (body === null || (header('content-length') !== undefined && body.length < Number(header('content-length')))) return false;
       socket.destroy();
-      resolve(record(c, request, Number(lines[0].split(' ')[1]), rawHeaders, body));
+      resolve(record(c, request, Number(lines[0].split(' ')[1]), rawHeaders, body, keptMax));
       return true;
     };
     socket.on('data', (d: Buffer) => {
@@ -209,7 +209,7 @@ function dechunk(data: Buffer): Buffer | null {
   }
 }
 
-function record(c: Case, request: string, status: number, rawHeaders: string[], received: Buffer): GoldenAnswer {
+function record(c: Case, request: string, status: number, rawHeaders: string[], received: Buffer, keptMax: number): GoldenAnswer {
   let text = received.toString('utf8');
   if (c.volatileFields) text = blank(text, c.volatileFields);
   const body = Buffer.from(text);
@@ -226,7 +226,7 @@ function record(c: Case, request: string, status: number, rawHeaders: string[], 
     headers: Object.fromEntries(Object.keys(kept).sort().map((k) => [k, kept[k]])),
     bytes: body.length,
     sha256: createHash('sha256').update(body).digest('hex'),
-    ...(textual && body.length > 0 && body.length <= BODY_KEPT_MAX ? { body: text } : {}),
+    ...(textual && body.length > 0 && body.length <= keptMax ? { body: text } : {}),
   };
 }
 

@@ -33,14 +33,21 @@ function withCheckDigits(body: string): string {
   return `${body}${d1}${dv(body + d1, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])}`;
 }
 
-/** Each lookup form for each establishment, then the head office of each company without one in the sample. */
-export function lookupCases(cnpjs: string[], bases: string[]): Case[] {
+/** Whether the establishment at `index` of the sample is asked in every form (else in the first two only). */
+export type AllForms = (cnpj: string, index: number) => boolean;
+
+/**
+ * The lookup forms for each establishment (all of them, or digits and formatted only where
+ * `allForms` says no: the forms exercise the path parsing, the same for every row), then the
+ * head office of each company without one in the sample.
+ */
+export function lookupCases(cnpjs: string[], bases: string[], allForms: AllForms): Case[] {
   const cases: Case[] = [];
-  for (const c of cnpjs) {
+  cnpjs.forEach((c, i) => {
     const f = formatted(c);
+    cases.push(get(`lookup ${c}: digits`, lookupPath(c)), get(`lookup ${c}: formatted, slash encoded`, lookupPath(encodeURIComponent(f))));
+    if (!allForms(c, i)) return;
     cases.push(
-      get(`lookup ${c}: digits`, lookupPath(c)),
-      get(`lookup ${c}: formatted, slash encoded`, lookupPath(encodeURIComponent(f))),
       get(`lookup ${c}: formatted, slash as a path separator`, lookupPath(f)),
       get(`lookup ${c}: formatted, dots and dash only`, lookupPath(f.replace('/', ''))),
       get(`lookup ${c}: api_token in the query`, `${lookupPath(c)}?api_token={main}`, {}),
@@ -49,7 +56,7 @@ export function lookupCases(cnpjs: string[], bases: string[]): Case[] {
       { name: `lookup ${c}: HEAD`, method: 'HEAD', path: lookupPath(c), headers: auth() },
       get(`lookup ${c}: without /company`, `${API}/${c}`),
     );
-  }
+  });
   for (const b of bases) {
     const head = withCheckDigits(`${b}0001`);
     if (!cnpjs.includes(head)) cases.push(get(`lookup ${head}: head office of a company without establishments in the sample`, lookupPath(head)));
@@ -57,9 +64,12 @@ export function lookupCases(cnpjs: string[], bases: string[]): Case[] {
   return cases;
 }
 
-/** The same establishments once extra contacts were loaded for them. */
-export function contactCases(cnpjs: string[]): Case[] {
-  return cnpjs.flatMap((c) => [get(`lookup ${c}: with extra contacts`, lookupPath(c)), get(`lookup ${c}: with extra contacts, formatted`, lookupPath(encodeURIComponent(formatted(c))))]);
+/** The same establishments once extra contacts were loaded for them (the formatted form where `allForms` says so). */
+export function contactCases(cnpjs: string[], allForms: AllForms): Case[] {
+  return cnpjs.flatMap((c, i) => [
+    get(`lookup ${c}: with extra contacts`, lookupPath(c)),
+    ...(allForms(c, i) ? [get(`lookup ${c}: with extra contacts, formatted`, lookupPath(encodeURIComponent(formatted(c))))] : []),
+  ]);
 }
 
 /** Errors, token states, routes and methods, the documents; `c` is a CNPJ present in the sample. */

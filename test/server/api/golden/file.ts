@@ -1,9 +1,9 @@
-// The API golden file (test/fixtures/api-golden/receita-mini.json): what the capture recorded,
+// An API golden file (test/fixtures/api-golden/NAME.json, one per sample): what the capture recorded,
 // where it came from, and the comparison of a fresh capture with it, answer by answer.
-import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
+import path from 'node:path';
 import { CLOCK, MONTH, PUBLIC_URL, VOLATILE_HEADERS, VOLATILE_STATUS_FIELDS, type GoldenAnswer, type GoldenCapture } from './capture.ts';
-
-export const GOLDEN_FILE = fileURLToPath(new URL('../../../fixtures/api-golden/receita-mini.json', import.meta.url));
+import type { GoldenSample } from './samples.ts';
 
 export interface GoldenFile extends GoldenCapture {
   about: string;
@@ -39,12 +39,12 @@ export const SECURITY_HEADERS_SINCE_12 = {
   why: 'Added on purpose by #12 (commit b8f7931) after the code that produced this file: X-Content-Type-Options: nosniff on every JSON answer and /openapi.json, the web app\'s security headers on /docs. Empty once the file is regenerated from code that has them.',
 };
 
-export function goldenFile(capture: GoldenCapture, producedBy: GoldenFile['producedBy'], tolerated: GoldenFile['toleratedNewHeaders']): GoldenFile {
+export function goldenFile(sample: GoldenSample, capture: GoldenCapture, producedBy: GoldenFile['producedBy'], tolerated: GoldenFile['toleratedNewHeaders']): GoldenFile {
   return {
     about:
-      'Answers of the API on the sample month test/fixtures/receita-mini (imported by the importer, served by the server on loopback): status, headers without the volatile ones, body size and sha256 (and the body when it is small JSON). Checked by test/server/api/golden.test.ts; the requests are in test/server/api/golden/cases.ts.',
+      `Answers of the API on ${sample.what} (imported by the importer, served by the server on loopback): status, headers without the volatile ones, body size and sha256 (and the body when it is text of at most ${sample.bodyKeptMax} bytes). Checked by test/server/api/golden.test.ts; the requests are in test/server/api/golden/cases.ts, the forms asked per establishment in samples.ts.`,
     producedBy,
-    regenerate: 'node --import tsx scripts/api-golden.ts --write   (only when the API changes on purpose; without --write it compares and prints the differences)',
+    regenerate: `node --import tsx scripts/api-golden.ts --sample ${sample.name} --write   (only when the API changes on purpose; without --write it compares and prints the differences)`,
     clock: CLOCK,
     publicUrl: PUBLIC_URL,
     month: MONTH,
@@ -108,4 +108,9 @@ function answerDiff(old: GoldenAnswer, cur: GoldenAnswer, tolerated: readonly st
 
 export function formatDiffs(diffs: GoldenDiff[]): string {
   return diffs.map((d) => [`✗ ${d.case}`, ...d.lines.map((l) => `    ${l}`)].join('\n')).join('\n');
+}
+
+export function saveGolden(file: string, golden: GoldenFile): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(golden, null, 2)}\n`);
 }
