@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { captureApi } from '../test/server/api/golden/capture.ts';
-import { compareGolden, formatDiffs, goldenFile, saveGolden, type GoldenFile } from '../test/server/api/golden/file.ts';
+import { compareGolden, formatDiffs, goldenFile, loadGolden, saveGolden, type GoldenFile } from '../test/server/api/golden/file.ts';
 import { SAMPLES, sampleNamed, type GoldenSample } from '../test/server/api/golden/samples.ts';
 import { currentTree } from '../test/server/api/golden/tree.ts';
 
@@ -49,7 +49,7 @@ for (const sample of samples) {
     console.log(`${file}: ${capture.answers.length} answers from ${producedBy.commit}${producedBy.dirty ? ' (uncommitted changes)' : ''} (${took})`);
     continue;
   }
-  const golden = JSON.parse(fs.readFileSync(sample.file, 'utf8')) as GoldenFile;
+  const golden = loadGolden(sample.file);
   if (opts.amend) {
     const commit = git('rev-parse', '--short', 'HEAD');
     for (const name of opts.amend) {

@@ -10,13 +10,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { captureApi } from './golden/capture.ts';
-import { compareGolden, formatDiffs, type GoldenFile } from './golden/file.ts';
+import { compareGolden, formatDiffs, loadGolden } from './golden/file.ts';
 import { SAMPLES } from './golden/samples.ts';
 import { currentTree } from './golden/tree.ts';
 
 for (const sample of SAMPLES) {
   test(`the API answers the ${sample.name} month as its golden file says`, async (t) => {
-    const golden = JSON.parse(fs.readFileSync(sample.file, 'utf8')) as GoldenFile;
+    const golden = loadGolden(sample.file);
     const capture = await captureApi(currentTree, sample);
     assert.ok(capture.cnpjs.length > 0 && capture.answers.length === golden.answers.length, `${capture.answers.length} answers, the golden file has ${golden.answers.length}`);
     for (const why of new Set(golden.amendments.map((a) => a.why))) {

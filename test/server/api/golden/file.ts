@@ -1,7 +1,9 @@
-// An API golden file (test/fixtures/api-golden/NAME.json, one per sample): what the capture recorded,
+// An API golden file (test/fixtures/api-golden/NAME.json.gz, one per sample; gzip keeps the
+// fixtures small, `zcat` reads them): what the capture recorded,
 // where it came from, and the comparison of a fresh capture with it, answer by answer.
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { CLOCK, MONTH, PUBLIC_URL, VOLATILE_HEADERS, VOLATILE_STATUS_FIELDS, type GoldenAnswer, type GoldenCapture } from './capture.ts';
 import type { GoldenSample } from './samples.ts';
 
@@ -112,5 +114,13 @@ export function formatDiffs(diffs: GoldenDiff[]): string {
 
 export function saveGolden(file: string, golden: GoldenFile): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(golden, null, 2)}\n`);
+  // One answer per line: a readable file once unzipped, and a short diff when one answer changes.
+  const { answers, ...rest } = golden;
+  const head = JSON.stringify(rest, null, 2).replace(/\n}$/, '');
+  const text = `${head},\n  "answers": [\n${answers.map((a) => `    ${JSON.stringify(a)}`).join(',\n')}\n  ]\n}\n`;
+  fs.writeFileSync(file, zlib.gzipSync(text, { level: 9 }));
+}
+
+export function loadGolden(file: string): GoldenFile {
+  return JSON.parse(zlib.gunzipSync(fs.readFileSync(file)).toString('utf8')) as GoldenFile;
 }
