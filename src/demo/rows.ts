@@ -10,10 +10,10 @@ import type { Company, Establishment } from './company.ts';
 import { between, dayOf, yearOf, ymd } from './days.ts';
 import { complemento, cep, email, fantasia, phone, secondaryCnaes } from './establishment-fields.ts';
 import { branchCount, capital, NATUREZA_MIX, porte, principalCnae } from './kinds.ts';
-import { UF_MUNICIPIOS } from './lookup-data.ts';
 import type { Lookups } from './lookups.ts';
 import { companyName } from './names.ts';
 import { partnerRows } from './partners.ts';
+import { UF_MUNICIPIOS } from './places-data.ts';
 import { Weighted, type Rng } from './prng.ts';
 import { drawSimples, regimeRows, type RegimeRow } from './tax.ts';
 import { BRAND_WORDS, FOREIGN_CITIES, NEIGHBOURHOOD_PREFIXES, SPECIAL_SITUATIONS, STREET_NAMES, STREET_TYPES } from './words.ts';
@@ -37,7 +37,8 @@ function yearWeights(lastYear: number): Weighted<number> {
 
 export class RowFactory {
   private readonly natureza = new Weighted(NATUREZA_MIX.map((n) => [n, n[1]] as const));
-  private readonly ufPicker = new Weighted(UF_MUNICIPIOS.map(([uf, , share]) => [uf, share] as const));
+  // UFs by population (SP ~22%, MG ~10%, RJ ~8% … RR ~0.3%)
+  private readonly ufPicker = new Weighted(UF_MUNICIPIOS.map(([uf, , population]) => [uf, population] as const));
   private readonly streetTypes = new Weighted(STREET_TYPES);
   private readonly years: Weighted<number>;
   private readonly lastDay: number;
