@@ -50,12 +50,16 @@ export function fantasia(r: Rng, c: Company): string {
   return r.chance(0.06) ? accentize(s) : s;
 }
 
-/** Comma-separated secondary CNAE codes, other than the principal one. */
+/**
+ * Comma-separated secondary CNAE codes, other than the principal one: 1 to 20, most often 1–3,
+ * half of them from the principal's division (a clothing shop also sells shoes).
+ */
 export function secondaryCnaes(r: Rng, lk: Lookups, principal: string): string {
-  const n = 1 + Math.min(7, Math.floor(-Math.log(1 - r.next()) * 1.8));
+  const n = 1 + Math.min(19, Math.floor(-Math.log(1 - r.next()) * 1.8));
+  const near = lk.cnaeByDivision.get(principal.slice(0, 2));
   const codes = new Set<string>();
   for (let i = 0; i < n * 2 && codes.size < n; i++) {
-    const c = lk.cnaePicker.pick(r);
+    const c = near && r.chance(0.5) ? near.pick(r) : lk.cnaePicker.pick(r);
     if (c !== principal) codes.add(c);
   }
   return [...codes].join(',');

@@ -25,8 +25,10 @@ export interface Lookups {
   naturezas: Row2[];
   paises: Row2[];
   qualificacoes: Row2[];
-  /** Weighted choice of a principal CNAE code (common activities more often). */
+  /** Weighted choice of a principal CNAE code (a few very common activities, a long tail). */
   cnaePicker: Weighted<string>;
+  /** The same weights within each division (first two digits), for related secondary activities. */
+  cnaeByDivision: Map<string, Weighted<string>>;
   /** Municipalities by UF, weighted by population (large cities real, the rest long-tailed). */
   municipioPickers: Map<string, Weighted<Municipio>>;
 }
@@ -37,10 +39,16 @@ function pad(n: number, w: number): string {
   return String(n).padStart(w, '0');
 }
 
-function buildCnaes(rng: Rng): { rows: Row2[]; picker: Weighted<string> } {
+// Commerce, food and services are by far the most common principal activities.
+const COMMON_DIVISIONS = new Set(['47', '56', '96', '43', '82', '49', '45', '85', '86', '94']);
+
+function buildCnaes(rng: Rng): { rows: Row2[]; picker: Weighted<string>; byDivision: Map<string, Weighted<string>> } {
   const rows: Row2[] = REAL_CNAES.map(([code, desc]) => ({ code, desc }));
   const used = new Set(rows.map((r) => r.code));
   const weights: Array<[string, number]> = REAL_CNAES.map(([code, , w]) => [code, w]);
+  // Weights of the made-up subclasses come from their own stream (codes do not depend on them).
+  const weightRng = new Rng(LOOKUP_SEED, 97);
+  const tail: Array<[string, number]> = [];
   const target = 1350;
   const divisions = Object.keys(DIVISIONS);
   const perDivision = Math.ceil((target - rows.length) / divisions.length);
@@ -56,16 +64,26 @@ function buildCnaes(rng: Rng): { rows: Row2[]; picker: Weighted<string> } {
       if (used.has(code)) continue;
       used.add(code);
       rows.push({ code, desc: `${verb} ${object}${qualifier}` });
-      // Commerce, food and services are by far the most common principal activities.
-      const w = ['47', '56', '96', '43', '82', '49', '45', '85', '86', '94'].includes(div) ? 1.2 : 0.15;
-      weights.push([code, w]);
+      // A long tail: weights spread log-uniformly over three decades, higher in common divisions.
+      tail.push([code, (COMMON_DIVISIONS.has(div) ? 8 : 1) * 10 ** (-3 * weightRng.next())]);
       made++;
       if (rows.length >= target) break;
     }
     if (rows.length >= target) break;
   }
+  // The real (common) subclasses keep ~60% of the draws, the made-up tail the rest.
+  const realTotal = weights.reduce((s, [, w]) => s + w, 0);
+  const tailTotal = tail.reduce((s, [, w]) => s + w, 0);
+  for (const [code, w] of tail) weights.push([code, (w * 0.65 * realTotal) / tailTotal]);
+  const ofDivision = new Map<string, Array<[string, number]>>();
+  for (const [code, w] of weights) {
+    const list = ofDivision.get(code.slice(0, 2)) ?? [];
+    list.push([code, w]);
+    ofDivision.set(code.slice(0, 2), list);
+  }
   rows.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  return { rows, picker: new Weighted(weights) };
+  const byDivision = new Map([...ofDivision].map(([div, list]) => [div, new Weighted(list)] as const));
+  return { rows, picker: new Weighted(weights), byDivision };
 }
 
 function buildMunicipios(rng: Rng): { rows: Municipio[]; pickers: Map<string, Weighted<Municipio>> } {
@@ -156,7 +174,7 @@ let cached: Lookups | null = null;
 export function buildLookups(): Lookups {
   if (cached) return cached;
   const rng = new Rng(LOOKUP_SEED, 99);
-  const { rows: cnaes, picker } = buildCnaes(rng);
+  const { rows: cnaes, picker, byDivision } = buildCnaes(rng);
   const { rows: municipios, pickers } = buildMunicipios(rng);
   const toRows = (t: ReadonlyArray<readonly [string, string]>) => t.map(([code, desc]) => ({ code, desc }));
   cached = {
@@ -167,6 +185,7 @@ export function buildLookups(): Lookups {
     paises: buildPaises(),
     qualificacoes: toRows(QUALIFICACOES),
     cnaePicker: picker,
+    cnaeByDivision: byDivision,
     municipioPickers: pickers,
   };
   for (const table of [cached.cnaes, cached.motivos, cached.municipios, cached.naturezas, cached.paises, cached.qualificacoes]) {
