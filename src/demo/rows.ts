@@ -18,8 +18,9 @@ import { Weighted, type Rng } from './prng.ts';
 import { drawSimples, regimeRows, type RegimeRow } from './tax.ts';
 import { BRAND_WORDS, FOREIGN_CITIES, NEIGHBOURHOOD_PREFIXES, SPECIAL_SITUATIONS, STREET_NAMES, STREET_TYPES } from './words.ts';
 
-// situação cadastral (mostly 02 ativa and 08 baixada) and plausible motivos for each
-const SITUACAO = new Weighted<string>([['02', 55], ['08', 36], ['04', 8], ['03', 0.4], ['01', 0.6]]);
+// situação cadastral as in the real registry: most are not active (about half baixada 08, 40–45%
+// ativa 02, 5–8% inapta 04, a few suspensa 03 and nula 01), and plausible motivos for each
+const SITUACAO = new Weighted<string>([['02', 44], ['08', 48.5], ['04', 7], ['03', 0.2], ['01', 0.3]]);
 const MOTIVO_BY_SITUACAO: Record<string, Weighted<string>> = {
   '02': new Weighted([['00', 1]]),
   '08': new Weighted([['01', 60], ['71', 12], ['80', 5], ['54', 4], ['02', 1], ['09', 2], ['62', 2], ['75', 3], ['31', 3]]),
