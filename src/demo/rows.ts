@@ -15,6 +15,7 @@ import { companyName } from './names.ts';
 import { partnerRows } from './partners.ts';
 import { UF_MUNICIPIOS } from './places-data.ts';
 import { Weighted, type Rng } from './prng.ts';
+import type { Holding, PartnerPool } from './shared-partners.ts';
 import { drawSimples, regimeRows, type RegimeRow } from './tax.ts';
 import { BRAND_WORDS, FOREIGN_CITIES, NEIGHBOURHOOD_PREFIXES, SPECIAL_SITUATIONS, STREET_NAMES, STREET_TYPES } from './words.ts';
 
@@ -51,6 +52,7 @@ export class RowFactory {
     readonly lk: Lookups,
     /** Extraction day: nothing in the data is later. */
     extractionDay: number,
+    readonly pool: PartnerPool,
   ) {
     this.lastDay = extractionDay - 1;
     this.lastYear = yearOf(this.lastDay);
@@ -71,17 +73,19 @@ export class RowFactory {
 
   // ---- the company ----
 
-  company(index: number, base: string, alnum: boolean): Company {
+  /** `holding`: the shared partner this company is, if any (an active limitada with its name). */
+  company(index: number, base: string, alnum: boolean, holding: Holding | null = null): Company {
     const r = this.rng;
-    const [natureza, , kind, qualResp] = this.natureza.pick(r);
+    let [natureza, , kind, qualResp] = this.natureza.pick(r);
+    if (holding) [natureza, kind, qualResp] = ['2062', 'ltda', '49'];
     const uf = this.ufPicker.pick(r);
     const municipio = this.lk.municipioPickers.get(uf)!.pick(r);
-    const razao = companyName(r, kind, base, municipio);
+    const razao = holding ? holding.name : companyName(r, kind, base, municipio);
     const startDay = alnum ? between(r, this.alnumFrom, this.lastDay) : this.day();
-    let situacao = alnum ? '02' : SITUACAO.pick(r);
+    let situacao = alnum || holding ? '02' : SITUACAO.pick(r);
     if (kind === 'candidate' && !alnum) situacao = r.chance(0.8) ? '08' : '02';
     const sitDay = situacao === '02' ? (r.chance(0.7) ? startDay : between(r, startDay, this.lastDay)) : between(r, startDay, this.lastDay);
-    const cnae = principalCnae(r, this.lk, kind);
+    const cnae = holding ? '6462000' : principalCnae(r, this.lk, kind);
     // Only public bodies name their federative entity; municipal ones as `CITY - UF`.
     const ente = kind === 'public' ? `${municipio.desc} - ${uf}` : '';
     const c: Company = {
@@ -156,7 +160,7 @@ export class RowFactory {
   // ---- partners, tax regimes ----
 
   partners(c: Company): string[][] {
-    return partnerRows(this.rng, c, this.lastDay);
+    return partnerRows(this.rng, c, this.lastDay, this.pool);
   }
 
   /** [year, formatted cnpj, scp, forma, quantidade] rows for this company. */
