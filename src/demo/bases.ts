@@ -31,6 +31,17 @@ export class Bases {
     }
   }
 
+  /** The index in the numeric sequence of the base nextNumeric() returned last. */
+  get lastIndex(): number {
+    return this.counter - 1;
+  }
+
+  /** The base at index `i` of the numeric sequence; null if it is reserved (never handed out). */
+  numericAt(i: number): string | null {
+    const b = this.at(i);
+    return this.reserved.has(b) ? null : b;
+  }
+
   /** A base that appears nowhere else in the dump, for a row that is to be rejected. */
   forReject(): string {
     for (;;) {

@@ -9,6 +9,7 @@ export const REAL_CNAES: ReadonlyArray<readonly [string, string, number]> = [
   ['6202300', 'Desenvolvimento e licenciamento de programas de computador customizáveis', 2],
   ['6203100', 'Desenvolvimento e licenciamento de programas de computador não-customizáveis', 1],
   ['6209100', 'Suporte técnico, manutenção e outros serviços em tecnologia da informação', 4],
+  ['6462000', 'Holdings de instituições não-financeiras', 1],
   ['6311900', 'Tratamento de dados, provedores de serviços de aplicação e serviços de hospedagem na internet', 3],
   ['0111301', 'Cultivo de arroz', 2],
   ['0151201', 'Criação de bovinos para corte', 6],

@@ -4,7 +4,8 @@
 import type { Company } from './company.ts';
 import type { Lookups } from './lookups.ts';
 import { Weighted, type Rng } from './prng.ts';
-import { BRAND_WORDS, COMPLEMENTS, EMAIL_DOMAINS, EMAIL_ROLES, FANTASY_TAILS, FIRST_NAMES, SURNAMES } from './words.ts';
+import { accentize, brandWord } from './vocab.ts';
+import { COMPLEMENTS, EMAIL_DOMAINS, EMAIL_ROLES, FANTASY_TAILS, FIRST_NAMES, SURNAMES } from './words.ts';
 
 const CEP_RANGES: Record<string, readonly [number, number]> = {
   SP: [1000, 19999], RJ: [20000, 28999], ES: [29000, 29999], MG: [30000, 39999], BA: [40000, 48999], SE: [49000, 49999],
@@ -24,27 +25,41 @@ const DDDS: Record<string, readonly string[]> = {
 
 const EMAIL_DOMAIN_PICKER = new Weighted(EMAIL_DOMAINS);
 
-/** The nome fantasia: about half have none; public bodies and candidates never. */
+const TAIL = Weighted.ranked(FANTASY_TAILS, 2);
+
+/** The nome fantasia: more than half have none (public bodies and candidates never); ~6% accented. */
 export function fantasia(r: Rng, c: Company): string {
-  if (r.chance(0.48) || c.kind === 'public' || c.kind === 'candidate') return '';
-  switch (r.int(4)) {
+  if (r.chance(0.52) || c.kind === 'public' || c.kind === 'candidate') return '';
+  let s: string;
+  switch (r.int(5)) {
     case 0:
-      return `${r.pick(BRAND_WORDS)} ${r.pick(FANTASY_TAILS)}`;
+      s = `${brandWord(r)} ${TAIL.pick(r)}`;
+      break;
     case 1:
-      return `${r.pick(FIRST_NAMES)} ${r.pick(FANTASY_TAILS)}`;
+      s = `${r.pick(FIRST_NAMES)} ${TAIL.pick(r)}`;
+      break;
     case 2:
-      return `${r.pick(FANTASY_TAILS)} ${r.pick(BRAND_WORDS)}`;
+      s = `${TAIL.pick(r)} ${brandWord(r)}`;
+      break;
+    case 3:
+      s = brandWord(r);
+      break;
     default:
-      return r.pick(BRAND_WORDS);
+      s = `${brandWord(r)} ${brandWord(r)}`;
   }
+  return r.chance(0.06) ? accentize(s) : s;
 }
 
-/** Comma-separated secondary CNAE codes, other than the principal one. */
+/**
+ * Comma-separated secondary CNAE codes, other than the principal one: 1 to 20, most often 1–3,
+ * half of them from the principal's division (a clothing shop also sells shoes).
+ */
 export function secondaryCnaes(r: Rng, lk: Lookups, principal: string): string {
-  const n = 1 + Math.min(7, Math.floor(-Math.log(1 - r.next()) * 1.8));
+  const n = 1 + Math.min(19, Math.floor(-Math.log(1 - r.next()) * 1.8));
+  const near = lk.cnaeByDivision.get(principal.slice(0, 2));
   const codes = new Set<string>();
   for (let i = 0; i < n * 2 && codes.size < n; i++) {
-    const c = lk.cnaePicker.pick(r);
+    const c = near && r.chance(0.5) ? near.pick(r) : lk.cnaePicker.pick(r);
     if (c !== principal) codes.add(c);
   }
   return [...codes].join(',');
@@ -72,7 +87,8 @@ export function phone(r: Rng, uf: string): [string, string] {
 }
 
 export function email(r: Rng, c: Company): string {
-  const word = (s: string) => s.toLowerCase().replace(/[^a-z]+/g, '');
+  // accented letters become plain ones (COMÉRCIO → comercio), everything else not a–z goes
+  const word = (s: string) => (/[^\x00-\x7f]/.test(s) ? s.normalize('NFD') : s).toLowerCase().replace(/[^a-z]+/g, '');
   const who = r.pick(FIRST_NAMES);
   let local: string;
   let domain: string;

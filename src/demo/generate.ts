@@ -19,6 +19,7 @@ import { Rng, Weighted } from './prng.ts';
 import { Quirks } from './quirks.ts';
 import { fixedRecords } from './real.ts';
 import { RowFactory } from './rows.ts';
+import { PartnerPool } from './shared-partners.ts';
 
 export type { DumpManifest } from './manifest.ts';
 
@@ -58,8 +59,9 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   const lk = buildLookups();
   const rng = new Rng(seed, 1);
   const q = new Quirks(seed, quirkRate, companies);
-  const f = new RowFactory(rng, lk, extractionDay);
   const fixed = fixedRecords(extractionYmd);
+  const bases = new Bases(seed, new Set(fixed.bases));
+  const f = new RowFactory(rng, lk, extractionDay, new PartnerPool(seed, companies, (i) => bases.numericAt(i)));
   const zipBytes = new Map<string, number>();
   const files: string[] = [];
 
@@ -100,14 +102,13 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   for (const row of fixed.simples) { simples.row(row); simples.records++; }
   for (const r of fixed.regimes) regimes.write(r);
 
-  const bases = new Bases(seed, new Set(fixed.bases));
   const fire = q.fire.bind(q);
 
   for (let i = 0; i < companies; i++) {
     q.at(i);
     const alnum = f.alnumPossible && rng.chance(0.0003);
     const base = alnum ? bases.nextAlnum(rng) : bases.nextNumeric();
-    const c: Company = f.company(i, base, alnum);
+    const c: Company = f.company(i, base, alnum, alnum ? null : f.pool.holdingAt(bases.lastIndex));
     // Empresas
     const e = f.empresaFields(c);
     let dirty = injectEmpresa(q, e, c);

@@ -1,6 +1,6 @@
 // The data behind the six lookup tables: real natureza, qualificação and motivo codes, countries,
-// municipality counts and SIAFI code blocks per UF, large cities, and the syllables of made-up
-// place names. Tables only; lookups.ts builds the tables from them.
+// and the syllables of made-up place names (municipalities per UF and large cities are in
+// places-data.ts). Tables only; lookups.ts builds the tables from them.
 
 export const NATUREZAS: ReadonlyArray<readonly [string, string]> = [
   ['0000', 'Natureza Jurídica não informada'],
@@ -190,30 +190,5 @@ export const OTHER_COUNTRIES = [
 
 /** Country codes seen in the data but missing from Paises (minha-receita's list); never assigned. */
 export const ORPHAN_PAISES = ['015', '150', '151', '200', '321', '359', '367', '393', '449', '452', '498', '578', '678', '699', '737', '994'];
-
-// Municipality counts per UF (IBGE); 5,570 in all, plus EXTERIOR and one newer code below.
-export const UF_MUNICIPIOS: ReadonlyArray<readonly [string, number, number]> = [
-  // uf, number of municipalities, share of establishments (≈ population share, %)
-  ['RO', 52, 0.9], ['AC', 22, 0.4], ['AM', 62, 1.8], ['RR', 15, 0.3], ['PA', 144, 3.6], ['AP', 16, 0.4], ['TO', 139, 0.8],
-  ['MA', 217, 2.6], ['PI', 224, 1.5], ['CE', 184, 4.1], ['RN', 167, 1.6], ['PB', 223, 1.9], ['PE', 184, 4.4], ['AL', 102, 1.5],
-  ['SE', 75, 1.1], ['BA', 417, 6.5], ['MG', 853, 10.6], ['ES', 78, 2.0], ['RJ', 92, 8.2], ['SP', 645, 23.0], ['PR', 399, 6.2],
-  ['SC', 295, 4.3], ['RS', 497, 5.8], ['MS', 79, 1.4], ['MT', 141, 1.8], ['GO', 246, 3.5], ['DF', 1, 1.8],
-];
-
-// SIAFI code blocks per UF (approximate real layout: 0001.. RO, 0101.. AC, …).
-export const UF_CODE_START: Record<string, number> = {
-  RO: 1, AC: 101, AM: 201, RR: 301, PA: 401, AP: 601, MA: 701, PI: 1001, CE: 1301, RN: 1601, PB: 1901, PE: 2301,
-  AL: 2701, SE: 3101, BA: 3301, MG: 4001, ES: 5601, RJ: 5801, SP: 6101, PR: 7401, SC: 8001, RS: 8501, MS: 9001,
-  MT: 8901, GO: 9201, TO: 9501, DF: 9701,
-};
-
-// Real SIAFI codes of large cities; the first of each UF in this list gets most of its weight.
-export const BIG_CITIES: ReadonlyArray<readonly [string, string, string, number]> = [
-  ['7107', 'SAO PAULO', 'SP', 30], ['6001', 'RIO DE JANEIRO', 'RJ', 40], ['9701', 'BRASILIA', 'DF', 100],
-  ['4123', 'BELO HORIZONTE', 'MG', 12], ['3849', 'SALVADOR', 'BA', 20], ['1389', 'FORTALEZA', 'CE', 30],
-  ['7535', 'CURITIBA', 'PR', 18], ['0255', 'MANAUS', 'AM', 55], ['2531', 'RECIFE', 'PE', 18], ['8801', 'PORTO ALEGRE', 'RS', 15],
-  ['9373', 'GOIANIA', 'GO', 22], ['0427', 'BELEM', 'PA', 18], ['6477', 'GUARULHOS', 'SP', 3], ['6291', 'CAMPINAS', 'SP', 3],
-  ['0001', 'GUAJARA-MIRIM', 'RO', 2], ['1182', 'BOA ESPERANCA DO NORTE', 'MT', 0.2],
-];
 
 export const SYLLABLES = new Set(['ITA', 'IPI', 'CARA', 'GUARA', 'PIRA', 'JACA', 'TAQUA', 'CURI', 'ARA', 'ITAPI', 'TINGA', 'PUAN', 'JUBA', 'TUBA', 'POLIS', 'NDIA', 'RANA', 'CICA', 'BAIA', 'MIRIM']);

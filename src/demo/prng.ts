@@ -85,6 +85,11 @@ export class Weighted<T> {
     this.total = t;
   }
 
+  /** Items in frequency order, the i-th weighted 1/(i + k): a Zipf-like head over a short list. */
+  static ranked<T>(items: readonly T[], k = 1): Weighted<T> {
+    return new Weighted(items.map((it, i) => [it, 1 / (i + k)] as const));
+  }
+
   pick(rng: Rng): T {
     const x = rng.next() * this.total;
     let lo = 0;
@@ -95,5 +100,22 @@ export class Weighted<T> {
       else lo = mid + 1;
     }
     return this.items[lo];
+  }
+}
+
+/**
+ * A Zipf-like index in [0, n): P(i) ∝ 1/(i + k), drawn by inverting the continuous CDF (one exp
+ * per draw, no table). k = 1 is plain Zipf(1); a larger k flattens the head (the top index gets
+ * about 1/(k·ln(n/k)) of the draws).
+ */
+export class ZipfIndex {
+  private readonly logSpan: number;
+  constructor(readonly n: number, readonly k = 1) {
+    this.logSpan = Math.log((n + k) / k);
+  }
+
+  pick(rng: Rng): number {
+    const i = Math.floor(this.k * Math.exp(rng.next() * this.logSpan) - this.k);
+    return i < this.n ? i : this.n - 1;
   }
 }

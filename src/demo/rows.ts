@@ -10,16 +10,18 @@ import type { Company, Establishment } from './company.ts';
 import { between, dayOf, yearOf, ymd } from './days.ts';
 import { complemento, cep, email, fantasia, phone, secondaryCnaes } from './establishment-fields.ts';
 import { branchCount, capital, NATUREZA_MIX, porte, principalCnae } from './kinds.ts';
-import { UF_MUNICIPIOS } from './lookup-data.ts';
 import type { Lookups } from './lookups.ts';
 import { companyName } from './names.ts';
 import { partnerRows } from './partners.ts';
+import { UF_MUNICIPIOS } from './places-data.ts';
 import { Weighted, type Rng } from './prng.ts';
+import type { Holding, PartnerPool } from './shared-partners.ts';
 import { drawSimples, regimeRows, type RegimeRow } from './tax.ts';
 import { BRAND_WORDS, FOREIGN_CITIES, NEIGHBOURHOOD_PREFIXES, SPECIAL_SITUATIONS, STREET_NAMES, STREET_TYPES } from './words.ts';
 
-// situação cadastral (mostly 02 ativa and 08 baixada) and plausible motivos for each
-const SITUACAO = new Weighted<string>([['02', 55], ['08', 36], ['04', 8], ['03', 0.4], ['01', 0.6]]);
+// situação cadastral as in the real registry: most are not active (about half baixada 08, 40–45%
+// ativa 02, 5–8% inapta 04, a few suspensa 03 and nula 01), and plausible motivos for each
+const SITUACAO = new Weighted<string>([['02', 44], ['08', 48.5], ['04', 7], ['03', 0.2], ['01', 0.3]]);
 const MOTIVO_BY_SITUACAO: Record<string, Weighted<string>> = {
   '02': new Weighted([['00', 1]]),
   '08': new Weighted([['01', 60], ['71', 12], ['80', 5], ['54', 4], ['02', 1], ['09', 2], ['62', 2], ['75', 3], ['31', 3]]),
@@ -37,7 +39,8 @@ function yearWeights(lastYear: number): Weighted<number> {
 
 export class RowFactory {
   private readonly natureza = new Weighted(NATUREZA_MIX.map((n) => [n, n[1]] as const));
-  private readonly ufPicker = new Weighted(UF_MUNICIPIOS.map(([uf, , share]) => [uf, share] as const));
+  // UFs by population (SP ~22%, MG ~10%, RJ ~8% … RR ~0.3%)
+  private readonly ufPicker = new Weighted(UF_MUNICIPIOS.map(([uf, , population]) => [uf, population] as const));
   private readonly streetTypes = new Weighted(STREET_TYPES);
   private readonly years: Weighted<number>;
   private readonly lastDay: number;
@@ -49,6 +52,7 @@ export class RowFactory {
     readonly lk: Lookups,
     /** Extraction day: nothing in the data is later. */
     extractionDay: number,
+    readonly pool: PartnerPool,
   ) {
     this.lastDay = extractionDay - 1;
     this.lastYear = yearOf(this.lastDay);
@@ -69,17 +73,19 @@ export class RowFactory {
 
   // ---- the company ----
 
-  company(index: number, base: string, alnum: boolean): Company {
+  /** `holding`: the shared partner this company is, if any (an active limitada with its name). */
+  company(index: number, base: string, alnum: boolean, holding: Holding | null = null): Company {
     const r = this.rng;
-    const [natureza, , kind, qualResp] = this.natureza.pick(r);
+    let [natureza, , kind, qualResp] = this.natureza.pick(r);
+    if (holding) [natureza, kind, qualResp] = ['2062', 'ltda', '49'];
     const uf = this.ufPicker.pick(r);
     const municipio = this.lk.municipioPickers.get(uf)!.pick(r);
-    const razao = companyName(r, kind, base, municipio);
+    const razao = holding ? holding.name : companyName(r, kind, base, municipio);
     const startDay = alnum ? between(r, this.alnumFrom, this.lastDay) : this.day();
-    let situacao = alnum ? '02' : SITUACAO.pick(r);
+    let situacao = alnum || holding ? '02' : SITUACAO.pick(r);
     if (kind === 'candidate' && !alnum) situacao = r.chance(0.8) ? '08' : '02';
     const sitDay = situacao === '02' ? (r.chance(0.7) ? startDay : between(r, startDay, this.lastDay)) : between(r, startDay, this.lastDay);
-    const cnae = principalCnae(r, this.lk, kind);
+    const cnae = holding ? '6462000' : principalCnae(r, this.lk, kind);
     // Only public bodies name their federative entity; municipal ones as `CITY - UF`.
     const ente = kind === 'public' ? `${municipio.desc} - ${uf}` : '';
     const c: Company = {
@@ -154,7 +160,7 @@ export class RowFactory {
   // ---- partners, tax regimes ----
 
   partners(c: Company): string[][] {
-    return partnerRows(this.rng, c, this.lastDay);
+    return partnerRows(this.rng, c, this.lastDay, this.pool);
   }
 
   /** [year, formatted cnpj, scp, forma, quantidade] rows for this company. */

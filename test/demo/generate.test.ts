@@ -207,9 +207,10 @@ test('byte-identical output for the same options', () => {
 });
 
 // A fingerprint of what the generator wrote for one seed: a refactor of the generator must leave
-// it unchanged (the dumps in users' caches and the benchmarks' numbers rely on it). Member names and
-// their uncompressed bytes, not the zips: those also depend on the zlib that Node ships.
-const GOLDEN_300_SEED_7 = '4b47440d333f9348d31ee10834a86874339977c145ec492003b98001637cf4eb';
+// it unchanged (the dumps in users' caches and the benchmarks' numbers rely on it); a deliberate
+// change of what it writes updates it in the same commit, saying so. Member names and their
+// uncompressed bytes, not the zips: those also depend on the zlib that Node ships.
+const GOLDEN_300_SEED_7 = '846a53aeec0bacc8a043d78c671383f3a8af3041a417279e0c44b7d3861c99c8';
 
 test('the same seed writes the same dump as before (golden hash of the members and the manifest)', async () => {
   const out = join(dir, 'golden');

@@ -116,7 +116,9 @@ test('a gap in the shard numbers is refused before the load; a missing last shar
   // A renamed zip keeps its shard number in its member's name (K3241.K03200Y2.D60913.SOCIOCSV).
   const dump = monthCopy(big, ['Socios9.zip']);
   fs.renameSync(path.join(dump, 'Socios2.zip'), path.join(dump, 'socios-segunda-parte.zip'));
-  const lastMissing = await runImport({ dataDir, inputs: [dump], month: MONTH });
+  // Into a fresh data dir: with no active snapshot there is no 90% floor, which one shard of a
+  // 300-company month can break by chance (it holds ~8% of the partners, 14% for seed 7).
+  const lastMissing = await runImport({ dataDir: temp('cnpj-data-'), inputs: [dump], month: MONTH });
   assert.equal(lastMissing.stats.partial, undefined);
   assert.ok(lastMissing.stats.missingFiles.includes('Socios9.zip'), 'listed as a missing standard file');
 });
