@@ -68,8 +68,11 @@ export const ERRORS = {
     status: 429,
     error: 'quota_exceeded',
     message: 'A cota mensal de consultas da API foi atingida; ela será renovada no início do próximo mês.',
-    specific: (d: { limit: number; renewsOn: string }) =>
-      `A cota mensal de ${d.limit.toLocaleString('pt-BR')} consultas da API foi atingida; ela será renovada em ${brDate(d.renewsOn)}.`,
+    // A batch refused while some calls remain says so (it would fit with fewer CNPJs).
+    specific: (d: { limit: number; renewsOn: string; needed?: number; remaining?: number }) =>
+      d.needed !== undefined && d.needed > 1 && d.remaining !== undefined && d.remaining > 0
+        ? `Este lote precisa de ${d.needed.toLocaleString('pt-BR')} consultas, mas restam ${d.remaining.toLocaleString('pt-BR')} da cota mensal de ${d.limit.toLocaleString('pt-BR')} consultas da API; ela será renovada em ${brDate(d.renewsOn)}.`
+        : `A cota mensal de ${d.limit.toLocaleString('pt-BR')} consultas da API foi atingida; ela será renovada em ${brDate(d.renewsOn)}.`,
     when: 'A cota mensal do plano acabou (com Retry-After, em segundos).',
     retryAfter: 'quota_reset',
   },
