@@ -22,6 +22,11 @@ const CNPJ = /^[0-9A-Z]{12}[0-9]{2}$/;
 /** The root of a normalised CNPJ. */
 export const rootOf = (cnpj: string) => cnpj.slice(0, 8);
 
+/** The cursor resuming the listing of `root` after `last`, the head office already given. */
+export function establishmentsCursor(root: string, last: string, headOffice: string | null): string {
+  return encodeCursor(scope(root), `${last}${headOffice ?? ''}`);
+}
+
 /**
  * The position a cursor of this company's listing resumes at; null when it is not one (garbage,
  * edited, another endpoint's or another company's): 400 naming cursor, before any call counts.
@@ -66,7 +71,7 @@ export function establishmentsPage(
   let next_cursor: string | null = null;
   if (page.length > limit) {
     page.length = limit;
-    next_cursor = encodeCursor(scope(root), `${page[limit - 1]!.cnpj}${headOffice ?? ''}`);
+    next_cursor = establishmentsCursor(root, page[limit - 1]!.cnpj!, headOffice);
   }
   // The company object of the lookup, rule for rule (map.ts): partners are not part of it.
   const base = rows.base(root);

@@ -6,10 +6,15 @@ import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { formatCnpj, makeCnpj } from '../../../src/domain/cnpj.ts';
+import { FormatRegistry } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { BatchResponseSchema, EstablishmentsPageSchema } from '../../../src/domain/company/list-schema.ts';
+import { batchExample, establishmentsExample } from '../../../src/server/api/examples.ts';
 import { bearer, get, makeAccount, serve, withAppDb, type TestAccount, type TestServer } from '../helpers.ts';
 import { ALNUM_CNPJS, SERPRO_CNPJS, importedDataDir } from './imported.ts';
 
 const ABSENT = makeCnpj('99999999', '0001');
+FormatRegistry.Set('date', (v) => /^\d{4}-\d{2}-\d{2}$/.test(v));
 
 describe('batch lookup', () => {
   let dataDir: string;
@@ -62,6 +67,7 @@ describe('batch lookup', () => {
     assert.deepEqual(results[1], { cnpj: 'nao-e-cnpj', status: 400, error: 'invalid_cnpj', message: 'CNPJ inválido: informe 14 caracteres (letras ou números nas 12 primeiras posições) com os dígitos verificadores corretos.' });
     assert.deepEqual(results[2], { cnpj: ABSENT, status: 404, error: 'not_found', message: 'CNPJ não encontrado na base da Receita Federal carregada.' });
     assert.equal(r.headers.get('x-ratelimit-limit'), '100');
+    assert.ok(Value.Check(BatchResponseSchema, r.body), 'the answer fits its documented schema');
     assert.ok(server.lines.some((l) => / POST \/api\/v1\/brazilian_companies\/batch 200 /.test(l) && l.endsWith(`account=${a.accountId}`)), 'logged with its account');
   });
 
@@ -168,5 +174,27 @@ describe('batch lookup', () => {
     }
     assert.equal(await used(a), 3 * 993);
     console.log(`# batch of 1,000 (7 found, 986 unknown, 7 invalid) through HTTP: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+  });
+
+  test('/openapi.json and /docs cover the listing and the batch, with curl examples and examples that fit their schemas', async () => {
+    assert.ok(Value.Check(BatchResponseSchema, batchExample()));
+    assert.ok(Value.Check(EstablishmentsPageSchema, establishmentsExample()));
+    const o = (await get(`${server.url}/openapi.json`)).body;
+    const list = o.paths['/api/v1/brazilian_companies/{cnpj}/establishments'].get;
+    assert.deepEqual(list.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required]), [['cnpj', 'path', true], ['limit', 'query', false], ['cursor', 'query', false]]);
+    assert.deepEqual(list.parameters[1].schema, { minimum: 1, maximum: 100, default: 20, type: 'integer' });
+    assert.match(list['x-codeSamples'][0].source, /^curl -H "Authorization: Bearer \$CNPJ_API_TOKEN" "http:\/\/.*\/establishments\?limit=20"$/);
+    assert.deepEqual(Object.keys(list.responses['400'].content['application/json'].examples), ['invalid_cnpj', 'invalid_parameter', 'bad_request']);
+    assert.equal(list.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/EstablishmentsPage');
+    const batch = o.paths['/api/v1/brazilian_companies/batch'].post;
+    assert.deepEqual(Object.keys(batch.responses), ['200', '400', '401', '403', '413', '415', '429', '500', '503']);
+    assert.equal(batch.requestBody.content['application/json'].schema.$ref, '#/components/schemas/BatchRequest');
+    assert.equal(o.components.schemas.BatchRequest.properties.cnpjs.maxItems, 1000);
+    assert.match(batch['x-codeSamples'][0].source, /^curl -X POST .*-H "Content-Type: application\/json" -d '\{"cnpjs":\[/);
+    // The lookup lists only its own errors.
+    const lookup400 = o.paths['/api/v1/brazilian_companies/{cnpj}/company'].get.responses['400'];
+    assert.deepEqual(Object.keys(lookup400.content['application/json'].examples), ['invalid_cnpj', 'bad_request']);
+    const d = (await get(`${server.url}/docs`)).body.replace(/<wbr>/g, '');
+    for (const s of ['id="estabelecimentos"', 'id="lote"', '/establishments?limit=20', '/brazilian_companies/batch', 'next_cursor', 'invalid_body', 'unsupported_media_type']) assert.ok(d.includes(s), s);
   });
 });

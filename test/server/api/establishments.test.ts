@@ -4,6 +4,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { FormatRegistry } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { EstablishmentsPageSchema } from '../../../src/domain/company/list-schema.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { formatCnpj, makeCnpj } from '../../../src/domain/cnpj.ts';
 import { MAPPED_COLUMNS } from '../../../src/domain/company/map.ts';
@@ -13,6 +16,8 @@ import { openSqlite } from '../../../src/storage/sqlite.ts';
 import { active } from '../../importer/helpers.ts';
 import { bearer, get, loadContacts, makeAccount, serve, withAppDb, type TestAccount, type TestServer } from '../helpers.ts';
 import { ALNUM_CNPJS, NEIGHBOURS, NO_HEAD_CNPJS, SERPRO_CNPJS, importedDataDir } from './imported.ts';
+
+FormatRegistry.Set('date', (v) => /^\d{4}-\d{2}-\d{2}$/.test(v));
 
 describe('establishments of a company', () => {
   let dataDir: string;
@@ -55,6 +60,7 @@ describe('establishments of a company', () => {
       const r = await list(from);
       assert.equal(r.status, 200);
       assert.deepEqual(Object.keys(r.body), ['data', 'next_cursor']);
+      assert.ok(Value.Check(EstablishmentsPageSchema, r.body), 'the answer fits its documented schema');
       assert.deepEqual(r.body.data.map((c: { cnpj: string }) => c.cnpj), SERPRO_CNPJS);
       assert.equal(r.body.next_cursor, null);
       assert.deepEqual(r.body.data.map((c: { matriz_filial: string }) => c.matriz_filial), ['MATRIZ', ...Array(6).fill('FILIAL')]);
