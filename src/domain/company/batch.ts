@@ -51,7 +51,9 @@ export function planBatch(inputs: readonly string[]): BatchPlan {
  */
 export function answerBatch(plan: BatchPlan, lookup: (cnpj: string) => CompanyResponse | null): BatchItem[] {
   const found = new Map<string, CompanyResponse | null>();
-  for (const cnpj of plan.distinct) found.set(cnpj, lookup(cnpj));
+  // In CNPJ order: neighbouring keys share pages of the cnpj and basico indexes, which a cold page
+  // cache then reads once instead of once per item.
+  for (const cnpj of [...plan.distinct].sort()) found.set(cnpj, lookup(cnpj));
   return plan.normalised.map((cnpj, i): BatchItem => {
     if (cnpj === null) return { cnpj: plan.inputs[i]!, status: 400, error: ERRORS.invalid_cnpj.error, message: ERRORS.invalid_cnpj.message };
     const data = found.get(cnpj);
