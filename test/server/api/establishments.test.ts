@@ -153,6 +153,17 @@ describe('establishments of a company', () => {
     assert.ok(server.lines.some((l) => l.includes('/establishments?limit=1 200') && l.endsWith(`account=${small.accountId}`)), 'logged with its account');
   });
 
+  test('HEAD: the GET\'s status and headers, no body, counted like a GET', async () => {
+    const target = url(SERPRO_CNPJS[2]!, '?limit=3');
+    const g = await get(target, bearer(acct.token));
+    const h = await fetch(target, { method: 'HEAD', ...bearer(acct.token) });
+    assert.equal(h.status, 200);
+    assert.equal(await h.text(), '');
+    assert.equal(h.headers.get('content-length'), g.headers.get('content-length'));
+    assert.equal(h.headers.get('content-type'), g.headers.get('content-type'));
+    assert.equal(remaining(h), remaining(g) - 1);
+  });
+
   test('the statements walk the cnpj index (keyset: page 1,000 costs what page 1 costs)', async () => {
     const snap = (await active(dataDir))!;
     const db = openSqlite(':memory:');
