@@ -26,6 +26,30 @@ export const ERRORS = {
     message: 'CNPJ inválido: informe 14 caracteres (letras ou números nas 12 primeiras posições) com os dígitos verificadores corretos.',
     when: 'O CNPJ não tem 14 caracteres [0-9A-Z] com dígitos verificadores numéricos, ou os dígitos verificadores não conferem, ou é 00000000000000 (que passa no cálculo, mas nunca é emitido).',
   },
+  invalid_parameter: {
+    status: 400,
+    error: 'invalid_parameter',
+    message: 'Parâmetro inválido na URL. Consulte a documentação em /docs.',
+    when: 'Um parâmetro da URL é desconhecido, repetido ou tem valor fora do permitido, ou o cursor não é o next_cursor desta mesma consulta; a mensagem nomeia o parâmetro e o que é aceito.',
+  },
+  invalid_body: {
+    status: 400,
+    error: 'invalid_body',
+    message: 'O corpo da requisição é inválido: envie um JSON no formato {"cnpjs": ["..."]} com de 1 a 1.000 CNPJs.',
+    when: 'O corpo não é JSON, não tem a forma esperada ou tem 0 ou mais de 1.000 itens; a mensagem diz o problema.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    error: 'unsupported_media_type',
+    message: 'O corpo da requisição deve ser JSON: envie o cabeçalho "Content-Type: application/json".',
+    when: 'Requisição com corpo sem o cabeçalho Content-Type: application/json.',
+  },
+  body_too_large: {
+    status: 413,
+    error: 'body_too_large',
+    message: 'O corpo da requisição é grande demais.',
+    when: 'O corpo passa do limite da rota (64 KB no lote); a conexão é encerrada.',
+  },
   missing_token: {
     status: 401,
     error: 'missing_token',
@@ -68,8 +92,11 @@ export const ERRORS = {
     status: 429,
     error: 'quota_exceeded',
     message: 'A cota mensal de consultas da API foi atingida; ela será renovada no início do próximo mês.',
-    specific: (d: { limit: number; renewsOn: string }) =>
-      `A cota mensal de ${d.limit.toLocaleString('pt-BR')} consultas da API foi atingida; ela será renovada em ${brDate(d.renewsOn)}.`,
+    // A batch refused while some calls remain says so (it would fit with fewer CNPJs).
+    specific: (d: { limit: number; renewsOn: string; needed?: number; remaining?: number }) =>
+      d.needed !== undefined && d.needed > 1 && d.remaining !== undefined && d.remaining > 0
+        ? `Este lote precisa de ${d.needed.toLocaleString('pt-BR')} consultas, mas restam ${d.remaining.toLocaleString('pt-BR')} da cota mensal de ${d.limit.toLocaleString('pt-BR')} consultas da API; ela será renovada em ${brDate(d.renewsOn)}.`
+        : `A cota mensal de ${d.limit.toLocaleString('pt-BR')} consultas da API foi atingida; ela será renovada em ${brDate(d.renewsOn)}.`,
     when: 'A cota mensal do plano acabou (com Retry-After, em segundos).',
     retryAfter: 'quota_reset',
   },

@@ -53,10 +53,13 @@ export function deny(error: AccessError, message: string = ERRORS[error].message
   return { ok: false, error, status: ERRORS[error].status, message };
 }
 
-/** quota_exceeded: the quota state, the renewal day in the sentence, Retry-After until the reset. */
-export function quotaExceeded(quota: QuotaState, at: Date): AccessDenied {
+/**
+ * quota_exceeded: the quota state, the renewal day in the sentence, Retry-After until the reset.
+ * `needed`: the calls a batch asked for, named in the sentence when some remain.
+ */
+export function quotaExceeded(quota: QuotaState, at: Date, needed = 1): AccessDenied {
   const renewsOn = spDay(new Date(quota.reset * 1000));
-  const d = deny('quota_exceeded', ERRORS.quota_exceeded.specific({ limit: quota.limit, renewsOn }));
+  const d = deny('quota_exceeded', ERRORS.quota_exceeded.specific({ limit: quota.limit, renewsOn, needed, remaining: quota.remaining }));
   d.quota = quota;
   d.retryAfter = retryAfter('quota_exceeded', at, quota.reset);
   return d;

@@ -13,6 +13,15 @@ import { TokenIdentity } from './token-identity.ts';
 
 export * from './access-result.ts';
 
+/** A call to count: the access, and how many calls it uses when more than one (a batch). */
+type Charge = AccessIdentity & { readonly calls?: number };
+
+/** The calls of a batch as a Charge; a single call is the identity itself (no copy on the hot path). */
+function charge(id: AccessIdentity, calls: number): Charge {
+  if (!Number.isInteger(calls) || calls < 1) throw new RangeError(`calls must be a positive integer, got ${calls}`);
+  return calls === 1 ? id : { ...id, calls };
+}
+
 export interface ApiAccessOptions {
   now?: Clock;
   /**
@@ -27,7 +36,7 @@ export class ApiAccess {
   private readonly now: Clock;
   private readonly identity: TokenIdentity;
   private readonly quota: QuotaCounter;
-  private readonly commit: GroupCommit<AccessIdentity, AccessResult>;
+  private readonly commit: GroupCommit<Charge, AccessResult>;
 
   constructor(sqlite: Sqlite, opts: ApiAccessOptions = {}) {
     this.now = opts.now ?? systemClock;
@@ -61,22 +70,24 @@ export class ApiAccess {
   }
 
   /**
-   * Counts one call for a granted access, atomically against the quota: of N concurrent calls
-   * (any number of processes on the same app.db) at most `limit` are granted per month.
-   * Returns the updated quota, or quota_exceeded when the last call was taken meanwhile, or
-   * the token's denial when it changed since it was identified.
+   * Counts one call (or `calls` at once, all or nothing) for a granted access, atomically
+   * against the quota: of N concurrent calls (any number of processes on the same app.db) at
+   * most `limit` are granted per month. Returns the updated quota, or quota_exceeded when fewer
+   * than `calls` remain (nothing is counted then), or the token's denial when it changed since it
+   * was identified.
    */
-  consume(id: AccessIdentity): AccessResult {
-    return this.commit.run([id])[0];
+  consume(id: AccessIdentity, calls = 1): AccessResult {
+    return this.commit.run([charge(id, calls)])[0];
   }
 
   /**
    * Same as consume(), but the calls arriving in the same event-loop turn share one transaction
-   * (group commit): one flush to disk for the batch instead of one per call. Each call is still
-   * its own atomic check-and-increment, and the promise settles only once the COMMIT is durable.
+   * (group commit): one flush to disk for the batch instead of one per call. Each request is
+   * still its own atomic check-and-increment, and the promise settles only once the COMMIT is
+   * durable. A batch of `calls` is reserved whole before any of its answers is made.
    */
-  consumeGrouped(id: AccessIdentity): Promise<AccessResult> {
-    return this.commit.submit(id);
+  consumeGrouped(id: AccessIdentity, calls = 1): Promise<AccessResult> {
+    return this.commit.submit(calls === 1 ? id : charge(id, calls));
   }
 
   /**
@@ -84,7 +95,7 @@ export class ApiAccess {
    * decided again on the current rows (a token deactivated a moment ago is refused here), then
    * each granted call is its own atomic check-and-increment of the monthly counter.
    */
-  private countAll(ids: AccessIdentity[]): AccessResult[] {
+  private countAll(ids: Charge[]): AccessResult[] {
     const at = this.now();
     const month = spMonth(at);
     const recheck = this.identity.refresh();
@@ -92,9 +103,10 @@ export class ApiAccess {
     const out = ids.map((given): AccessResult => {
       const id = recheck ? this.identity.redecide(given.tokenId, at) : given;
       if (!id.ok) return id;
-      const calls = this.quota.bump(id, month);
-      if (calls !== undefined) tokenCalls.set(id.tokenId, (tokenCalls.get(id.tokenId) ?? 0) + 1);
-      return this.quota.answer(id, calls, at);
+      const n = given.calls ?? 1;
+      const calls = this.quota.bumpBy(id, month, n);
+      if (calls !== undefined) tokenCalls.set(id.tokenId, (tokenCalls.get(id.tokenId) ?? 0) + n);
+      return this.quota.answer(id, calls, at, n);
     });
     this.quota.record(tokenCalls, spDay(at), at);
     return out;

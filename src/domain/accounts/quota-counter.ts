@@ -13,6 +13,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 export class QuotaCounter {
   private readonly monthlyCalls: Statement<[number, string], number>;
   private readonly bumpMonthly: Statement<[number, string, number], { calls: number }>;
+  private readonly bumpMonthlyBy: Statement<[number, string, number, number], { calls: number }>;
   private readonly bumpDaily: Statement<[number, string, number]>;
   private readonly touch: Statement<[string, number, string]>;
   private readonly lastTouch = new Map<number, number>();
@@ -27,6 +28,13 @@ export class QuotaCounter {
     this.bumpMonthly = sqlite.prepare(
       `INSERT INTO usage_monthly (account_id, month, calls) VALUES (?, ?, 1)
        ON CONFLICT (account_id, month) DO UPDATE SET calls = calls + 1 WHERE calls < ?
+       RETURNING calls`,
+    );
+    // The same for several calls at once (a batch): all of them fit, or none is counted. The
+    // single call keeps its own statement above, so the lookup's hot path binds nothing more.
+    this.bumpMonthlyBy = sqlite.prepare(
+      `INSERT INTO usage_monthly (account_id, month, calls) VALUES (?, ?, ?)
+       ON CONFLICT (account_id, month) DO UPDATE SET calls = calls + excluded.calls WHERE calls + excluded.calls <= ?
        RETURNING calls`,
     );
     this.bumpDaily = sqlite.prepare(
@@ -57,6 +65,16 @@ export class QuotaCounter {
     return id.limit > 0 ? this.bumpMonthly.get(id.accountId, month, id.limit)?.calls : undefined;
   }
 
+  /**
+   * Counts `n` calls at once, all or nothing: the new count, or undefined when fewer than `n`
+   * remain (then nothing is counted).
+   */
+  bumpBy(id: AccessIdentity, month: string, n: number): number | undefined {
+    if (n === 1) return this.bump(id, month);
+    // n over the limit: the INSERT branch (no row yet this month) would otherwise count them.
+    return n <= id.limit ? this.bumpMonthlyBy.get(id.accountId, month, n, id.limit)?.calls : undefined;
+  }
+
   /** The daily rows and last-used stamps of the calls bump() counted: calls per token id. */
   record(tokenCalls: Map<number, number>, day: string, at: Date): void {
     const ms = at.getTime();
@@ -69,11 +87,17 @@ export class QuotaCounter {
     }
   }
 
-  /** The answer for a call bump() counted (`calls`) or found used up (undefined). */
-  answer(id: AccessIdentity, calls: number | undefined, at: Date): AccessResult {
+  /**
+   * The answer for calls bump() counted (`calls`: the new count) or refused (undefined). A refused
+   * batch of `needed` > 1 calls says how many remain: it may have been refused with some left.
+   */
+  answer(id: AccessIdentity, calls: number | undefined, at: Date, needed = 1): AccessResult {
     const reset = nextMonthStartEpoch(at);
     const limit = id.limit;
-    if (calls === undefined) return quotaExceeded({ limit, remaining: 0, reset }, at);
+    if (calls === undefined) {
+      const remaining = needed > 1 ? Math.max(0, limit - (this.monthlyCalls.get(id.accountId, spMonth(at)) ?? 0)) : 0;
+      return quotaExceeded({ limit, remaining, reset }, at, needed);
+    }
     return { ok: true, accountId: id.accountId, accountName: id.accountName, tokenId: id.tokenId, limit, quota: { limit, remaining: Math.max(0, limit - calls), reset } };
   }
 }

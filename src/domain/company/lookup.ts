@@ -3,6 +3,8 @@
 // exactly the columns the mapping declares (MAPPED_COLUMNS) and knows nothing of the response;
 // the mapping knows nothing of SQL.
 import { RegistryReader, type ReaderOptions, type RegistryInfo } from '../registry/reader.ts';
+import { establishmentsPage, type EstablishmentsAfter } from './establishments.ts';
+import type { EstablishmentsPage } from './list-schema.ts';
 import { MAPPED_COLUMNS, mapCompany } from './map.ts';
 import type { CompanyResponse, ContatoExtra } from './schema.ts';
 
@@ -40,6 +42,15 @@ export class CompanyRegistry {
     if (snap === null) return null;
     const rows = snap.rows(cnpj);
     return rows === null ? null : mapCompany(rows, snap.lookups, this.contacts(cnpj));
+  }
+
+  /**
+   * A page of the establishments of `cnpj`'s root (see establishments.ts), resuming at `after`;
+   * null when `cnpj` is absent or no registry is served.
+   */
+  establishments(cnpj: string, limit: number, after: EstablishmentsAfter | null): EstablishmentsPage | null {
+    const snap = this.reader.snapshot;
+    return snap === null ? null : establishmentsPage(snap, this.contacts, cnpj, limit, after);
   }
 
   close(): void {

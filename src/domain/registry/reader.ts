@@ -13,6 +13,7 @@ import { activeSnapshot, type SnapshotInfo } from '../../storage/snapshots/recor
 import { openAppSqlite } from '../../storage/app-db.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { LOOKUP_TABLES, SNAPSHOT_SCHEMA_VERSION, type LookupTable } from '../../storage/snapshots/tables.ts';
+import { prepareRootRows, type RootRows } from './root-rows.ts';
 import { compile, type ColumnSelection, type Compiled, type RegistryRows } from './rows.ts';
 
 /** The code tables of a snapshot, code → description, held in memory. */
@@ -52,12 +53,15 @@ export interface OpenSnapshot<C extends ColumnSelection> {
   readonly lookups: CodeTables;
   /** The rows of a normalised 14-character CNPJ, null when absent. */
   rows(cnpj: string): RegistryRows<C> | null;
+  /** The establishments of a root, in CNPJ order (listings). */
+  readonly root: RootRows<C>;
 }
 
 /** One opened snapshot: its own connection, statement and cached lookup tables. */
 class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
   readonly info: RegistryInfo;
   readonly lookups: CodeTables;
+  readonly root: RootRows<C>;
   private readonly byCnpj: import('better-sqlite3').Statement<[string], string>;
 
   private constructor(
@@ -73,6 +77,7 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
     }
     try {
       this.byCnpj = sqlite.prepare<[string], string>(compiled.sql).pluck(true);
+      this.root = prepareRootRows(sqlite, compiled.columns);
       const lookups = {} as Record<LookupTable, Map<number, string>>;
       for (const t of LOOKUP_TABLES) {
         const m = new Map<number, string>();

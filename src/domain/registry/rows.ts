@@ -43,28 +43,36 @@ export interface RegistryRows<C extends ColumnSelection> {
  * Names come from tables.ts and the caller's selection (our own code), never from input.
  */
 function lookupSql(m: ColumnSelection): string {
-  const cols = (names: readonly string[], prefix = '') => `json_array(${columnNames(names).map((n) => prefix + n).join(', ')})`;
   const base = 'substr(e.cnpj, 1, 8)';
-  const one = (names: readonly string[], table: string) => `ifnull((SELECT ${cols(names)} FROM reg.${table} WHERE basico = ${base}), 'null')`;
-  const all = (names: readonly string[], table: string) => `(SELECT json_group_array(${cols(names)}) FROM reg.${table} WHERE basico = ${base})`;
   const parts = [
     cols(m.establishment, 'e.'),
-    one(m.company, companies.name),
-    one(m.simples, simples.name),
-    all(m.partner, partners.name),
-    all(m.regime, regimes.name),
+    one(m.company, companies.name, base),
+    one(m.simples, simples.name, base),
+    all(m.partner, partners.name, base),
+    all(m.regime, regimes.name, base),
   ];
   return `SELECT '[' || ${parts.join(" || ',' || ")} || ']' FROM est.${establishments.name} e WHERE e.cnpj = ?`;
 }
 
+const cols = (names: readonly string[], prefix = '') => `json_array(${columnNames(names).map((n) => prefix + n).join(', ')})`;
+/** The row of a table keyed by the 8-character base, as a JSON array ('null' when absent). */
+const one = (names: readonly string[], table: string, base: string) => `ifnull((SELECT ${cols(names)} FROM reg.${table} WHERE basico = ${base}), 'null')`;
+/** All rows of a table for the base, as a JSON array of arrays. */
+const all = (names: readonly string[], table: string, base: string) => `(SELECT json_group_array(${cols(names)}) FROM reg.${table} WHERE basico = ${base})`;
+
+/** What every establishment of one base shares (company, Simples, regimes), in one JSON text; the base is bound three times. */
+export function baseSql(m: ColumnSelection): string {
+  return `SELECT '[' || ${[one(m.company, companies.name, '?'), one(m.simples, simples.name, '?'), all(m.regime, regimes.name, '?')].join(" || ',' || ")} || ']'`;
+}
+
 /** Column names go into generated code: plain identifiers only. */
-function columnNames(names: readonly string[]): readonly string[] {
+export function columnNames(names: readonly string[]): readonly string[] {
   for (const n of names) if (!/^[a-z_][a-z0-9_]*$/.test(n)) throw new Error(`unexpected column name ${n}`);
   return names;
 }
 
 /** Array of values (in `names` order) → row object, through a generated object literal. */
-function hydrator<R>(names: readonly string[]): (values: unknown[]) => R {
+export function hydrator<R>(names: readonly string[]): (values: unknown[]) => R {
   return new Function('v', `return { ${columnNames(names).map((n, i) => `${n}: v[${i}]`).join(', ')} };`) as (values: unknown[]) => R;
 }
 
@@ -72,6 +80,7 @@ type LookupJson = [unknown[], unknown[] | null, unknown[] | null, unknown[][], u
 
 /** The statement for one column selection and the reading of its one JSON text, made once per reader. */
 export interface Compiled<C extends ColumnSelection> {
+  columns: C;
   sql: string;
   /** The statement's JSON text → row objects. */
   rows(text: string): RegistryRows<C>;
@@ -85,6 +94,7 @@ export function compile<C extends ColumnSelection>(columns: C): Compiled<C> {
   const partner = hydrator<Rows['partners'][number]>(columns.partner);
   const regime = hydrator<Rows['regimes'][number]>(columns.regime);
   return {
+    columns,
     sql: lookupSql(columns),
     rows(text) {
       const [e, c, s, p, r] = JSON.parse(text) as LookupJson;

@@ -2,41 +2,15 @@
 // TypeBox schemas (fields, types, descriptions), the error table and the real example response.
 // It uses the web app's layout and stylesheet (escaping by construction, a phone layout), with a
 // table of contents: on a phone it comes first, on a wide screen it stays beside the text.
-import type { TSchema } from '@sinclair/typebox';
 import { CompanySchema, ContatoExtraSchema, SocioSchema } from '../../domain/company/schema.ts';
 import { exampleResponse } from '../../domain/company/example.ts';
 import { breakAfterSlashes, html, type Html } from '../web/html.ts';
 import { layout } from '../web/layout.ts';
-import { EXAMPLE_CNPJ } from '../web/pages/home.ts';
 import { ERRORS } from '../../domain/api-errors.ts';
+import { fieldTable } from './docs-parts.ts';
+import { batchSection, establishmentsSection } from './docs-lists.ts';
+import { lookupCurl } from './examples.ts';
 import { API_DESCRIPTION } from './openapi.ts';
-
-interface JsonSchemaLike {
-  type?: string;
-  format?: string;
-  items?: JsonSchemaLike;
-  anyOf?: JsonSchemaLike[];
-  description?: string;
-}
-
-function typeName(s: JsonSchemaLike): string {
-  if (s.anyOf) return s.anyOf.map(typeName).join(' ou ');
-  if (s.type === 'array') return `lista de ${typeName(s.items ?? {})}`;
-  if (s.type === 'string' && s.format === 'date') return 'data (AAAA-MM-DD)';
-  const names: Record<string, string> = { string: 'texto', integer: 'inteiro', boolean: 'booleano', null: 'null', number: 'número' };
-  return names[s.type ?? ''] ?? s.type ?? '';
-}
-
-// Tables are `stack` tables: on a narrow screen each row becomes a card, each cell led by its
-// column's name (data-label).
-function fieldTable(schema: TSchema & { properties: Record<string, TSchema>; required?: string[] }): Html {
-  const required = new Set(schema.required ?? []);
-  const rows = Object.entries(schema.properties).map(([name, prop]) => {
-    const p = prop as JsonSchemaLike;
-    return html`<tr><td data-label="Campo"><code>${name}</code>${required.has(name) ? '' : html` <em>(opcional)</em>`}</td><td data-label="Tipo">${typeName(p)}</td><td data-label="Descrição">${p.description ?? ''}</td></tr>`;
-  });
-  return html`<div class="table-wrap"><table class="stack docs-table"><thead><tr><th scope="col">Campo</th><th scope="col">Tipo</th><th scope="col">Descrição</th></tr></thead><tbody>${rows}</tbody></table></div>`;
-}
 
 /** Section anchors and titles; the headings and the table of contents both come from here. */
 const TITLES = {
@@ -47,6 +21,8 @@ const TITLES = {
   'campos-socios': 'socios[]',
   'campos-contatos-extras': 'contatos_extras[]',
   exemplo: 'Exemplo',
+  estabelecimentos: 'Estabelecimentos de uma empresa',
+  lote: 'Consulta em lote',
   erros: 'Erros',
   'outras-rotas': 'Outras rotas',
 } as const;
@@ -55,6 +31,8 @@ type SectionId = keyof typeof TITLES;
 const CONTENTS: readonly (readonly [SectionId, readonly SectionId[]])[] = [
   ['autenticacao', []],
   ['consultar', ['resposta', 'campos-company', 'campos-socios', 'campos-contatos-extras', 'exemplo']],
+  ['estabelecimentos', []],
+  ['lote', []],
   ['erros', []],
   ['outras-rotas', []],
 ];
@@ -74,7 +52,6 @@ export function buildDocsHtml(baseUrl: string): string {
   const errors = Object.values(ERRORS).map(
     (e) => html`<tr><td data-label="Status">${e.status}</td><td data-label="error"><code>${e.error}</code></td><td data-label="Quando">${e.when}</td><td data-label="message">${e.message}</td></tr>`,
   );
-  const url = `${baseUrl.replace(/\/+$/, '')}/api/v1/brazilian_companies/${EXAMPLE_CNPJ}/company`;
   const body = html`<h1>API de CNPJ: documentação</h1>
 <p class="lead">${API_DESCRIPTION}</p>
 <div class="docs">
@@ -95,7 +72,7 @@ ${h2('autenticacao')}
 ${h2('consultar')}
 <p><code>${breakAfterSlashes('GET /api/v1/brazilian_companies/{cnpj}/company')}</code>: <code>cnpj</code> com 14 caracteres sem pontuação
 (letras A–Z nas 12 primeiras posições são aceitas, para os CNPJs alfanuméricos; minúsculas viram maiúsculas; pontuação é aceita por conveniência).</p>
-<pre class="code">${breakAfterSlashes(`curl -H "Authorization: Bearer $CNPJ_API_TOKEN" ${url}`)}</pre>
+<pre class="code">${breakAfterSlashes(lookupCurl(baseUrl))}</pre>
 <p>Respostas 200 e 404 contam uma consulta na cota mensal do plano; CNPJ inválido (400) e falhas de autenticação não contam.
 Toda resposta autenticada traz <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> e <code>X-RateLimit-Reset</code>;
 a resposta 429 traz também <code>Retry-After</code> (segundos).</p>
@@ -111,6 +88,16 @@ ${fieldTable(ContatoExtraSchema)}
 
 ${h3('exemplo')}
 <pre class="code json" tabindex="0">${JSON.stringify(exampleResponse(), null, 2)}</pre>
+</section>
+
+<section class="card">
+${h2('estabelecimentos')}
+${establishmentsSection(baseUrl)}
+</section>
+
+<section class="card">
+${h2('lote')}
+${batchSection(baseUrl)}
 </section>
 
 <section class="card">

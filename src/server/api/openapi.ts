@@ -2,10 +2,11 @@
 // JSON Schema as is, so the schemas are embedded without translation).
 import { CompanyResponseSchema, ErrorSchema, StatusSchema } from '../../domain/company/schema.ts';
 import { exampleResponse } from '../../domain/company/example.ts';
+import { BatchRequestSchema, BatchResponseSchema, EstablishmentsPageSchema } from '../../domain/company/list-schema.ts';
 import { ERRORS } from '../../domain/api-errors.ts';
-
-/** Plain JSON (TypeBox marks schemas with symbol keys, which JSON drops anyway). */
-const plain = (s: unknown) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>;
+import { lookupCurl } from './examples.ts';
+import { listPaths } from './openapi-lists.ts';
+import { COMMON_ERRORS, RATE_HEADERS, curlSample, errorResponses, plain } from './openapi-parts.ts';
 
 export const API_DESCRIPTION =
   'API de consulta de CNPJ: dados cadastrais públicos da Receita Federal (empresa, estabelecimento, sócios), ' +
@@ -16,24 +17,6 @@ export const API_DESCRIPTION =
   '(segundos desde 1970 do início do próximo mês, horário de Brasília).';
 
 export function buildOpenApi(baseUrl: string): Record<string, unknown> {
-  const rateHeaders = {
-    'X-RateLimit-Limit': { description: 'Consultas por mês do plano.', schema: { type: 'integer' } },
-    'X-RateLimit-Remaining': { description: 'Consultas restantes neste mês.', schema: { type: 'integer' } },
-    'X-RateLimit-Reset': { description: 'Início do próximo mês (America/Sao_Paulo), em segundos desde 1970.', schema: { type: 'integer' } },
-  };
-  const errorResponse = (status: number, extraHeaders: Record<string, unknown> = {}) => {
-    const defs = Object.values(ERRORS).filter((e) => e.status === status);
-    return {
-      description: defs.map((d) => `\`${d.error}\`: ${d.when}`).join(' '),
-      headers: extraHeaders,
-      content: {
-        'application/json': {
-          schema: { $ref: '#/components/schemas/Error' },
-          examples: Object.fromEntries(defs.map((d) => [d.error, { value: { error: d.error, message: d.message } }])),
-        },
-      },
-    };
-  };
   return {
     openapi: '3.1.0',
     info: { title: 'cnpj-api', version: '1.0.0', description: API_DESCRIPTION },
@@ -44,7 +27,14 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
         bearer: { type: 'http', scheme: 'bearer', description: 'Recomendado: Authorization: Bearer <token>. Tem precedência sobre api_token.' },
         apiToken: { type: 'apiKey', in: 'query', name: 'api_token', description: 'Alternativa menos segura: o token pode aparecer em logs.' },
       },
-      schemas: { CompanyResponse: plain(CompanyResponseSchema), Error: plain(ErrorSchema), Status: plain(StatusSchema) },
+      schemas: {
+        CompanyResponse: plain(CompanyResponseSchema),
+        EstablishmentsPage: plain(EstablishmentsPageSchema),
+        BatchRequest: plain(BatchRequestSchema),
+        BatchResponse: plain(BatchResponseSchema),
+        Error: plain(ErrorSchema),
+        Status: plain(StatusSchema),
+      },
     },
     paths: {
       '/api/v1/brazilian_companies/{cnpj}/company': {
@@ -65,22 +55,18 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
               schema: { type: 'string', examples: ['33683111000280'] },
             },
           ],
+          'x-codeSamples': curlSample(lookupCurl(baseUrl)),
           responses: {
             '200': {
               description: 'Empresa encontrada.',
-              headers: rateHeaders,
+              headers: RATE_HEADERS,
               content: { 'application/json': { schema: { $ref: '#/components/schemas/CompanyResponse' }, example: exampleResponse() } },
             },
-            '400': errorResponse(400, rateHeaders),
-            '401': errorResponse(401),
-            '403': errorResponse(403),
-            '404': errorResponse(404, rateHeaders),
-            '429': errorResponse(429, { ...rateHeaders, 'Retry-After': { description: 'Segundos até a renovação da cota.', schema: { type: 'integer' } } }),
-            '500': errorResponse(500),
-            '503': errorResponse(503, { ...rateHeaders, 'Retry-After': { description: 'Segundos para tentar de novo (server_busy).', schema: { type: 'integer' } } }),
+            ...errorResponses([...COMMON_ERRORS, 'invalid_cnpj', 'not_found', 'route_not_found']),
           },
         },
       },
+      ...listPaths(baseUrl),
       '/api/v1/status': {
         get: {
           operationId: 'getStatus',

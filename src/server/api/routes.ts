@@ -1,11 +1,14 @@
-// The API's entries of the route table: the lookup (first: nearly every request), the service
-// status, the health check, the OpenAPI document and its readable page.
+// The API's entries of the route table: the lookup (first: nearly every request), a company's
+// establishments, the batch lookup, the service status, the health check, the OpenAPI document
+// and its readable page.
 import type { ServerResponse } from 'node:http';
 import type { ApiAccess } from '../../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import type { StatusBody } from '../../domain/company/schema.ts';
 import type { Route } from '../http/router.ts';
+import { BATCH_ROUTE, batchHandler } from './batch.ts';
 import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, companyHandler } from './company.ts';
+import { ESTABLISHMENTS_ROUTE, ESTABLISHMENTS_ROUTE_SLASHED, establishmentsHandler } from './establishments.ts';
 import { buildDocsHtml } from './docs.ts';
 import { sendJson } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -32,6 +35,7 @@ function fixed(body: string, type: string, secure: (res: ServerResponse) => void
 
 export function apiRoutes(deps: ApiDeps): Route[] {
   const lookup = companyHandler(deps);
+  const establishments = establishmentsHandler(deps);
   const status = (_req: unknown, res: ServerResponse) => {
     const info = deps.reader.info;
     const body: StatusBody = info
@@ -45,6 +49,9 @@ export function apiRoutes(deps: ApiDeps): Route[] {
   return [
     { method: 'GET', path: COMPANY_ROUTE, handler: lookup },
     { method: 'GET', path: COMPANY_ROUTE_SLASHED, handler: lookup },
+    { method: 'GET', path: ESTABLISHMENTS_ROUTE, handler: establishments },
+    { method: 'GET', path: ESTABLISHMENTS_ROUTE_SLASHED, handler: establishments },
+    { method: 'POST', path: BATCH_ROUTE, handler: batchHandler(deps) },
     { method: 'GET', path: '/healthz', handler: (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }) },
     { method: 'GET', path: '/api/v1/status', handler: status },
     { method: 'GET', path: '/openapi.json', handler: fixed(JSON.stringify(buildOpenApi(deps.baseUrl)), 'application/json; charset=utf-8', (res) => res.setHeader('X-Content-Type-Options', 'nosniff')) },

@@ -68,6 +68,26 @@ test('quota 30, 4 processes × 100 consume() at the same moment: exactly 30 gran
   }
 });
 
+test('quota 31, 4 processes × 30 batches of 4 calls at the same moment: exactly 7 batches granted, 28 calls', async () => {
+  const { app, dir, cleanup } = await tempAppDb();
+  try {
+    setPlan(app.sqlite, 'Tiny', { monthlyQuota: 31 });
+    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Tiny' });
+    const { token } = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' });
+    const workers = Array.from({ length: 4 }, () => startWorker([dir, token, 'count', '30', '4']));
+    await Promise.all(workers.map((w) => until(w, () => w.lines.includes('ready'), 'ready')));
+    fs.writeFileSync(path.join(dir, 'go'), '');
+    await Promise.all(workers.map((w) => until(w, () => w.lines.some((l) => l.startsWith('granted')), 'result')));
+    const counts = workers.map((w) => Number(w.lines.find((l) => l.startsWith('granted'))!.split(' ')[1]));
+    // All or nothing: the 3 calls left over never go to a batch of 4.
+    assert.equal(counts.reduce((a, b) => a + b, 0), 7, `per worker: ${counts.join(', ')}`);
+    assert.equal(currentUsage(app.sqlite, acc.id).calls, 28);
+    await Promise.all(workers.map((w) => exited(w.child)));
+  } finally {
+    await cleanup();
+  }
+});
+
 test('a process SIGKILLed while consuming loses no counted call', async () => {
   const { app, dir, cleanup } = await tempAppDb();
   try {

@@ -105,3 +105,59 @@ test('QuotaCounter: bump() stops at the limit (a limit of 0 counts nothing), rec
     await cleanup();
   }
 });
+
+test('a batch of N calls: reserved whole or refused whole, the refusal says how many remain', async () => {
+  const { app, cleanup } = await tempAppDb();
+  try {
+    const clock = manualClock('2026-04-10T12:00:00-03:00');
+    setPlan(app.sqlite, 'Mini', { monthlyQuota: 5 });
+    const access = new ApiAccess(app.sqlite, { now: clock });
+    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Mini' }, clock);
+    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
+    const g = granted(access.authenticate(t.token));
+
+    // More than the whole quota on the month's first call: no row is created, nothing counted.
+    const tooMany = denied(access.consume(g, 6));
+    assert.deepEqual([tooMany.error, tooMany.quota?.remaining], ['quota_exceeded', 5]);
+    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 0);
+    assert.match(tooMany.message, /^Este lote precisa de 6 consultas, mas restam 5 da cota mensal de 5 consultas da API; ela será renovada em 01\/05\/2026\.$/);
+
+    assert.equal(granted(access.consume(g, 3)).quota.remaining, 2);
+    const over = denied(access.consume(g, 3));
+    assert.deepEqual([over.error, over.status, over.quota?.remaining, over.retryAfter], ['quota_exceeded', 429, 2, 21 * 86_400 - 12 * 3600]);
+    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 3, 'a refused batch counts nothing');
+    assert.equal(granted(access.consume(g, 2)).quota.remaining, 0);
+    const empty = denied(access.consume(g, 2));
+    assert.equal(empty.quota?.remaining, 0);
+    assert.match(empty.message, /^A cota mensal de 5 consultas da API foi atingida/, 'nothing left: the plain sentence');
+    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 5);
+    // The token's daily row has every call of the batches it was granted.
+    assert.deepEqual(dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.calls]), [['2026-04-10', 5]]);
+
+    for (const bad of [0, -1, 1.5, Number.NaN]) assert.throws(() => access.consume(g, bad), RangeError);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('grouped: a batch and single calls in one turn, each request its own all-or-nothing check, in order', async () => {
+  const { app, cleanup } = await tempAppDb();
+  try {
+    setPlan(app.sqlite, 'Mini', { monthlyQuota: 10 });
+    const access = new ApiAccess(app.sqlite);
+    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Mini' });
+    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' });
+    const g = granted(access.authenticate(t.token));
+    const results = await Promise.all([
+      access.consumeGrouped(g),
+      access.consumeGrouped(g, 6),
+      access.consumeGrouped(g, 4), // 3 left: refused whole
+      access.consumeGrouped(g, 3),
+      access.consumeGrouped(g), // used up
+    ]);
+    assert.deepEqual(results.map((r) => (r.ok ? r.quota.remaining : `${r.error}:${r.quota?.remaining}`)), [9, 3, 'quota_exceeded:3', 0, 'quota_exceeded:0']);
+    assert.equal(currentUsage(app.sqlite, acc.id).calls, 10);
+  } finally {
+    await cleanup();
+  }
+});

@@ -1,0 +1,50 @@
+// What every API route that takes a token does around its work: find the token, send a refusal
+// of the access layer with its headers, and answer an error that counts no call with the quota
+// headers (or 429 when the quota is used up), as docs/errors.md orders them.
+import type { ServerResponse } from 'node:http';
+import type { AccessDenied, ApiAccess, QuotaState } from '../../domain/accounts/api-access.ts';
+import type { ErrorKey } from '../../domain/api-errors.ts';
+import type { RouteRequest } from '../http/router.ts';
+import { sendError } from './errors.ts';
+
+export function rateLimitHeaders(q: QuotaState): Record<string, number> {
+  return { 'X-RateLimit-Limit': q.limit, 'X-RateLimit-Remaining': q.remaining, 'X-RateLimit-Reset': q.reset };
+}
+
+/** A refused call: the access layer's code, its sentence (expiry date, plan, renewal day) and Retry-After. */
+export function sendDenied(res: ServerResponse, d: AccessDenied): void {
+  const headers: Record<string, number> = d.quota ? rateLimitHeaders(d.quota) : {};
+  if (d.retryAfter !== undefined) headers['Retry-After'] = d.retryAfter;
+  sendError(res, d.error satisfies ErrorKey, headers, d.message);
+}
+
+/** Authorization: Bearer wins over ?api_token=. */
+export function tokenOf(req: RouteRequest): string | undefined {
+  const h = req.headers.authorization;
+  if (typeof h === 'string') {
+    const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(h);
+    if (m) return m[1];
+  }
+  const q = req.query?.api_token;
+  if (typeof q === 'string') return q;
+  if (Array.isArray(q) && typeof q[0] === 'string') return q[0];
+  return undefined;
+}
+
+/**
+ * An error answer that counts no call (400, 413, 415, 503): the token checked afresh, the quota
+ * headers with it, and 429 instead when the quota is used up (or the token's refusal when it
+ * changed meanwhile).
+ */
+export function sendUncounted(
+  res: ServerResponse,
+  access: ApiAccess,
+  token: string | undefined,
+  key: ErrorKey,
+  message?: string,
+  headers?: Record<string, string>,
+): void {
+  const q = access.authenticate(token);
+  if (!q.ok) return sendDenied(res, q);
+  sendError(res, key, { ...rateLimitHeaders(q.quota), ...headers }, message);
+}
