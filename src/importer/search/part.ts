@@ -1,0 +1,137 @@
+// One part of the search index (docs/search.md), built by one process (process.ts) from a
+// snapshot's two finished files: the FTS documents of its share of the establishments (by rowid
+// range of the establishments table) and of the partners, the vocabulary of their names, and its
+// share of the count tables (a scratch file that finish.ts merges into search.db).
+// Streaming: memory depends on the chunk size and the code tables, not on the dump.
+import fs from 'node:fs';
+import path from 'node:path';
+import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
+import { attachSnapshot } from '../../storage/snapshots/attach.ts';
+import { SEARCH_PART_DDL, SEARCH_SHARED_DDL, searchPartFile } from '../../storage/snapshots/search-schema.ts';
+import { SNAPSHOT_PAGE_SIZE } from '../../storage/snapshots/tables.ts';
+import { Aggregates } from './aggregates.ts';
+import { indexEstablishments } from './establishments.ts';
+import { indexPartners } from './partners.ts';
+import { buildVocabulary } from './vocabulary.ts';
+
+export interface SearchPartJob {
+  /** The snapshot's build folder, holding the finished establishments.db and companies.db. */
+  dir: string;
+  part: number;
+  parts: number;
+}
+
+export interface SearchProgress {
+  part: number;
+  step: 'establishments' | 'partners' | 'finishing';
+  /** Rows of this part read so far, establishments and partners together. */
+  done: number;
+}
+
+export interface SearchPartResult {
+  documents: { establishments: number; partners: number };
+  /** Seconds per step. */
+  seconds: { establishments: number; partners: number; optimize: number; vocabulary: number; compact: number };
+  maxRssBytes: number;
+}
+
+/** The scratch file where part `i` writes its share of the shared tables. */
+export function countsFile(dir: string, part: number): string {
+  return path.join(dir, `.search-${part}-counts.db`);
+}
+
+/** Nothing here needs to survive a crash: a failed import throws the whole build folder away. */
+function bulkPragmas(db: Sqlite): void {
+  db.pragma(`page_size = ${SNAPSHOT_PAGE_SIZE}`);
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.pragma('locking_mode = EXCLUSIVE');
+  db.pragma('temp_store = FILE');
+  db.pragma('cache_size = -32000');
+}
+
+/**
+ * FTS5 settings while documents arrive: no merging (each chunk becomes one segment; one
+ * 'optimize' merges them all at the end, writing every doclist once instead of once per merge
+ * level) and an in-memory hash big enough for one chunk. Literals: better-sqlite3 binds a JS
+ * number as a REAL, which FTS5 refuses here.
+ */
+function ftsConfig(db: Sqlite, table: string, bulk: boolean): void {
+  const set = (key: string, value: number) => db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('${key}', ${value})`);
+  set('automerge', bulk ? 0 : 4);
+  set('crisismerge', bulk ? 1900 : 16);
+  set('hashsize', bulk ? 64 * 1024 * 1024 : 1024 * 1024);
+}
+
+/** The rowid range (from, to] of part `i` of `n` in a table whose largest rowid is `max`. */
+export function partRange(max: number, i: number, n: number): [number, number] {
+  return [Math.floor((max * i) / n), i === n - 1 ? max : Math.floor((max * (i + 1)) / n)];
+}
+
+export async function buildSearchPart(job: SearchPartJob, onProgress: (p: SearchProgress) => void): Promise<SearchPartResult> {
+  const final = path.join(job.dir, searchPartFile(job.part));
+  const building = `${final}.building`;
+  const counts = countsFile(job.dir, job.part);
+  for (const f of [final, building, counts]) fs.rmSync(f, { force: true });
+  const write = openSqlite(building);
+  const read = openSqlite(':memory:');
+  let at = performance.now();
+  const lap = () => {
+    const now = performance.now();
+    const s = (now - at) / 1000;
+    at = now;
+    return s;
+  };
+  try {
+    bulkPragmas(write);
+    for (const ddl of SEARCH_PART_DDL) write.exec(ddl);
+    for (const t of ['est_fts', 'partner_fts']) ftsConfig(write, t, true);
+    attachSnapshot(read, job.dir);
+    read.pragma('reg.cache_size = -64000');
+
+    const agg = new Aggregates();
+    const range = (max: number) => partRange(max, job.part, job.parts);
+    const est = await indexEstablishments(read, write, agg, range, (done) => onProgress({ part: job.part, step: 'establishments', done }));
+    const tEst = lap();
+    const partners = await indexPartners(read, write, range, (done) => onProgress({ part: job.part, step: 'partners', done: est + done }));
+    const tPartners = lap();
+    onProgress({ part: job.part, step: 'finishing', done: est + partners });
+    for (const t of ['est_fts', 'partner_fts']) {
+      write.exec(`INSERT INTO ${t} (${t}) VALUES ('optimize')`);
+      ftsConfig(write, t, false);
+    }
+    const tOptimize = lap();
+    buildVocabulary(write);
+    const tVocabulary = lap();
+    writeCounts(counts, agg, read);
+    // 'optimize' left the chunks' segments as free pages (about half the file): copy the live
+    // pages into the final file rather than ship them.
+    write.exec(`VACUUM INTO '${final.replace(/'/g, "''")}'`);
+    write.close();
+    fs.rmSync(building, { force: true });
+    const tCompact = lap();
+    return {
+      documents: { establishments: est, partners },
+      seconds: { establishments: tEst, partners: tPartners, optimize: tOptimize, vocabulary: tVocabulary, compact: tCompact },
+      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    };
+  } finally {
+    if (write.open) write.close();
+    read.close();
+  }
+}
+
+function writeCounts(file: string, agg: Aggregates, read: Sqlite): void {
+  const db = openSqlite(file);
+  try {
+    bulkPragmas(db);
+    for (const ddl of SEARCH_SHARED_DDL) db.exec(ddl);
+    const names = new Map<number, string>();
+    for (const r of read.prepare('SELECT code, description FROM reg.municipios').all() as { code: unknown; description: unknown }[]) {
+      if (typeof r.code === 'number' && typeof r.description === 'string') names.set(r.code, r.description);
+    }
+    agg.write(db, names);
+  } finally {
+    db.close();
+  }
+}
