@@ -10,6 +10,7 @@ import type { CompanyFilters } from './filters.ts';
 import type { Statements } from './lookups.ts';
 import { matchSql, type Clause, type Plan, type RangeClause } from './match.ts';
 import { cnpjOfRowid } from './rowid.ts';
+import type { FLAG } from './terms.ts';
 import { rangeClause, rowCheck } from './page.ts';
 
 export interface Count {
@@ -27,11 +28,9 @@ const COLUMNS: Partial<Record<Clause['param'], [string, (t: string) => string | 
   matriz_filial: ['matriz_filial', (t) => Number(t.slice(2))],
   porte: ['porte', (t) => Number(t.slice(2))],
   natureza_juridica: ['natureza', (t) => Number(t.slice(2))],
-  opc_simples: ['simples', (t) => Number(t.slice(2))],
-  opc_mei: ['mei', (t) => Number(t.slice(2))],
-  has_email: ['email', (t) => Number(t.slice(2))],
-  has_telefone: ['telefone', (t) => Number(t.slice(2))],
 };
+/** Count-table columns of the yes/no filters (one flags clause stands for all of them). */
+const FLAG_COLUMNS: Record<keyof typeof FLAG, string> = { opc_simples: 'simples', opc_mei: 'mei', has_email: 'email', has_telefone: 'telefone' };
 const PLACE = new Set<Clause['param']>(['uf', 'municipio', 'situacao_cadastral', 'matriz_filial', 'porte', 'natureza_juridica', 'opc_simples', 'opc_mei', 'has_email', 'has_telefone']);
 const CNAE = new Set<Clause['param']>(['cnae', 'uf', 'situacao_cadastral', 'matriz_filial', 'porte']);
 
@@ -51,6 +50,13 @@ function fromTables(st: Statements, clauses: readonly Clause[], secondary: boole
         return '(cnae >= ? AND cnae < ?)';
       });
       where.push(`(${ors.join(' OR ')})`);
+      continue;
+    }
+    if (c.flags) {
+      for (const [k, v] of Object.entries(c.flags)) {
+        where.push(`${FLAG_COLUMNS[k as keyof typeof FLAG]} = ?`);
+        args.push(v ? 1 : 0);
+      }
       continue;
     }
     const [column, value] = COLUMNS[c.param]!;
@@ -75,9 +81,9 @@ function ftsCount(st: Statements, clauses: readonly Clause[], stopAfter: number)
 }
 
 /** Matches of `clauses` that pass the row check of `ranges`' cut terms, counted one by one. */
-function checkedCount(st: Statements, clauses: readonly Clause[], ranges: readonly RangeClause[], stopAfter: number): number {
+function checkedCount(st: Statements, clauses: readonly Clause[], ranges: readonly RangeClause[], cep: readonly string[] | null, stopAfter: number): number {
   const match = matchSql(clauses);
-  const check = rowCheck(st, ranges);
+  const check = rowCheck(st, ranges, cep);
   if (match === null || check === null) return 0;
   let n = 0;
   for (const p of st.files.parts) {
@@ -91,16 +97,16 @@ export function countPlan(st: Statements, plan: Plan, f: CompanyFilters, bound =
   if (plan.empty) return { count: 0, exact: true };
   const stopAfter = f.q !== undefined ? bound : Infinity;
   const secondary = f.cnae_secundario === true;
-  if (!plan.ranges.length && f.q === undefined) {
+  if (!plan.ranges.length && plan.cep === null && f.q === undefined) {
     const n = fromTables(st, plan.clauses, secondary);
     if (n !== null) return { count: n, exact: true };
   }
   let n = 0;
-  if (!plan.clauses.length && plan.ranges.length === 1) {
+  if (!plan.clauses.length && plan.ranges.length === 1 && plan.cep === null) {
     const r = plan.ranges[0];
     const docs = st.get(`SELECT n FROM ${st.main}.term_docs WHERE term = ?`).pluck();
     for (const t of r.whole) n += (docs.get(t) as number | undefined) ?? 0;
-    if (r.cut.length) n += checkedCount(st, [{ param: rangeClause(r).param, terms: r.cut }], [r], Infinity);
+    if (r.cut.length) n += checkedCount(st, [{ param: rangeClause(r).param, terms: r.cut }], [r], null, Infinity);
     return { count: n, exact: true };
   }
   // Each range contributes its whole terms (no check) or its cut terms (checked): the two are
@@ -116,7 +122,8 @@ export function countPlan(st: Statements, plan: Plan, f: CompanyFilters, bound =
   }
   for (const c of combos) {
     if (n > stopAfter) break;
-    n += c.checked.length ? checkedCount(st, c.clauses, c.checked, stopAfter - n) : ftsCount(st, c.clauses, stopAfter - n);
+    const checked = c.checked.length > 0 || plan.cep !== null;
+    n += checked ? checkedCount(st, c.clauses, c.checked, plan.cep, stopAfter - n) : ftsCount(st, c.clauses, stopAfter - n);
   }
   return n > stopAfter ? { count: bound, exact: false } : { count: n, exact: true };
 }

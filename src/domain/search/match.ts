@@ -10,7 +10,7 @@
 // MAX_EXPANSION words (short prefixes such as `co`), `word*` is the fallback.
 import { InvalidFilter, MATRIZ_FILIAL, SITUACOES, parseIsoDate, type CompanyFilters, type PartnerFilters } from './filters.ts';
 import { normalizeText } from './normalize.ts';
-import { capitalBucketRange, lastDayOfMonth, term } from './terms.ts';
+import { capitalBucketRange, FLAG, flagTerms, lastDayOfMonth, term } from './terms.ts';
 
 export const MAX_EXPANSION = 64;
 
@@ -33,6 +33,8 @@ export interface Clause {
   param: keyof CompanyFilters | keyof PartnerFilters;
   terms: string[];
   prefix?: string;
+  /** The yes/no filters a flags clause stands for (terms.ts FLAG). */
+  flags?: Partial<Record<keyof typeof FLAG, boolean>>;
 }
 
 /** A range filter: terms fully inside [min, max], and terms cut by it (rows to check). */
@@ -47,6 +49,8 @@ export interface RangeClause {
 export interface Plan {
   clauses: Clause[];
   ranges: RangeClause[];
+  /** CEP prefixes a row must start with, when one is longer than the 5-digit terms (else null). */
+  cep: string[] | null;
   /** A clause with no term: nothing can match. */
   empty: boolean;
 }
@@ -97,18 +101,19 @@ const code = (param: string, v: number) => {
   return v;
 };
 
-function cepTerms(prefix: string, ix: IndexLookups): string[] {
-  const p = digits('cep', prefix, 2, 8);
-  if (p.length === 2 || p.length === 5 || p.length === 8) return [term.cep(p)];
-  const level = p.length < 5 ? 5 : 8;
-  return ix.termsWithPrefix(term.cep(p)).filter((t) => t.length === term.cep('').length + level);
+/** CEP terms: 2 or 5 digits exact; 3–4 the 5-digit terms present; 6–8 the 5-digit term (rows checked). */
+function cepTerms(p: string, ix: IndexLookups): string[] {
+  if (p.length === 2 || p.length >= 5) return [term.cep(p.slice(0, 5))];
+  return ix.termsWithPrefix(term.cep(p)).filter((t) => t.length === term.cep('').length + 5);
 }
 
+/** CNAE terms: the primary's 2- or 7-digit term, else the subclasses present (secondaries: always). */
 function cnaeTerms(prefix: string, secondary: boolean, ix: IndexLookups): string[] {
   const p = digits('cnae', prefix, 2, 7);
-  const kinds = secondary ? [false, true] : [false];
-  if (p.length === 2 || p.length === 7) return kinds.map((s) => term.cnae(p, s));
-  return ix.cnaeCodes(p).flatMap((c) => kinds.map((s) => term.cnae(String(c).padStart(7, '0'), s)));
+  const codes = () => ix.cnaeCodes(p).map((c) => String(c).padStart(7, '0'));
+  const primary = p.length === 2 || p.length === 7 ? [term.cnae(p, false)] : codes().map((c) => term.cnae(c, false));
+  if (!secondary) return primary;
+  return [...primary, ...(p.length === 7 ? [p] : codes()).map((c) => term.cnae(c, true))];
 }
 
 export function compilePlan(f: CompanyFilters, ix: IndexLookups): Plan {
@@ -123,7 +128,8 @@ export function compilePlan(f: CompanyFilters, ix: IndexLookups): Plan {
   if (f.municipio?.length) {
     add('municipio', f.municipio.flatMap((m) => (typeof m === 'number' ? [code('municipio', m)] : ix.municipioCodes(normalizeText(String(m)), ufs))).map(term.municipio));
   }
-  if (f.cep?.length) add('cep', f.cep.flatMap((p) => cepTerms(p, ix)));
+  const ceps = (f.cep ?? []).map((p) => digits('cep', p, 2, 8));
+  if (ceps.length) add('cep', ceps.flatMap((p) => cepTerms(p, ix)));
   if (f.cnae?.length) add('cnae', f.cnae.flatMap((p) => cnaeTerms(p, f.cnae_secundario === true, ix)));
   if (f.situacao_cadastral?.length) {
     add('situacao_cadastral', f.situacao_cadastral.map((s) => {
@@ -137,16 +143,18 @@ export function compilePlan(f: CompanyFilters, ix: IndexLookups): Plan {
   }
   if (f.natureza_juridica?.length) add('natureza_juridica', f.natureza_juridica.map((n) => term.natureza(code('natureza_juridica', n))));
   if (f.porte?.length) add('porte', f.porte.map((n) => term.porte(code('porte', n))));
-  const flag = (param: keyof CompanyFilters, v: boolean | undefined, t: (b: boolean) => string) => {
-    if (v !== undefined) add(param, [t(v === true)]);
-  };
-  flag('opc_simples', f.opc_simples, term.simples);
-  flag('opc_mei', f.opc_mei, term.mei);
-  flag('has_email', f.has_email, term.email);
-  flag('has_telefone', f.has_telefone, term.telefone);
+  const flags: Partial<Record<keyof typeof FLAG, boolean>> = {};
+  for (const k of Object.keys(FLAG) as (keyof typeof FLAG)[]) {
+    const v = f[k];
+    if (v === undefined) continue;
+    if (typeof v !== 'boolean') throw new InvalidFilter(k, 'expected true or false');
+    flags[k] = v;
+  }
+  const flagParams = Object.keys(flags) as (keyof typeof FLAG)[];
+  if (flagParams.length) clauses.push({ param: flagParams[0], terms: flagTerms(flags), flags });
   const ranges = [dateRange(f, ix), capitalRange(f, ix)].filter((r): r is RangeClause => r !== null);
   const empty = clauses.some((c) => c.prefix === undefined && c.terms.length === 0) || ranges.some((r) => !r.whole.length && !r.cut.length);
-  return { clauses, ranges, empty };
+  return { clauses, ranges, cep: ceps.some((p) => p.length > 5) ? ceps : null, empty };
 }
 
 function dateRange(f: CompanyFilters, ix: IndexLookups): RangeClause | null {

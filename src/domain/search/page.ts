@@ -23,24 +23,32 @@ export interface Page {
 /** The clause of a range filter: every term it touches (the cut ones are checked per row). */
 export const rangeClause = (r: RangeClause): Clause => ({ param: r.param === 'inicio_atividade' ? 'inicio_atividade_min' : 'capital_social_min', terms: [...r.whole, ...r.cut] });
 
-/** A check of the rows of cut range terms, or null when every range term is whole. */
-export function rowCheck(st: Statements, ranges: readonly RangeClause[]): ((cnpj: string) => boolean) | null {
+/**
+ * A check of each candidate row, or null when the index terms are exact: the cut terms of range
+ * filters (the row's value must be in the range) and CEP prefixes longer than the 5-digit terms.
+ */
+export function rowCheck(st: Statements, ranges: readonly RangeClause[], cep: readonly string[] | null): ((cnpj: string) => boolean) | null {
   const cut = ranges.filter((r) => r.cut.length);
-  if (!cut.length) return null;
+  if (!cut.length && cep === null) return null;
   const fetch = st
     .get(
-      'SELECT e.data_inicio_atividade, c.capital_social_cents FROM est.establishments e ' +
+      'SELECT e.data_inicio_atividade, c.capital_social_cents, e.cep FROM est.establishments e ' +
         'LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8) WHERE e.cnpj = ?',
     )
-    .raw(true) as Statement<[string], [unknown, unknown]>;
+    .raw(true) as Statement<[string], [unknown, unknown, unknown]>;
+  const number = (v: unknown) => (typeof v === 'number' || typeof v === 'bigint' ? Number(v) : NaN);
   return (cnpj) => {
     const row = fetch.get(cnpj);
     if (row === undefined) return false;
-    return cut.every((r) => {
-      const v = row[r.param === 'inicio_atividade' ? 0 : 1];
-      const n = typeof v === 'number' || typeof v === 'bigint' ? Number(v) : NaN;
+    if (!cut.every((r) => {
+      const n = number(row[r.param === 'inicio_atividade' ? 0 : 1]);
       return n >= r.min && n <= r.max;
-    });
+    })) return false;
+    if (cep === null) return true;
+    // As the build reads it (importer/search/document-sql.ts): an integer, leading zeros restored.
+    const n = number(row[2]);
+    const digits = Number.isInteger(n) && n >= 0 && n < 1e8 ? String(n).padStart(8, '0') : null;
+    return digits !== null && cep.some((p) => digits.startsWith(p));
   };
 }
 
@@ -75,7 +83,7 @@ export function searchPage(st: Statements, plan: Plan, limit: number, after: str
   if (plan.empty) return { cnpjs: [], next: null };
   const match = matchSql([...plan.clauses, ...plan.ranges.map(rangeClause)]);
   if (match === null) throw new Error('a search needs at least one filter');
-  const check = rowCheck(st, plan.ranges);
+  const check = rowCheck(st, plan.ranges, plan.cep);
   const bounds = boundsAfter(after);
   const streams: Stream[] = [];
   for (const p of st.files.parts) {

@@ -1,65 +1,72 @@
-// The terms of the search index: one per filter value, written into each establishment's FTS
-// document by the build (importer/search) and asked for by the queries (match.ts). Both sides
-// call these functions, so a term is spelled in one place. A filter term starts with `_`, which a
-// normalised name word never holds (normalize.ts keeps [a-z0-9]), then a letter naming the filter.
+// The terms of the search index: one per filter value in each establishment's FTS document. The
+// build writes them (in SQL: importer/search/document-sql.ts), the queries ask for them (match.ts);
+// both spell them with the markers below. A filter term is `_`, a letter naming the filter, and
+// the value: a name word never holds `_` (normalize.ts keeps [a-z0-9]; names holding one are
+// normalised before indexing), so terms and words cannot collide.
 //
-// Granularities, chosen for the size of the index and the speed of the queries (docs/search.md):
-// - CNAE at 2 digits (division) and 7 (subclass) only: a 3–6 digit prefix is the OR of the
-//   subclasses present that start with it (at most ~100, from the cnae_codes table). Two terms per
-//   code instead of the four of 2/3/5/7 digits: every code written costs build time and bytes.
-// - CEP at 2, 5 and 8 digits: 3–4 digits are the OR of the 5-digit terms present, 6–7 of the
-//   8-digit ones (found in the FTS vocabulary: at most 100 terms of a few hundred documents).
-// - Início de atividade as a year and a month term: a range is the OR of the whole years and
-//   months it covers; only the (at most two) months cut by its ends need an exact check per row.
-// - Capital social in 1-2-5 buckets per power of ten (of cents): a range with round ends (10,000,
-//   50,000, 1 million reais…) needs no check at all.
+// Granularities, chosen for the build time and size of the index (every term written costs both,
+// for every establishment) against the speed of queries (docs/search.md):
+// - CNAE: the primary at 2 digits (division) and 7 (subclass); the secondary ones at 7 only. Any
+//   other prefix is the OR of the subclasses present that start with it (cnae_codes: at most
+//   ~100 for a division, a few for a group or class).
+// - CEP at 2 and 5 digits: 3–4 digits are the OR of the 5-digit terms present; 6–8 digits are
+//   the 5-digit term plus a check of the row (an 8-digit term was 9% of the index).
+// - The four yes/no filters (Simples, MEI, e-mail, telephone) as ONE term of their 16
+//   combinations: one filter is the OR of 8 terms, two of 4; three terms fewer per document.
+// - Início de atividade as a year and a month term: a range is the OR of the years and months it
+//   covers whole; only the months cut by its ends need a check of the row.
+// - Capital social in 1-2-5 buckets per power of ten of cents: a range with round ends (10,000,
+//   50,000, 1 million reais…) needs no check; a cut bucket is checked row by row.
 
-const UF = /^[A-Z]{2}$/;
-const ONLY_DIGITS = /^\d+$/;
-
-/** An integer code, or null when the snapshot holds NULL or text that is not a code. */
-export function intCode(v: unknown): number | null {
-  if (typeof v === 'number') return Number.isInteger(v) && v >= 0 ? v : null;
-  if (typeof v === 'bigint') return v >= 0n ? Number(v) : null;
-  if (typeof v === 'string' && ONLY_DIGITS.test(v) && v.length <= 15) return Number(v);
-  return null;
-}
-
-export const term = {
-  uf: (uf: string) => `_u${uf.toLowerCase()}`,
-  municipio: (code: number) => `_m${code}`,
-  /** A 2-digit division or a 7-digit subclass; primary (`_c`) or secondary (`_d`) activity. */
-  cnae: (digits: string, secondary: boolean) => `${secondary ? '_d' : '_c'}${digits}`,
-  /** 2, 5 or 8 digits of the CEP. */
-  cep: (digits: string) => `_p${digits}`,
-  situacao: (code: number) => `_s${code}`,
-  matrizFilial: (code: number) => `_f${code}`,
-  natureza: (code: number) => `_n${code}`,
-  porte: (code: number) => `_o${code}`,
-  simples: (yes: boolean) => (yes ? '_x1' : '_x0'),
-  mei: (yes: boolean) => (yes ? '_w1' : '_w0'),
-  email: (yes: boolean) => (yes ? '_e1' : '_e0'),
-  telefone: (yes: boolean) => (yes ? '_t1' : '_t0'),
-  /** `2019` or `201903`. */
-  inicio: (yearOrMonth: number) => `_y${yearOrMonth}`,
-  /** A bucket of capitalBucket(); zero is `_kz` (a `-` would split the term). */
-  capital: (bucket: number) => (bucket < 0 ? '_kz' : `_k${bucket}`),
-  /** Partner keys: the six digits the dump shows of a CPF, or a partner company's CNPJ. */
-  partnerCpf: (six: string) => `_cpf${six}`,
-  partnerCnpj: (cnpj: string) => `_cnpj${cnpj.toLowerCase()}`,
+export const MARK = {
+  uf: '_u',
+  municipio: '_m',
+  cnae: '_c',
+  cnaeSecondary: '_d',
+  cep: '_p',
+  situacao: '_s',
+  matrizFilial: '_f',
+  natureza: '_n',
+  porte: '_o',
+  flags: '_b',
+  inicio: '_y',
+  capital: '_k',
+  partnerCpf: '_cpf',
+  partnerCnpj: '_cnpj',
 } as const;
 
-/** The CNAE as its 7 digits (leading zeros back), or null. */
-export function cnae7(v: unknown): string | null {
-  const n = intCode(v);
-  return n === null || n >= 1e7 ? null : String(n).padStart(7, '0');
-}
+/** Bits of the yes/no filters in the flags term. */
+export const FLAG = { opc_simples: 1, opc_mei: 2, has_email: 4, has_telefone: 8 } as const;
 
-/** The CEP as its 8 digits, or null (stored as INTEGER; 7-digit text lost its leading zero). */
-export function cep8(v: unknown): string | null {
-  if (typeof v === 'string') return /^\d{7,8}$/.test(v) ? v.padStart(8, '0') : null;
-  const n = intCode(v);
-  return n === null || n >= 1e8 || n < 1e6 ? null : String(n).padStart(8, '0');
+export const term = {
+  uf: (uf: string) => MARK.uf + uf.toLowerCase(),
+  municipio: (code: number) => MARK.municipio + code,
+  /** A 2-digit division (primary only) or a 7-digit subclass, of the primary or a secondary activity. */
+  cnae: (digits: string, secondary: boolean) => (secondary ? MARK.cnaeSecondary : MARK.cnae) + digits,
+  /** 2 or 5 digits of the CEP. */
+  cep: (digits: string) => MARK.cep + digits,
+  situacao: (code: number) => MARK.situacao + code,
+  matrizFilial: (code: number) => MARK.matrizFilial + code,
+  natureza: (code: number) => MARK.natureza + code,
+  porte: (code: number) => MARK.porte + code,
+  flags: (bits: number) => MARK.flags + bits,
+  /** `2019` or `201903`. */
+  inicio: (yearOrMonth: number) => MARK.inicio + yearOrMonth,
+  /** A bucket of capitalBucket(); zero is `z` (a `-` would split the term). */
+  capital: (bucket: number) => MARK.capital + (bucket < 0 ? 'z' : bucket),
+  /** Partner keys: the six digits the dump shows of a CPF, or a partner company's CNPJ. */
+  partnerCpf: (six: string) => MARK.partnerCpf + six,
+  partnerCnpj: (cnpj: string) => MARK.partnerCnpj + cnpj.toLowerCase(),
+} as const;
+
+/** The flags terms whose bits agree with the given yes/no filters (all 16 when none is given). */
+export function flagTerms(wanted: Partial<Record<keyof typeof FLAG, boolean>>): string[] {
+  const out: string[] = [];
+  for (let bits = 0; bits < 16; bits++) {
+    const ok = (Object.keys(FLAG) as (keyof typeof FLAG)[]).every((k) => wanted[k] === undefined || ((bits & FLAG[k]) !== 0) === wanted[k]);
+    if (ok) out.push(term.flags(bits));
+  }
+  return out;
 }
 
 // ---- capital social buckets ----
@@ -68,12 +75,12 @@ const STEPS = [1, 2, 5];
 /** Buckets 0..LAST (1-2-5 per power of ten of cents); -1 is capital zero. Larger values share LAST. */
 export const LAST_CAPITAL_BUCKET = 3 * 18 + 2;
 
-/** The bucket of an amount in cents (≥ 0). */
+/** The bucket of an amount in cents (≥ 0): the build computes the same in SQL (document-sql.ts). */
 export function capitalBucket(cents: number): number {
   if (cents < 1) return -1;
-  const digits = cents < 1e15 ? String(Math.trunc(cents)).length : Math.floor(Math.log10(cents)) + 1;
-  const lead = cents < 1e15 ? String(Math.trunc(cents)).charCodeAt(0) - 48 : Math.floor(cents / 10 ** (digits - 1));
-  return Math.min(LAST_CAPITAL_BUCKET, (digits - 1) * 3 + (lead < 2 ? 0 : lead < 5 ? 1 : 2));
+  const text = BigInt(Math.trunc(cents)).toString();
+  const lead = text.charCodeAt(0) - 48;
+  return Math.min(LAST_CAPITAL_BUCKET, (text.length - 1) * 3 + (lead < 2 ? 0 : lead < 5 ? 1 : 2));
 }
 
 /** The cents range [low, high) of a bucket; zero is [0, 1); the last one is unbounded above. */
@@ -83,19 +90,7 @@ export function capitalBucketRange(b: number): [number, number] {
   return [low, b === LAST_CAPITAL_BUCKET ? Infinity : STEPS[(b + 1) % 3] * 10 ** Math.floor((b + 1) / 3)];
 }
 
-// ---- dates ----
-
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 export function lastDayOfMonth(y: number, m: number): number {
   return m === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0) ? 29 : DAYS[m - 1];
-}
-
-/** A stored yyyymmdd, or null when absent or not a date. */
-export function ymdOf(v: unknown): number | null {
-  const n = intCode(v);
-  return n !== null && n >= 10000101 && n <= 99991231 ? n : null;
-}
-
-export function isUf(v: unknown): v is string {
-  return typeof v === 'string' && UF.test(v);
 }

@@ -1,101 +1,137 @@
 // The count tables of search.db (storage/snapshots/search-schema.ts), accumulated in memory while
-// the establishments are indexed (the same pass over the rows) and written at the end. Their size
-// is bounded by the code tables (UFs × municípios × situações × …), not by the number of rows.
-// Keys are numbers packed from the values (a string key cost 0.7 µs per row, a number 0.05 µs);
-// a row whose values do not fit (a garbage code) takes a slower string key.
+// the establishments are indexed: SQLite calls search_count() for each row of the same INSERT …
+// SELECT (document-sql.ts), which packs the row's values into one number per table and counts
+// it (packing in SQL cost ~2.5 µs a row, in JS ~0.3). Their size is bounded by the code tables
+// (UFs × municípios × situações × …), not by the number of rows.
 import type { Sqlite } from '../../storage/sqlite.ts';
-import type { DocumentValues } from '../../domain/search/document.ts';
 import { normalizeText } from '../../domain/search/normalize.ts';
-import { capitalBucket, term } from '../../domain/search/terms.ts';
+import { FLAG, term } from '../../domain/search/terms.ts';
+
+/** uf (AA = 0 … ZZ = 675), municipio, situacao, matriz_filial, porte, natureza, flags (terms.ts FLAG bits). */
+export const PLACE_RADICES = [677, 10_001, 16, 4, 8, 10_001, 17] as const;
+/** cnae (7 digits), uf, situacao, matriz_filial, porte. */
+export const CNAE_RADICES = [10_000_001, 677, 16, 4, 8] as const;
 
 type Value = number | null;
 
-/** Counts per combination of values, each field packed in mixed radix: slot 0 is NULL, v is v + 1. */
-class Counter {
-  private readonly packed = new Map<number, number>();
-  private readonly other = new Map<string, number>();
-  constructor(private readonly radices: readonly number[]) {
-    if (radices.reduce((a, b) => a * b, 1) > Number.MAX_SAFE_INTEGER) throw new Error('key too wide');
+/**
+ * One value's slot in a packed key: 0 for NULL (and for a value that is not a code: TEXT garbage
+ * makes no filter term either), v + 1 for a code v; -1 when the code is too large for the radix.
+ */
+function slot(v: unknown, radix: number): number {
+  if (typeof v !== 'number') return 0;
+  return v < radix - 1 ? v + 1 : -1;
+}
+const json = (values: unknown[]) => JSON.stringify(values.map((x) => (typeof x === 'number' ? x : null)));
+
+/** A UF as a number for packing (AA = 0 … ZZ = 675) and back. */
+function ufNumber(uf: unknown): number | null {
+  if (typeof uf !== 'string' || uf.length !== 2) return null;
+  const a = uf.charCodeAt(0) - 65;
+  const b = uf.charCodeAt(1) - 65;
+  return a >= 0 && a < 26 && b >= 0 && b < 26 ? a * 26 + b : null;
+}
+
+/** A packed key back to its values (slot 0 is NULL, v + 1 is v), or a JSON key parsed. */
+function unpack(key: number | string, radices: readonly number[]): Value[] {
+  if (typeof key === 'string') return JSON.parse(key) as Value[];
+  const out: Value[] = new Array(radices.length);
+  let rest: number = key;
+  for (let i = radices.length - 1; i >= 0; i--) {
+    const slot = rest % radices[i];
+    out[i] = slot === 0 ? null : slot - 1;
+    rest = (rest - slot) / radices[i];
+  }
+  return out;
+}
+
+/**
+ * Counts of packed keys. Keys beyond 2^31 are heap numbers in V8, slow as Map keys (~2 µs a row
+ * for the two tables): they are collected in a typed array, sorted natively once it is full and
+ * counted by runs, so the Map sees each distinct key once per batch.
+ */
+class KeyCounter {
+  readonly counts = new Map<number | string, number>();
+  private readonly batch = new Float64Array(1 << 18);
+  private n = 0;
+
+  add(key: number | string): void {
+    if (typeof key === 'string') {
+      this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+      return;
+    }
+    this.batch[this.n++] = key;
+    if (this.n === this.batch.length) this.flush();
   }
 
-  add(values: readonly Value[]): void {
-    let key = 0;
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      const slot = v === null ? 0 : v + 1;
-      if (!(slot < this.radices[i])) {
-        const s = JSON.stringify(values);
-        this.other.set(s, (this.other.get(s) ?? 0) + 1);
-        return;
-      }
-      key = key * this.radices[i] + slot;
+  flush(): Map<number | string, number> {
+    const keys = this.batch.subarray(0, this.n).sort();
+    for (let i = 0; i < keys.length; ) {
+      let j = i + 1;
+      while (j < keys.length && keys[j] === keys[i]) j++;
+      this.counts.set(keys[i], (this.counts.get(keys[i]) ?? 0) + (j - i));
+      i = j;
     }
-    this.packed.set(key, (this.packed.get(key) ?? 0) + 1);
-  }
-
-  *rows(): Generator<[Value[], number]> {
-    for (const [packed, n] of this.packed) {
-      const out: Value[] = new Array(this.radices.length);
-      let key = packed;
-      for (let i = this.radices.length - 1; i >= 0; i--) {
-        const slot = key % this.radices[i];
-        out[i] = slot === 0 ? null : slot - 1;
-        key = (key - slot) / this.radices[i];
-      }
-      yield [out, n];
-    }
-    for (const [s, n] of this.other) yield [JSON.parse(s) as Value[], n];
+    this.n = 0;
+    return this.counts;
   }
 }
 
-/** A UF as a number for packing (AA = 0 … ZZ = 675) and back. */
-const ufCode = (uf: string | null) => (uf === null ? null : (uf.charCodeAt(0) - 65) * 26 + uf.charCodeAt(1) - 65);
 const ufText = (n: Value) => (n === null ? null : String.fromCharCode(65 + Math.floor(n / 26), 65 + (n % 26)));
-const bit = (b: boolean) => (b ? 1 : 0);
+const bump = <K>(m: Map<K, number>, k: K) => m.set(k, (m.get(k) ?? 0) + 1);
 
 export class Aggregates {
-  // uf, municipio, situacao, matriz_filial, porte, natureza, simples, mei, email, telefone
-  private readonly place = new Counter([677, 10_001, 16, 4, 8, 10_001, 3, 3, 3, 3]);
-  // cnae, uf, situacao, matriz_filial, porte
-  private readonly cnae = new Counter([10_000_001, 677, 16, 4, 8]);
-  private readonly terms = new Map<string, number>();
-  private readonly cnaeCodes = new Set<number>();
+  private readonly place = new KeyCounter();
+  private readonly cnae = new KeyCounter();
+  /** Establishments per yyyymm and per capital bucket ('z': zero). */
+  private readonly months = new Map<number, number>();
+  private readonly buckets = new Map<number | string, number>();
 
-  add(v: DocumentValues): void {
-    const uf = ufCode(v.uf);
-    this.place.add([uf, v.municipio, v.situacao, v.matrizFilial, v.porte, v.natureza, bit(v.simples), bit(v.mei), bit(v.email), bit(v.telefone)]);
-    if (v.cnae !== null) {
-      const code = Number(v.cnae);
-      this.cnaeCodes.add(code);
-      this.cnae.add([code, uf, v.situacao, v.matrizFilial, v.porte]);
+  /** One establishment's values, as document-sql.ts passes them to search_count(). */
+  add(uf: unknown, mun: unknown, sit: unknown, mf: unknown, porte: unknown, nat: unknown, flags: unknown, cnae: unknown, month: unknown, bucket: unknown): void {
+    // Written out, no arrays: this runs for every establishment.
+    const u = ufNumber(uf);
+    const [U, M, S, F, P, N, B] = PLACE_RADICES;
+    const sU = slot(u, U), sM = slot(mun, M), sS = slot(sit, S), sF = slot(mf, F), sP = slot(porte, P), sN = slot(nat, N), sB = slot(flags, B);
+    const bad = sU < 0 || sM < 0 || sS < 0 || sF < 0 || sP < 0 || sN < 0 || sB < 0;
+    this.place.add(bad ? json([u, mun, sit, mf, porte, nat, flags]) : (((((sU * M + sM) * S + sS) * F + sF) * P + sP) * N + sN) * B + sB);
+    if (typeof cnae === 'number') {
+      const sC = slot(cnae, CNAE_RADICES[0]);
+      const ok = sC >= 0 && sU >= 0 && sS >= 0 && sF >= 0 && sP >= 0;
+      this.cnae.add(ok ? (((sC * U + sU) * S + sS) * F + sF) * P + sP : json([cnae, u, sit, mf, porte]));
     }
-    for (const c of v.secondary) this.cnaeCodes.add(Number(c));
-    if (v.inicio !== null) {
-      this.count(term.inicio(Math.floor(v.inicio / 10000)));
-      this.count(term.inicio(Math.floor(v.inicio / 100)));
-    }
-    if (v.capitalCents !== null) this.count(term.capital(capitalBucket(v.capitalCents)));
+    if (typeof month === 'number') bump(this.months, month);
+    if (bucket !== null) bump(this.buckets, bucket as number | string);
   }
 
-  private count(t: string): void {
-    this.terms.set(t, (this.terms.get(t) ?? 0) + 1);
-  }
-
-  /** Writes the tables; `municipioNames` is the snapshot's code table (code → name). */
-  write(db: Sqlite, municipioNames: ReadonlyMap<number, string>): void {
+  /** Writes this part's share of the shared tables (storage/snapshots/search-schema.ts). */
+  write(db: Sqlite, municipioNames: ReadonlyMap<number, string>, secondaryCodes: Iterable<number>): void {
     db.transaction(() => {
       const place = db.prepare('INSERT INTO agg_place VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
       const ufsOf = new Map<number, Set<string>>();
-      for (const [[uf, mun, ...rest], n] of this.place.rows()) {
-        place.run(ufText(uf), mun, ...rest, n);
+      for (const [key, n] of this.place.flush()) {
+        const [uf, mun, sit, mf, porte, nat, flags] = unpack(key, PLACE_RADICES);
+        const bit = (f: number) => (flags === null ? null : (flags & f) !== 0 ? 1 : 0);
+        place.run(ufText(uf), mun, sit, mf, porte, nat, bit(FLAG.opc_simples), bit(FLAG.opc_mei), bit(FLAG.has_email), bit(FLAG.has_telefone), n);
         if (uf !== null && mun !== null) ufsOf.set(mun, (ufsOf.get(mun) ?? new Set()).add(ufText(uf)!));
       }
       const cnae = db.prepare('INSERT INTO agg_cnae VALUES (?, ?, ?, ?, ?, ?)');
-      for (const [[code, uf, ...rest], n] of this.cnae.rows()) cnae.run(code, ufText(uf), ...rest, n);
+      const codes = new Set(secondaryCodes);
+      for (const [key, n] of this.cnae.flush()) {
+        const [code, uf, sit, mf, porte] = unpack(key, CNAE_RADICES);
+        cnae.run(code, ufText(uf), sit, mf, porte, n);
+        if (code !== null) codes.add(code);
+      }
       const termDocs = db.prepare('INSERT INTO term_docs VALUES (?, ?)');
-      for (const [t, n] of [...this.terms].sort((a, b) => (a[0] < b[0] ? -1 : 1))) termDocs.run(t, n);
-      const codes = db.prepare('INSERT INTO cnae_codes VALUES (?)');
-      for (const c of [...this.cnaeCodes].sort((a, b) => a - b)) codes.run(c);
+      const years = new Map<number, number>();
+      for (const [ym, n] of this.months) {
+        termDocs.run(term.inicio(ym), n);
+        years.set(Math.floor(ym / 100), (years.get(Math.floor(ym / 100)) ?? 0) + n);
+      }
+      for (const [y, n] of years) termDocs.run(term.inicio(y), n);
+      for (const [b, n] of this.buckets) termDocs.run(term.capital(b === 'z' ? -1 : Number(b)), n);
+      const codeRow = db.prepare('INSERT INTO cnae_codes VALUES (?)');
+      for (const c of [...codes].sort((a, b) => a - b)) codeRow.run(c);
       // A município code belongs to one UF; kept per (uf, code) should the dump ever disagree.
       const mun = db.prepare('INSERT OR IGNORE INTO municipios VALUES (?, ?, ?)');
       for (const [code, ufs] of ufsOf) {

@@ -1,84 +1,53 @@
-// Step 1 of the search build: one FTS document per establishment (domain/search/document.ts), and
-// the count tables fed from the same rows (aggregates.ts).
+// Step 1 of a search part: one FTS document per establishment of its rowid range, written by
+// SQLite (document-sql.ts), with the count tables fed from the same rows (aggregates.ts).
 //
 // Order. FTS5 wants rowids ascending within what it holds in memory: a smaller rowid flushes its
 // pending terms as a new segment, so establishments fed in random order would make one segment
 // per row. Walking the `cnpj` index gives CNPJ order but reads the table pages at random (the
-// table is in dump order): at full size that is one 16 KB page read per row. So the table is read
-// in its own order, in chunks of CHUNK rows, each chunk sorted by CNPJ by SQLite (in memory) and
-// indexed: one segment per chunk, merged once at the end ('optimize', build.ts).
-import type { Statement } from 'better-sqlite3';
+// table is in dump order): at full size one 16 KB page read per row. So the table is read in its
+// own order, in chunks of CHUNK rows, each sorted by rowid (CNPJ order) by SQLite in memory: a few
+// segments per chunk, merged once at the end ('optimize', part.ts).
 import type { Sqlite } from '../../storage/sqlite.ts';
-import { DOCUMENT_COLUMNS, documentText, documentValues } from '../../domain/search/document.ts';
+import { normalizeText } from '../../domain/search/normalize.ts';
 import { rowidOfCnpj } from '../../domain/search/rowid.ts';
+import { term } from '../../domain/search/terms.ts';
 import type { Aggregates } from './aggregates.ts';
+import { INSERT_ESTABLISHMENTS } from './document-sql.ts';
 
-/** Rows per sorted chunk: ~250 segments at full size (FTS5 allows 2,000), ~100 MB of memory. */
-export const CHUNK = 250_000;
-const ROWS_PER_INSERT = 64;
+/** Rows per sorted chunk: the sorter holds (rowid, document) of each, ~25 MB. */
+export const CHUNK = 100_000;
 
-// `+e.cnpj`: sort the chunk, rather than walk the cnpj index (random table reads, see above).
-const SELECT = `
-  SELECT ${DOCUMENT_COLUMNS.join(', ')}
-  FROM est.establishments e
-  LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8)
-  LEFT JOIN reg.simples s ON s.basico = substr(e.cnpj, 1, 8)
-  WHERE e.rowid > ? AND e.rowid <= ?
-  ORDER BY +e.cnpj`;
+/** The JS functions the document SQL calls (on the connection that runs it). */
+export function registerDocumentFunctions(db: Sqlite, agg: Aggregates | null): void {
+  db.function('search_norm', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? normalizeText(s) : ''));
+  db.function('search_alnum_rowid', { deterministic: true, safeIntegers: true }, (cnpj: unknown) => BigInt(rowidOfCnpj(String(cnpj))));
+  // A secondary CNAE list holding something else than 7-digit codes: keep the codes of 1–7 digits.
+  db.function('search_secondary', { deterministic: true }, (list: unknown) => {
+    const codes = new Set<string>();
+    for (const part of String(list).split(',')) if (/^\d{1,7}$/.test(part.trim())) codes.add(part.trim().padStart(7, '0'));
+    return [...codes].map((c) => ` ${term.cnae(c, true)}`).join('');
+  });
+  db.function('search_count', { deterministic: false }, (uf, mun, sit, mf, porte, nat, flags, cnae, month, bucket) => {
+    agg?.add(uf, mun, sit, mf, porte, nat, flags, cnae, month, bucket);
+    return '';
+  });
+}
 
 /** Indexes the establishments whose rowid is in `range(max rowid)`; returns how many. */
 export async function indexEstablishments(
-  read: Sqlite,
-  write: Sqlite,
-  agg: Aggregates,
+  db: Sqlite,
   range: (maxRowid: number) => [number, number],
   onProgress: (done: number) => void,
 ): Promise<number> {
-  // Raw arrays: better-sqlite3 builds a row object through V8's API column by column (3 µs a row).
-  const select = read.prepare<[number, number], unknown[]>(SELECT).raw(true);
-  const maxRowid = (read.prepare('SELECT max(rowid) AS m FROM est.establishments').get() as { m: number | null }).m ?? 0;
-  const insert = new FtsInserter(write, 'est_fts');
+  const insert = db.prepare(INSERT_ESTABLISHMENTS);
+  const maxRowid = (db.prepare('SELECT max(rowid) AS m FROM est.establishments').get() as { m: number | null }).m ?? 0;
   const [first, last] = range(maxRowid);
   let done = 0;
   for (let from = first; from < last; from += CHUNK) {
-    write.exec('BEGIN');
-    for (const r of select.iterate(from, Math.min(from + CHUNK, last))) {
-      const v = documentValues(r);
-      insert.add(rowidOfCnpj(v.cnpj), documentText(v));
-      agg.add(v);
-      done++;
-    }
-    insert.flush();
-    write.exec('COMMIT');
+    done += insert.run(from, Math.min(from + CHUNK, last)).changes;
     onProgress(done);
     // Let the progress message out: the build is otherwise synchronous.
     await new Promise(setImmediate);
   }
   return done;
-}
-
-/** Multi-row INSERTs into an FTS table: one statement run per ROWS_PER_INSERT documents. */
-export class FtsInserter {
-  private readonly many: Statement<unknown[]>;
-  private readonly one: Statement<unknown[]>;
-  private readonly values: unknown[] = [];
-
-  constructor(db: Sqlite, table: string) {
-    const row = '(?, ?)';
-    this.many = db.prepare(`INSERT INTO ${table} (rowid, doc) VALUES ${Array(ROWS_PER_INSERT).fill(row).join(', ')}`);
-    this.one = db.prepare(`INSERT INTO ${table} (rowid, doc) VALUES ${row}`);
-  }
-
-  add(rowid: bigint | number, doc: string): void {
-    this.values.push(rowid, doc);
-    if (this.values.length === ROWS_PER_INSERT * 2) {
-      this.many.run(...this.values);
-      this.values.length = 0;
-    }
-  }
-
-  flush(): void {
-    for (let i = 0; i < this.values.length; i += 2) this.one.run(this.values[i], this.values[i + 1]);
-    this.values.length = 0;
-  }
 }

@@ -53,8 +53,12 @@ test('terms are quoted; prefixes expand to exact words; invalid values name thei
   const p = compilePlan({ q: 'São "jo', uf: ['sp'], cnae: ['4711', '47'], cnae_secundario: true, municipio: ['sao paulo'] }, fake);
   assert.equal(
     matchSql(p.clauses),
-    '"sao" AND ("jo" OR "joana" OR "joao" OR "jose") AND "_usp" AND "_m7107" AND ("_c4711301" OR "_d4711301" OR "_c4711302" OR "_d4711302" OR "_c47" OR "_d47")',
+    '"sao" AND ("jo" OR "joana" OR "joao" OR "jose") AND "_usp" AND "_m7107" AND ("_c4711301" OR "_c4711302" OR "_d4711301" OR "_d4711302" OR "_c47")',
   );
+  // The yes/no filters share one term of 16 values: two of them given leave 4.
+  const flags = compilePlan({ has_email: true, opc_mei: false }, fake).clauses;
+  assert.equal(flags.length, 1);
+  assert.deepEqual(flags[0].terms, ['_b4', '_b5', '_b12', '_b13']);
   for (const [f, param] of [
     [{ uf: ['S"'] }, 'uf'],
     [{ cep: ['1'] }, 'cep'],

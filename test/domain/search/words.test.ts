@@ -10,6 +10,8 @@ import { MAX_EXPANSION } from '../../../src/domain/search/match.ts';
 import { rec, tempDir, writeZip } from '../../importer/helpers.ts';
 import { importMonth, type Imported } from './helpers.ts';
 import fs from 'node:fs';
+import { openSqlite } from '../../../src/storage/sqlite.ts';
+import { Rng } from '../../../src/demo/prng.ts';
 
 test('normalisation: accents, case, punctuation, compatibility forms', () => {
   assert.equal(normalizeText('SÃO JOÃO'), 'sao joao');
@@ -18,6 +20,24 @@ test('normalisation: accents, case, punctuation, compatibility forms', () => {
   assert.equal(normalizeText('İSTANBUL'), 'istanbul');
   assert.equal(normalizeText('"ltda" OR x* NEAR(a b) ^c'), 'ltda or x near a b c');
   assert.equal(normalizeText('***'), '');
+});
+
+test('the FTS tokenizer splits plain-ASCII names exactly as normalizeText (the build relies on it)', () => {
+  const db = openSqlite(':memory:');
+  db.exec("CREATE VIRTUAL TABLE t USING fts5(doc, content='', detail=none, columnsize=0, tokenize='ascii tokenchars _')");
+  db.exec("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'row')");
+  const r = new Rng(14);
+  const alphabet = ' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^`abcdefghijklmnopqrstuvwxyz{|}~';
+  for (let i = 1; i <= 300; i++) {
+    let s = '';
+    for (let k = r.int(40); k > 0; k--) s += alphabet[r.int(alphabet.length)];
+    db.exec("INSERT INTO t (t) VALUES ('delete-all')");
+    db.prepare('INSERT INTO t (rowid, doc) VALUES (1, ?)').run(s);
+    const tokens = (db.prepare('SELECT term FROM v').pluck().all() as string[]).sort();
+    const expected = [...new Set(normalizeText(s).split(' ').filter(Boolean))].sort();
+    assert.deepEqual(tokens, expected, JSON.stringify(s));
+  }
+  db.close();
 });
 
 const cnpj = (base: string, order = '0001') => base + order + checkDigits(base + order);
@@ -31,6 +51,8 @@ const NAMES: [string, string, string][] = [
   ['33333333', 'JOANA DARC ACOUGUE ME', 'AÇOUGUE SÃO JOSÉ'],
   ['44444444', 'COMERCIAL JOSEFINA EIRELI', 'JÓIAS'],
   ['55555555', 'MARIA SANTOS 12345678901', ''],
+  // `_` would make a filter term of a name word (`_usp`): such names are normalised first.
+  ['77777777', 'LOJA _URJ CAFE', 'AGUA_M7107'],
   // Many words starting with "xy": past MAX_EXPANSION, the prefix falls back to FTS5's xy*.
   ...Array.from({ length: MAX_EXPANSION + 2 }, (_, i): [string, string, string] => [String(60000000 + i), `XY${i.toString(36).toUpperCase()}Q COMERCIO`, '']),
 ];
@@ -58,6 +80,9 @@ test('accents and case: "sao joao" finds SÃO JOÃO and SAO JOAO; each word from
   assert.deepEqual(find('açougue são josé'), ['33333333']);
   assert.deepEqual(find('acougue joana'), ['33333333']);
   assert.deepEqual(find('12345678901'), ['55555555'], 'digits are words too');
+  assert.deepEqual(find('loja urj agua m7107'), ['77777777']);
+  assert.equal(m.search.search({ uf: ['SP'] }, { limit: 100 }).cnpjs.length, NAMES.length, 'every establishment but the RJ branch');
+  assert.deepEqual(m.search.search({ uf: ['RJ'] }, { limit: 100 }).cnpjs.map((c) => c.slice(0, 8)), ['11111111']);
 });
 
 test('the last word is also a prefix (2 characters or more); the others are exact', () => {
