@@ -1,7 +1,8 @@
 // `count`: how many establishments match. FTS5 counts by walking every match (~130 ns each: a
 // filter matching 12 M establishments takes ~1.6 s), so:
-// - filters the count tables cover (no `q`; place, situation, size, regime, contact flags; or a
-//   primary CNAE with UF, situation, head office, size) are summed from them: exact, in ms;
+// - filters the count tables cover (no `q`: UF with situation, head office, size, legal nature,
+//   Simples/MEI/e-mail/telephone; or município with situation, head office, size; or a primary
+//   CNAE with UF, situation, head office) are summed from them: exact, in ms;
 // - a range filter alone is summed from term_docs (whole years, months, buckets), plus the rows
 //   of its cut terms checked one by one;
 // - anything else is counted through the FTS index, exactly; with `q` it stops past `bound` and
@@ -16,6 +17,8 @@ import { rangeClause, rowCheck } from './page.ts';
 export interface Count {
   count: number;
   exact: boolean;
+  /** Where it came from (logs, tests, benchmarks; not for the API's answer). */
+  source: 'tables' | 'index';
 }
 
 export const DEFAULT_COUNT_BOUND = 100_000;
@@ -31,13 +34,19 @@ const COLUMNS: Partial<Record<Clause['param'], [string, (t: string) => string | 
 };
 /** Count-table columns of the yes/no filters (one flags clause stands for all of them). */
 const FLAG_COLUMNS: Record<keyof typeof FLAG, string> = { opc_simples: 'simples', opc_mei: 'mei', has_email: 'email', has_telefone: 'telefone' };
-const PLACE = new Set<Clause['param']>(['uf', 'municipio', 'situacao_cadastral', 'matriz_filial', 'porte', 'natureza_juridica', 'opc_simples', 'opc_mei', 'has_email', 'has_telefone']);
-const CNAE = new Set<Clause['param']>(['cnae', 'uf', 'situacao_cadastral', 'matriz_filial', 'porte']);
+/** The count tables (storage/snapshots/search-schema.ts) and the filters each covers, tried in this order. */
+const TABLES: [string, Set<Clause['param']>][] = [
+  ['agg_uf', new Set(['uf', 'situacao_cadastral', 'matriz_filial', 'porte', 'natureza_juridica', 'opc_simples', 'opc_mei', 'has_email', 'has_telefone'])],
+  ['agg_municipio', new Set(['uf', 'municipio', 'situacao_cadastral', 'matriz_filial', 'porte'])],
+  ['agg_cnae', new Set(['cnae', 'uf', 'situacao_cadastral', 'matriz_filial'])],
+];
 
 function fromTables(st: Statements, clauses: readonly Clause[], secondary: boolean): number | null {
-  const params = clauses.map((c) => c.param);
-  const table = params.every((p) => PLACE.has(p)) ? 'agg_place' : !secondary && params.every((p) => CNAE.has(p)) ? 'agg_cnae' : null;
-  if (table === null) return null;
+  const params = clauses.flatMap((c) => (c.flags ? (Object.keys(c.flags) as Clause['param'][]) : [c.param]));
+  // A secondary CNAE is not in the tables; a flags clause stands for each yes/no filter it holds.
+  const found = secondary ? undefined : TABLES.find(([, covers]) => params.every((p) => covers.has(p)));
+  if (found === undefined) return null;
+  const table = found[0];
   const where: string[] = [];
   const args: (string | number)[] = [];
   for (const c of clauses) {
@@ -94,12 +103,12 @@ function checkedCount(st: Statements, clauses: readonly Clause[], ranges: readon
 }
 
 export function countPlan(st: Statements, plan: Plan, f: CompanyFilters, bound = DEFAULT_COUNT_BOUND): Count {
-  if (plan.empty) return { count: 0, exact: true };
+  if (plan.empty) return { count: 0, exact: true, source: 'tables' };
   const stopAfter = f.q !== undefined ? bound : Infinity;
-  const secondary = f.cnae_secundario === true;
+  const secondary = f.cnae_secundario === true && (f.cnae?.length ?? 0) > 0;
   if (!plan.ranges.length && plan.cep === null && f.q === undefined) {
     const n = fromTables(st, plan.clauses, secondary);
-    if (n !== null) return { count: n, exact: true };
+    if (n !== null) return { count: n, exact: true, source: 'tables' };
   }
   let n = 0;
   if (!plan.clauses.length && plan.ranges.length === 1 && plan.cep === null) {
@@ -107,7 +116,7 @@ export function countPlan(st: Statements, plan: Plan, f: CompanyFilters, bound =
     const docs = st.get(`SELECT n FROM ${st.main}.term_docs WHERE term = ?`).pluck();
     for (const t of r.whole) n += (docs.get(t) as number | undefined) ?? 0;
     if (r.cut.length) n += checkedCount(st, [{ param: rangeClause(r).param, terms: r.cut }], [r], null, Infinity);
-    return { count: n, exact: true };
+    return { count: n, exact: true, source: 'tables' };
   }
   // Each range contributes its whole terms (no check) or its cut terms (checked): the two are
   // disjoint (one year/month term and one bucket per establishment), so the counts add up.
@@ -125,5 +134,5 @@ export function countPlan(st: Statements, plan: Plan, f: CompanyFilters, bound =
     const checked = c.checked.length > 0 || plan.cep !== null;
     n += checked ? checkedCount(st, c.clauses, c.checked, plan.cep, stopAfter - n) : ftsCount(st, c.clauses, stopAfter - n);
   }
-  return n > stopAfter ? { count: bound, exact: false } : { count: n, exact: true };
+  return n > stopAfter ? { count: bound, exact: false, source: 'index' } : { count: n, exact: true, source: 'index' };
 }

@@ -7,10 +7,12 @@ import type { Sqlite } from '../../storage/sqlite.ts';
 import { normalizeText } from '../../domain/search/normalize.ts';
 import { FLAG, term } from '../../domain/search/terms.ts';
 
-/** uf (AA = 0 … ZZ = 675), municipio, situacao, matriz_filial, porte, natureza, flags (terms.ts FLAG bits). */
-export const PLACE_RADICES = [677, 10_001, 16, 4, 8, 10_001, 17] as const;
-/** cnae (7 digits), uf, situacao, matriz_filial, porte. */
-export const CNAE_RADICES = [10_000_001, 677, 16, 4, 8] as const;
+/** agg_uf: uf (AA = 0 … ZZ = 675), situacao, matriz_filial, porte, natureza, flags (terms.ts FLAG bits). */
+const UF_RADICES = [677, 16, 4, 8, 10_001, 17] as const;
+/** agg_municipio: uf, municipio, situacao, matriz_filial, porte. */
+const MUN_RADICES = [677, 10_001, 16, 4, 8] as const;
+/** agg_cnae: cnae (7 digits), uf, situacao, matriz_filial. */
+const CNAE_RADICES = [10_000_001, 677, 16, 4] as const;
 
 type Value = number | null;
 
@@ -81,7 +83,8 @@ const ufText = (n: Value) => (n === null ? null : String.fromCharCode(65 + Math.
 const bump = <K>(m: Map<K, number>, k: K) => m.set(k, (m.get(k) ?? 0) + 1);
 
 export class Aggregates {
-  private readonly place = new KeyCounter();
+  private readonly uf = new KeyCounter();
+  private readonly mun = new KeyCounter();
   private readonly cnae = new KeyCounter();
   /** Establishments per yyyymm and per capital bucket ('z': zero). */
   private readonly months = new Map<number, number>();
@@ -91,14 +94,13 @@ export class Aggregates {
   add(uf: unknown, mun: unknown, sit: unknown, mf: unknown, porte: unknown, nat: unknown, flags: unknown, cnae: unknown, month: unknown, bucket: unknown): void {
     // Written out, no arrays: this runs for every establishment.
     const u = ufNumber(uf);
-    const [U, M, S, F, P, N, B] = PLACE_RADICES;
-    const sU = slot(u, U), sM = slot(mun, M), sS = slot(sit, S), sF = slot(mf, F), sP = slot(porte, P), sN = slot(nat, N), sB = slot(flags, B);
-    const bad = sU < 0 || sM < 0 || sS < 0 || sF < 0 || sP < 0 || sN < 0 || sB < 0;
-    this.place.add(bad ? json([u, mun, sit, mf, porte, nat, flags]) : (((((sU * M + sM) * S + sS) * F + sF) * P + sP) * N + sN) * B + sB);
+    const sU = slot(u, 677), sM = slot(mun, 10_001), sS = slot(sit, 16), sF = slot(mf, 4), sP = slot(porte, 8), sN = slot(nat, 10_001), sB = slot(flags, 17);
+    const common = sU >= 0 && sS >= 0 && sF >= 0;
+    this.uf.add(common && sP >= 0 && sN >= 0 && sB >= 0 ? ((((sU * 16 + sS) * 4 + sF) * 8 + sP) * 10_001 + sN) * 17 + sB : json([u, sit, mf, porte, nat, flags]));
+    this.mun.add(common && sM >= 0 && sP >= 0 ? (((sU * 10_001 + sM) * 16 + sS) * 4 + sF) * 8 + sP : json([u, mun, sit, mf, porte]));
     if (typeof cnae === 'number') {
-      const sC = slot(cnae, CNAE_RADICES[0]);
-      const ok = sC >= 0 && sU >= 0 && sS >= 0 && sF >= 0 && sP >= 0;
-      this.cnae.add(ok ? (((sC * U + sU) * S + sS) * F + sF) * P + sP : json([cnae, u, sit, mf, porte]));
+      const sC = slot(cnae, 10_000_001);
+      this.cnae.add(common && sC >= 0 ? ((sC * 677 + sU) * 16 + sS) * 4 + sF : json([cnae, u, sit, mf]));
     }
     if (typeof month === 'number') bump(this.months, month);
     if (bucket !== null) bump(this.buckets, bucket as number | string);
@@ -107,19 +109,24 @@ export class Aggregates {
   /** Writes this part's share of the shared tables (storage/snapshots/search-schema.ts). */
   write(db: Sqlite, municipioNames: ReadonlyMap<number, string>, secondaryCodes: Iterable<number>): void {
     db.transaction(() => {
-      const place = db.prepare('INSERT INTO agg_place VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-      const ufsOf = new Map<number, Set<string>>();
-      for (const [key, n] of this.place.flush()) {
-        const [uf, mun, sit, mf, porte, nat, flags] = unpack(key, PLACE_RADICES);
+      const ufs = db.prepare('INSERT INTO agg_uf VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const [key, n] of this.uf.flush()) {
+        const [uf, sit, mf, porte, nat, flags] = unpack(key, UF_RADICES);
         const bit = (f: number) => (flags === null ? null : (flags & f) !== 0 ? 1 : 0);
-        place.run(ufText(uf), mun, sit, mf, porte, nat, bit(FLAG.opc_simples), bit(FLAG.opc_mei), bit(FLAG.has_email), bit(FLAG.has_telefone), n);
+        ufs.run(ufText(uf), sit, mf, porte, nat, bit(FLAG.opc_simples), bit(FLAG.opc_mei), bit(FLAG.has_email), bit(FLAG.has_telefone), n);
+      }
+      const muns = db.prepare('INSERT INTO agg_municipio VALUES (?, ?, ?, ?, ?, ?)');
+      const ufsOf = new Map<number, Set<string>>();
+      for (const [key, n] of this.mun.flush()) {
+        const [uf, mun, sit, mf, porte] = unpack(key, MUN_RADICES);
+        muns.run(ufText(uf), mun, sit, mf, porte, n);
         if (uf !== null && mun !== null) ufsOf.set(mun, (ufsOf.get(mun) ?? new Set()).add(ufText(uf)!));
       }
-      const cnae = db.prepare('INSERT INTO agg_cnae VALUES (?, ?, ?, ?, ?, ?)');
+      const cnae = db.prepare('INSERT INTO agg_cnae VALUES (?, ?, ?, ?, ?)');
       const codes = new Set(secondaryCodes);
       for (const [key, n] of this.cnae.flush()) {
-        const [code, uf, sit, mf, porte] = unpack(key, CNAE_RADICES);
-        cnae.run(code, ufText(uf), sit, mf, porte, n);
+        const [code, uf, sit, mf] = unpack(key, CNAE_RADICES);
+        cnae.run(code, ufText(uf), sit, mf, n);
         if (code !== null) codes.add(code);
       }
       const termDocs = db.prepare('INSERT INTO term_docs VALUES (?, ?)');

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openSqlite } from '../../storage/sqlite.ts';
-import { SEARCH_FILE, SEARCH_SCHEMA_VERSION, SEARCH_SHARED_DDL, SEARCH_SHARED_INDEXES } from '../../storage/snapshots/search-schema.ts';
+import { COUNT_TABLES, SEARCH_FILE, SEARCH_SCHEMA_VERSION, SEARCH_SHARED_DDL, SEARCH_SHARED_INDEXES } from '../../storage/snapshots/search-schema.ts';
 import { countsFile, type SearchPartResult } from './part.ts';
 
 export function finishSearch(dir: string, results: SearchPartResult[]): void {
@@ -13,20 +13,21 @@ export function finishSearch(dir: string, results: SearchPartResult[]): void {
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
     for (const ddl of SEARCH_SHARED_DDL) db.exec(ddl);
-    results.forEach((_, part) => {
-      const file = countsFile(dir, part);
-      db.prepare('ATTACH DATABASE ? AS counts').run(file);
-      db.transaction(() => {
-        db.exec('INSERT INTO agg_place SELECT * FROM counts.agg_place');
-        db.exec('INSERT INTO agg_cnae SELECT * FROM counts.agg_cnae');
-        // `WHERE true`: an upsert after a SELECT needs it (SQLite's parser).
-        db.exec('INSERT INTO term_docs SELECT term, n FROM counts.term_docs WHERE true ON CONFLICT (term) DO UPDATE SET n = n + excluded.n');
-        db.exec('INSERT OR IGNORE INTO cnae_codes SELECT code FROM counts.cnae_codes');
-        db.exec('INSERT OR IGNORE INTO municipios SELECT uf, name, code FROM counts.municipios');
-      })();
-      db.exec('DETACH DATABASE counts');
-      fs.rmSync(file, { force: true });
-    });
+    const parts = results.map((_, i) => `counts${i}`);
+    results.forEach((_, i) => db.prepare(`ATTACH DATABASE ? AS ${parts[i]}`).run(countsFile(dir, i)));
+    const all = (table: string, columns: string) => parts.map((p) => `SELECT ${columns} FROM ${p}.${table}`).join(' UNION ALL ');
+    db.transaction(() => {
+      // A combination counted in several parts becomes one row: the sums of count.ts read fewer.
+      for (const [table, cols] of Object.entries(COUNT_TABLES)) {
+        const columns = cols.join(', ');
+        db.exec(`INSERT INTO ${table} SELECT ${columns}, sum(n) FROM (${all(table, `${columns}, n`)}) GROUP BY ${columns}`);
+      }
+      db.exec(`INSERT INTO term_docs SELECT term, sum(n) FROM (${all('term_docs', 'term, n')}) GROUP BY term`);
+      db.exec(`INSERT INTO cnae_codes SELECT DISTINCT code FROM (${all('cnae_codes', 'code')})`);
+      db.exec(`INSERT OR IGNORE INTO municipios SELECT uf, name, code FROM (${all('municipios', 'uf, name, code')})`);
+    })();
+    for (const p of parts) db.exec(`DETACH DATABASE ${p}`);
+    results.forEach((_, i) => fs.rmSync(countsFile(dir, i), { force: true }));
     for (const sql of SEARCH_SHARED_INDEXES) db.exec(sql);
     db.exec('ANALYZE');
     const sum = (k: 'establishments' | 'partners') => results.reduce((a, r) => a + r.documents[k], 0);

@@ -32,7 +32,7 @@ export interface SearchProgress {
 export interface SearchPartResult {
   documents: { establishments: number; partners: number };
   /** Seconds per step. */
-  seconds: { establishments: number; partners: number; optimize: number; vocabulary: number; compact: number };
+  seconds: { establishments: number; partners: number; optimize: number; vocabulary: number; counts: number; compact: number };
   maxRssBytes: number;
 }
 
@@ -109,6 +109,7 @@ export async function buildSearchPart(job: SearchPartJob, onProgress: (p: Search
     buildVocabulary(write);
     const tVocabulary = lap();
     writeCounts(counts, agg, write);
+    const tCounts = lap();
     // 'optimize' left the chunks' segments as free pages (about half the file): copy the live
     // pages into the final file rather than ship them.
     write.exec(`VACUUM INTO '${final.replace(/'/g, "''")}'`);
@@ -117,7 +118,7 @@ export async function buildSearchPart(job: SearchPartJob, onProgress: (p: Search
     const tCompact = lap();
     return {
       documents: { establishments: est, partners },
-      seconds: { establishments: tEst, partners: tPartners, optimize: tOptimize, vocabulary: tVocabulary, compact: tCompact },
+      seconds: { establishments: tEst, partners: tPartners, optimize: tOptimize, vocabulary: tVocabulary, counts: tCounts, compact: tCompact },
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
     };
   } finally {

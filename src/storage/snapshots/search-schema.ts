@@ -50,11 +50,13 @@ export const SEARCH_PART_DDL = [
 export const SEARCH_SHARED_DDL = [
   'CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
   // Establishments per combination of values, for exact `count`s without `q` (domain/search/
-  // count.ts): the query sums the rows its filters select. NULL where a value is missing. A
-  // combination may appear on several rows (one per part): sums do not mind.
-  'CREATE TABLE agg_place (uf TEXT, municipio INTEGER, situacao INTEGER, matriz_filial INTEGER, porte INTEGER, ' +
-    'natureza INTEGER, simples INTEGER, mei INTEGER, email INTEGER, telefone INTEGER, n INTEGER NOT NULL)',
-  'CREATE TABLE agg_cnae (cnae INTEGER, uf TEXT, situacao INTEGER, matriz_filial INTEGER, porte INTEGER, n INTEGER NOT NULL)',
+  // count.ts sums the rows its filters select; NULL where a value is missing). Three narrow tables
+  // rather than one of every column: their size is the number of combinations that occur, and one
+  // with município × natureza × the four yes/no flags had a row per two establishments.
+  'CREATE TABLE agg_uf (uf TEXT, situacao INTEGER, matriz_filial INTEGER, porte INTEGER, natureza INTEGER, ' +
+    'simples INTEGER, mei INTEGER, email INTEGER, telefone INTEGER, n INTEGER NOT NULL)',
+  'CREATE TABLE agg_municipio (uf TEXT, municipio INTEGER, situacao INTEGER, matriz_filial INTEGER, porte INTEGER, n INTEGER NOT NULL)',
+  'CREATE TABLE agg_cnae (cnae INTEGER, uf TEXT, situacao INTEGER, matriz_filial INTEGER, n INTEGER NOT NULL)',
   // Establishments per year, month and capital bucket term: which terms exist, and single-filter counts.
   'CREATE TABLE term_docs (term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID',
   // Every CNAE code present (primary or secondary), to expand a 3–6 digit prefix into subclass terms.
@@ -65,10 +67,13 @@ export const SEARCH_SHARED_DDL = [
 
 /** Built once the shared tables are filled: the count tables are read by their leading columns. */
 export const SEARCH_SHARED_INDEXES = [
-  'CREATE INDEX agg_place_by_uf ON agg_place (uf)',
-  'CREATE INDEX agg_place_by_municipio ON agg_place (municipio)',
+  'CREATE INDEX agg_municipio_by_municipio ON agg_municipio (municipio)',
   'CREATE INDEX agg_cnae_by_cnae ON agg_cnae (cnae)',
 ] as const;
 
-/** The shared tables as each part writes its share of them (a scratch file, merged into search.db). */
-export const SEARCH_SHARED_TABLES = ['agg_place', 'agg_cnae', 'term_docs', 'cnae_codes', 'municipios'] as const;
+/** The count tables and their columns (the last, n, is summed when parts are merged). */
+export const COUNT_TABLES = {
+  agg_uf: ['uf', 'situacao', 'matriz_filial', 'porte', 'natureza', 'simples', 'mei', 'email', 'telefone'],
+  agg_municipio: ['uf', 'municipio', 'situacao', 'matriz_filial', 'porte'],
+  agg_cnae: ['cnae', 'uf', 'situacao', 'matriz_filial'],
+} as const;

@@ -15,14 +15,15 @@ before(async () => {
 after(() => m?.close());
 
 /** The case's results page by page, compared with the oracle; and its count. */
-function check(f: CompanyFilters, opts: { limit?: number; min?: number } = {}): string[] {
+function check(f: CompanyFilters, opts: { limit?: number; min?: number; source?: 'tables' | 'index' } = {}): string[] {
   const expected = m.oracle.companies(f);
   const { cnpjs } = allPages(m.search, f, opts.limit ?? 7);
   assert.deepEqual(cnpjs, expected, JSON.stringify(f));
   assert.equal(new Set(cnpjs).size, cnpjs.length, `duplicates in ${JSON.stringify(f)}`);
   assert.ok(expected.length >= (opts.min ?? 1), `the case ${JSON.stringify(f)} should match something (${expected.length})`);
   const c = m.search.count(f, { bound: 1_000_000 });
-  assert.deepEqual(c, { count: expected.length, exact: true }, `count of ${JSON.stringify(f)}`);
+  assert.deepEqual({ count: c.count, exact: c.exact }, { count: expected.length, exact: true }, `count of ${JSON.stringify(f)}`);
+  if (opts.source) assert.equal(c.source, opts.source, `count source of ${JSON.stringify(f)}`);
   return cnpjs;
 }
 
@@ -96,9 +97,13 @@ test('names: every word in either name, the last one also as a prefix', () => {
 });
 
 test('combinations match the oracle', () => {
-  check({ uf: ['SP'], situacao_cadastral: ['ativa'], porte: [1] });
-  check({ uf: ['SP', 'RJ'], situacao_cadastral: ['ativa', 'baixada'], matriz_filial: 'matriz', has_email: true });
-  check({ cnae: ['47'], uf: ['SP'] });
+  check({ uf: ['SP'], situacao_cadastral: ['ativa'], porte: [1] }, { source: 'tables' });
+  check({ uf: ['SP', 'RJ'], situacao_cadastral: ['ativa', 'baixada'], matriz_filial: 'matriz', has_email: true }, { source: 'tables' });
+  check({ natureza_juridica: [2062, 2135], opc_simples: true, has_telefone: false }, { source: 'tables' });
+  check({ municipio: [6001, 9701], situacao_cadastral: ['ativa'], porte: [1, 5] }, { source: 'tables' });
+  check({ cnae: ['47'], uf: ['SP'] }, { source: 'tables' });
+  check({ cnae: ['4711', '56'], situacao_cadastral: ['ativa', 'baixada'], matriz_filial: 'matriz' }, { source: 'tables' });
+  check({ municipio: [6001], has_email: true }, { source: 'index' });
   check({ cnae: ['94'], cnae_secundario: true, situacao_cadastral: ['baixada'] });
   check({ q: 'ltda', uf: ['SP'], opc_simples: true });
   check({ q: 'comercio', cnae: ['47'], inicio_atividade_min: '2015-01-01' }, { min: 0 });
@@ -127,9 +132,11 @@ test('every page is as fast as the first: a cursor is a CNPJ, alphanumeric ones 
 test('counts: with q past the bound, exact:false', () => {
   const all = m.oracle.companies({ q: 'ltda' });
   assert.ok(all.length > 20);
-  assert.deepEqual(m.search.count({ q: 'ltda' }, { bound: 10 }), { count: 10, exact: false });
-  assert.deepEqual(m.search.count({ q: 'ltda' }, { bound: all.length }), { count: all.length, exact: true });
+  assert.deepEqual(m.search.count({ q: 'ltda' }, { bound: 10 }), { count: 10, exact: false, source: 'index' });
+  assert.deepEqual(m.search.count({ q: 'ltda' }, { bound: all.length }), { count: all.length, exact: true, source: 'index' });
   // Without q, counts are exact whatever the bound.
   const sp = m.oracle.companies({ uf: ['SP'] }).length;
-  assert.deepEqual(m.search.count({ uf: ['SP'] }, { bound: 10 }), { count: sp, exact: true });
+  assert.deepEqual(m.search.count({ uf: ['SP'] }, { bound: 10 }), { count: sp, exact: true, source: 'tables' });
+  const cut = m.oracle.companies({ cep: ['0', '1'].map((d) => `${d}1234`).concat(['68']), situacao_cadastral: ['ativa'] }).length;
+  assert.equal(m.search.count({ cep: ['01234', '11234', '68'], situacao_cadastral: ['ativa'] }, { bound: 1 }).count, cut);
 });
