@@ -38,10 +38,10 @@ const pick = <T>(sql: string, n: number): T[] => {
 };
 
 const N = argv.runs;
-const ufs = pick<string>(`SELECT uf FROM srch.agg_place WHERE uf IS NOT NULL GROUP BY uf ORDER BY sum(n) DESC LIMIT 10`, N);
+const ufs = pick<string>(`SELECT uf FROM srch.agg_uf WHERE uf IS NOT NULL GROUP BY uf ORDER BY sum(n) DESC LIMIT 10`, N);
 const words = pick<string>(`SELECT term FROM srch.vocabulary WHERE length(term) BETWEEN 5 AND 12 AND term NOT GLOB '*[0-9]*' LIMIT 200000`, N * 5);
 const cnae7 = pick<number>(`SELECT cnae FROM srch.agg_cnae GROUP BY cnae ORDER BY sum(n) DESC LIMIT 300`, N);
-const muni = pick<number>(`SELECT municipio FROM srch.agg_place WHERE municipio IS NOT NULL GROUP BY municipio ORDER BY sum(n) DESC LIMIT 500`, N);
+const muni = pick<number>(`SELECT municipio FROM srch.agg_municipio WHERE municipio IS NOT NULL GROUP BY municipio ORDER BY sum(n) DESC LIMIT 500`, N);
 const sits = ['ativa', 'baixada', 'inapta'] as const;
 const portes = [1, 3, 5];
 const common = ['comercio', 'servicos', 'ltda', 'de', 'transportes', 'representacoes'];

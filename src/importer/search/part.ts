@@ -54,10 +54,10 @@ function bulkPragmas(db: Sqlite): void {
 }
 
 /**
- * FTS5 settings while documents arrive: no merging (each chunk becomes one segment; one
- * 'optimize' merges them all at the end, writing every doclist once instead of once per merge
- * level) and an in-memory hash big enough for one chunk. Literals: better-sqlite3 binds a JS
- * number as a REAL, which FTS5 refuses here.
+ * FTS5 settings while documents arrive (bulk) and for the finished index: no merging during the
+ * build (each chunk becomes a few segments; one 'optimize' merges them all at the end, writing
+ * every doclist once instead of once per merge level), defaults after it. Literals: better-sqlite3
+ * binds a JS number as a REAL, which FTS5 refuses here.
  */
 function ftsConfig(db: Sqlite, table: string, bulk: boolean): void {
   const set = (key: string, value: number) => db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('${key}', ${value})`);
@@ -66,6 +66,11 @@ function ftsConfig(db: Sqlite, table: string, bulk: boolean): void {
   // 2 MB of pending terms (the default is 1 MB): measured, a 64 MB hash inserted 30–50% slower
   // (cache misses), and a smaller one only makes more segments for 'optimize' to merge.
   set('hashsize', bulk ? 2 * 1024 * 1024 : 1024 * 1024);
+  // Leaf pages of ~1000 bytes instead of 4050: an AND skips through a doclist by its index to a
+  // page and then steps through the page; with 2-byte deltas a 4 KB page holds ~2,000 documents.
+  // Measured on 1 M companies: two common words + uf p99 14 → 7 ms, a date range + uf p50 2.4 →
+  // 0.7 ms, for 2% more bytes (500 bytes: another 4%, little faster).
+  set('pgsz', 1000);
 }
 
 /** The rowid range (from, to] of part `i` of `n` in a table whose largest rowid is `max`. */
