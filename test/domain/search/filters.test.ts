@@ -129,6 +129,15 @@ test('every page is as fast as the first: a cursor is a CNPJ, alphanumeric ones 
   assert.equal(m.search.search({ uf: ['RJ'] }, { limit: rj.length - 1 }).next, rj[rj.length - 2]);
 });
 
+test('no filter, or only cnae_secundario, is refused naming a parameter; so are a bad cursor and limit', () => {
+  for (const f of [{}, { cnae_secundario: true }, { uf: [] }]) {
+    assert.throws(() => m.search.search(f, { limit: 5 }), { name: 'InvalidFilter', param: 'q' });
+    assert.throws(() => m.search.count(f), { name: 'InvalidFilter', param: 'q' });
+  }
+  assert.throws(() => m.search.search({ uf: ['SP'] }, { limit: 5, after: 'x' }), { name: 'InvalidFilter', param: 'cursor' });
+  assert.throws(() => m.search.search({ uf: ['SP'] }, { limit: 101 }), { name: 'InvalidFilter', param: 'limit' });
+});
+
 test('counts: with q past the bound, exact:false', () => {
   const all = m.oracle.companies({ q: 'ltda' });
   assert.ok(all.length > 20);
