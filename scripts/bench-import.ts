@@ -16,6 +16,7 @@ const argv = await yargs(hideBin(process.argv))
   .option('seed', numberOption('seed', { integer: true }, { default: 1 }))
   .option('dump-dir', { type: 'string', describe: 'where generated dumps are cached', default: '.cache/bench' })
   .option('keep-data', { type: 'boolean', default: false })
+  .option('search', { type: 'boolean', default: true, describe: 'build the search index (--no-search: without)' })
   .strict()
   .parse();
 
@@ -32,7 +33,7 @@ if (!fs.existsSync(path.join(dumpDir, 'manifest.json'))) {
 const zipBytes = fs.readdirSync(dumpDir).filter((f) => f.endsWith('.zip')).reduce((s, f) => s + fs.statSync(path.join(dumpDir, f)).size, 0);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-bench-'));
 try {
-  const s = await runImport({ dataDir, inputs: [dumpDir], skipSpaceCheck: true, synthetic: true, measureTableBytes: true, progress: process.stderr.isTTY });
+  const s = await runImport({ dataDir, inputs: [dumpDir], skipSpaceCheck: true, synthetic: true, measureTableBytes: true, progress: process.stderr.isTTY, search: argv.search });
   const secs = s.stats.seconds;
   const rows = Object.values(s.stats.tables).reduce((a, t) => a + t.rows + t.duplicates, 0);
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
@@ -54,6 +55,11 @@ try {
   const all = [s.peakRssBytes.parent, ...s.peakRssBytes.writers];
   const mib = (b: number) => (b / 2 ** 20).toFixed(0);
   console.log(`peak RSS MiB: importer ${mib(all[0])}, writers ${all.slice(1).map(mib).join(' + ')} (sum ${mib(all.reduce((a, b) => a + b, 0))})`);
+  if (s.search) {
+    const parts = s.search.parts.map((p, i) => `part ${i}: ${Object.entries(p.seconds).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} s, ${mib(p.maxRssBytes)} MiB`);
+    console.log(`search index: ${s.search.seconds.toFixed(1)} s wall (merge ${s.search.finishSeconds.toFixed(1)} s), ${(s.search.bytes / 1e6).toFixed(1)} MB (${(s.search.bytes / (s.stats.bytes - s.search.bytes)).toFixed(2)}× the rest)`);
+    for (const line of parts) console.log(`  ${line}`);
+  }
   // Full month per writer: load at the measured per-table rates, index/de-dup time scaled by rows.
   const fullRows = { establishments: FULL_MONTH.establishments, companies: FULL_MONTH.companies + FULL_MONTH.partners + FULL_MONTH.simples + FULL_MONTH.regimes };
   const lines = s.writers.map((w) => {

@@ -10,6 +10,11 @@ export async function main(argv: string[]): Promise<void> {
     const { runWriterProcess } = await import('../importer/writer-process.ts');
     return runWriterProcess();
   }
+  // Internal: a search index builder started by `import` after the writers.
+  if (argv[0] === '__import-search') {
+    const { runSearchProcess } = await import('../importer/search/process.ts');
+    return runSearchProcess();
+  }
   const verbose = argv.includes('--verbose');
   quietOnClosedOutput();
   try {

@@ -1,8 +1,11 @@
 // One updating progress line on a TTY (stderr): compressed bytes read, rows/s, ETA, current files.
+// The search build uses the same line with rows as its unit (importer/search/build.ts).
 
 export interface ProgressState {
+  /** The total of `compressedBytes` over the parts: bytes of zips, or rows when `unit` is 'rows'. */
   totalCompressed: number;
   parts: Map<string, { compressedBytes: number; rows: number; current: string }>;
+  unit?: 'bytes' | 'rows';
 }
 
 function fmtBytes(n: number): string {
@@ -43,8 +46,9 @@ export class ProgressLine {
     const secs = (performance.now() - this.started) / 1000;
     const frac = this.state.totalCompressed ? Math.min(1, bytes / this.state.totalCompressed) : 0;
     const eta = frac > 0.01 ? (secs / frac) * (1 - frac) : NaN;
+    const amount = this.state.unit === 'rows' ? (n: number) => n.toLocaleString('en-US') : fmtBytes;
     const line =
-      `[${(frac * 100).toFixed(0).padStart(3)}%] ${fmtBytes(bytes)} / ${fmtBytes(this.state.totalCompressed)}` +
+      `[${(frac * 100).toFixed(0).padStart(3)}%] ${amount(bytes)} / ${amount(this.state.totalCompressed)}` +
       ` · ${Math.round(rows / Math.max(secs, 0.001) / 1000)}k rows/s · ${rows.toLocaleString('en-US')} rows` +
       ` · ETA ${fmtDuration(eta)} · ${current.join(', ')}`;
     this.stream.write(`\r\x1b[K${line.slice(0, (this.stream.columns || 120) - 1)}`);

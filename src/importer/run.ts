@@ -15,6 +15,7 @@ import { abandonBuild, checkFreeSpace, cleanStaleBuilds, dirBytes, newSnapshotId
 import { planImport, type SourceFile } from './sources.ts';
 import type { WriterJob, WriterResult } from './writer.ts';
 import { runWriters } from './writer-pool.ts';
+import { buildSearch, type SearchSummary } from './search/build.ts';
 
 export interface ImportOptions {
   dataDir: string;
@@ -31,6 +32,10 @@ export interface ImportOptions {
   /** Publish an incomplete month anyway (see completeness.ts); the reasons stay in its stats. `update` never sets it. */
   allowPartial?: boolean;
   measureTableBytes?: boolean;
+  /** Build the search index (default true); without it the snapshot serves lookups only. */
+  search?: boolean;
+  /** Search builder processes (default 2). */
+  searchParts?: number;
   log?: (line: string) => void;
   /** Test hooks. */
   testHooks?: { maxPageCount?: number; onWritersStarted?: (pids: number[]) => void };
@@ -44,9 +49,11 @@ export interface ImportSummary {
   previous: string | null;
   pruned: string[];
   rejectsFiles: string[];
-  peakRssBytes: { parent: number; writers: number[] };
+  peakRssBytes: { parent: number; writers: number[]; search: number[] };
   /** Per writer process: seconds loading, seconds indexing/de-duplicating. */
   writers: { file: SnapshotFile; load: number; index: number }[];
+  /** The search build (null when skipped): seconds, bytes, per part the seconds of each step. */
+  search: SearchSummary | null;
   compressedBytes: number;
 }
 
@@ -123,6 +130,14 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     const loadedRows = ['establishments', 'companies', 'partners', 'simples', 'regimes'].reduce((s, t) => s + (tables[t]?.rows ?? 0), 0);
     if (loadedRows === 0) throw new ImportError('no company, establishment, partner, Simples or regime row was imported');
 
+    // After the checks (a refused month costs no search build), before the publish.
+    let search: SearchSummary | null = null;
+    if (opts.search ?? true) {
+      log('building the search index');
+      search = await buildSearch(buildDir, tables, { parts: opts.searchParts, progress: opts.progress, children });
+      log(`search index built in ${search.seconds.toFixed(1)} s (${(search.bytes / 1e6).toFixed(1)} MB)`);
+    }
+
     const stats: SnapshotStats = {
       tables,
       sourceFiles: [...new Set(plan.sources.map((s) => path.basename(s.zip)))],
@@ -144,8 +159,13 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       pruned,
       // The rejects files moved with the build folder.
       rejectsFiles: jobs.filter((j) => hasRejects(tables, j.file)).map((j) => path.join(dir, path.basename(j.rejectsPath))),
-      peakRssBytes: { parent: process.resourceUsage().maxRSS * 1024, writers: results.map((r) => r.maxRssBytes) },
+      peakRssBytes: {
+        parent: process.resourceUsage().maxRSS * 1024,
+        writers: results.map((r) => r.maxRssBytes),
+        search: search?.parts.map((p) => p.maxRssBytes) ?? [],
+      },
       writers: results.map((r, i) => ({ file: jobs[i].file, ...r.seconds })),
+      search,
       compressedBytes: plan.compressedBytes,
     };
   } catch (err) {

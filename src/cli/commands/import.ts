@@ -8,6 +8,7 @@ interface Args extends GlobalArgs {
   inputs: string[];
   month?: string;
   'skip-space-check'?: boolean;
+  'skip-search'?: boolean;
   keep?: number;
   'allow-partial'?: boolean;
   json?: boolean;
@@ -21,6 +22,11 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
       .positional('inputs', { type: 'string', array: true, demandOption: true, describe: 'folder holding the zips, or zip files' })
       .option('month', { type: 'string', describe: 'month of the data, YYYY-MM (default: from the folder name or the files)' })
       .option('skip-space-check', { type: 'boolean', default: false, describe: 'start even if the disk looks too small' })
+      .option('skip-search', {
+        type: 'boolean',
+        default: false,
+        describe: 'do not build the search index (a faster import; the search endpoints answer 503 for this snapshot)',
+      })
       .option('keep', numberOption('keep', { integer: true, min: 1 }, { default: 2, describe: 'snapshots kept on disk, the new active one included' }))
       .option('allow-partial', {
         type: 'boolean',
@@ -41,6 +47,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
         month: argv.month,
         progress: process.stderr.isTTY,
         skipSpaceCheck: argv['skip-space-check'],
+        search: !argv['skip-search'],
         keep: argv.keep,
         allowPartial: argv['allow-partial'],
         log: (l) => console.error(l),
@@ -65,6 +72,12 @@ export function printSummary(s: ImportSummary): void {
       .join(', ');
     console.log(`  ${name.padEnd(16)}${n(t.rows).padStart(14)}${extra ? `  (${extra})` : ''}`);
   }
+  if (s.search) {
+    const steps = Object.entries(s.search.parts[0]?.seconds ?? {}).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ');
+    console.log(
+      `  search index: ${fmtDuration(s.search.seconds)}, ${(s.search.bytes / 1e6).toFixed(1)} MB, ${s.search.parts.length} parts (part 0: ${steps})`,
+    );
+  } else console.log('  no search index (--skip-search): the search endpoints answer 503 for this snapshot');
   if (s.stats.missingFiles.length) console.log(`  missing standard files: ${s.stats.missingFiles.join(', ')}`);
   for (const f of s.rejectsFiles) console.log(`  rejected lines written to ${f}`);
   if (s.pruned.length) console.log(`  removed old snapshots: ${s.pruned.join(', ')}`);

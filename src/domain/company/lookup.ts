@@ -2,7 +2,7 @@
 // contacts the caller supplies (they live in app.db, not in the snapshot). The reader fetches
 // exactly the columns the mapping declares (MAPPED_COLUMNS) and knows nothing of the response;
 // the mapping knows nothing of SQL.
-import { RegistryReader, type ReaderOptions, type RegistryInfo } from '../registry/reader.ts';
+import { RegistryReader, type OpenSnapshot, type ReaderOptions, type RegistryInfo } from '../registry/reader.ts';
 import { establishmentsPage, type EstablishmentsAfter } from './establishments.ts';
 import type { EstablishmentsPage } from './list-schema.ts';
 import { MAPPED_COLUMNS, mapCompany } from './map.ts';
@@ -34,6 +34,11 @@ export class CompanyRegistry {
 
   get info(): RegistryInfo | null {
     return this.reader.info;
+  }
+
+  /** The snapshot being served (for domain/search's searchOf); read it synchronously, do not keep it. */
+  get snapshot(): OpenSnapshot<typeof MAPPED_COLUMNS> | null {
+    return this.reader.snapshot;
   }
 
   /** The response for a normalised 14-character CNPJ, null when absent or no registry. */

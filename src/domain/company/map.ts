@@ -120,7 +120,8 @@ export function pickRegime(rows: readonly MappedRegime[], cnpj: string): RegimeF
   return out;
 }
 
-function mapSocio(p: MappedPartner, lookups: Lookups): Socio {
+/** A partner row as the response shows it (also the partner search's rows, domain/search). */
+export function mapSocio(p: MappedPartner, lookups: Lookups): Socio {
   return {
     nome_socio: collapse(p.nome),
     cnpj_cpf_socio: text(p.cnpj_cpf).trim(),

@@ -8,7 +8,8 @@
 // closed. Lookups are synchronous, so no lookup is running while the timer callback runs: no
 // request ever sees a closed handle, and a snapshot that fails to open leaves the old one serving.
 import { dataPaths } from '../../lib/config.ts';
-import { attachSnapshot } from '../../storage/snapshots/attach.ts';
+import { attachSearch, attachSnapshot } from '../../storage/snapshots/attach.ts';
+import { searchPartSchema } from '../../storage/snapshots/search-schema.ts';
 import { activeSnapshot, type SnapshotInfo } from '../../storage/snapshots/records.ts';
 import { openAppSqlite } from '../../storage/app-db.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
@@ -30,6 +31,15 @@ export interface RegistryInfo {
   synthetic: boolean;
   /** An incomplete month published with --allow-partial. */
   partial: boolean;
+  /** Its search index is attached (503 search_unavailable otherwise; lookups work either way). */
+  search: boolean;
+}
+
+/** The snapshot's search index on the snapshot's connection: domain/search prepares its statements on it. */
+export interface SearchFiles {
+  readonly sqlite: Sqlite;
+  /** Schema names of the parts (`srch`, `srch1`, …); the shared tables are in the first. */
+  readonly parts: readonly string[];
 }
 
 export interface ReaderOptions<C extends ColumnSelection> {
@@ -55,6 +65,8 @@ export interface OpenSnapshot<C extends ColumnSelection> {
   rows(cnpj: string): RegistryRows<C> | null;
   /** The establishments of a root, in CNPJ order (listings). */
   readonly root: RootRows<C>;
+  /** Null when the snapshot has no usable search index (RegistryReader logs why). */
+  readonly search: SearchFiles | null;
 }
 
 /** One opened snapshot: its own connection, statement and cached lookup tables. */
@@ -62,12 +74,16 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
   readonly info: RegistryInfo;
   readonly lookups: CodeTables;
   readonly root: RootRows<C>;
+  readonly search: SearchFiles | null;
+  /** Why search is unavailable, for the swap log line. */
+  readonly searchProblem: string | null;
   private readonly byCnpj: import('better-sqlite3').Statement<[string], string>;
 
   private constructor(
     readonly sqlite: Sqlite,
     snap: SnapshotInfo,
     private readonly compiled: Compiled<C>,
+    searchParts: number | string,
   ) {
     const version = readSchemaVersion(sqlite);
     if (version !== SNAPSHOT_SCHEMA_VERSION) {
@@ -90,22 +106,26 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
     } catch (err) {
       throw new SnapshotRefused(`snapshot ${snap.id} is unreadable: ${(err as Error).message}`);
     }
+    this.search = typeof searchParts === 'number' ? { sqlite, parts: Array.from({ length: searchParts }, (_, i) => searchPartSchema(i)) } : null;
+    this.searchProblem = typeof searchParts === 'string' ? searchParts : null;
     const counts: Record<string, number> = {};
     for (const [name, t] of Object.entries(snap.stats?.tables ?? {})) counts[name] = t.rows;
-    this.info = { id: snap.id, month: snap.month, importedAt: snap.importedAt, schemaVersion: version, counts, synthetic: snap.stats?.synthetic === true, partial: !!snap.stats?.partial?.length };
+    this.info = { id: snap.id, month: snap.month, importedAt: snap.importedAt, schemaVersion: version, counts, synthetic: snap.stats?.synthetic === true, partial: !!snap.stats?.partial?.length, search: this.search !== null };
   }
 
   static open<C extends ColumnSelection>(dataDir: string, snap: SnapshotInfo, compiled: Compiled<C>): SnapshotHandle<C> {
     const sqlite = openAppSqlite(dataDir, 'reader');
     try {
       attachSnapshot(sqlite, snap.dir);
+      const search = attachSearch(sqlite, snap.dir);
+      const searchSchemas = 'parts' in search ? Array.from({ length: search.parts }, (_, i) => searchPartSchema(i)) : [];
       // The snapshot files are immutable: memory-map them so hot pages are shared with the OS
       // cache instead of copied into SQLite's page cache.
-      for (const schema of ['est', 'reg']) sqlite.pragma(`${schema}.mmap_size = 2147418112`);
+      for (const schema of ['est', 'reg', ...searchSchemas]) sqlite.pragma(`${schema}.mmap_size = 2147418112`);
       // app.db too: every counted call commits on another connection, which empties this
       // connection's page cache for app.db; mapped pages come back without a read() each.
       sqlite.pragma('main.mmap_size = 268435456');
-      return new SnapshotHandle(sqlite, snap, compiled);
+      return new SnapshotHandle(sqlite, snap, compiled, 'parts' in search ? search.parts : search.unavailable);
     } catch (err) {
       sqlite.close();
       if (err instanceof SnapshotRefused) throw err;
@@ -197,7 +217,8 @@ export class RegistryReader<C extends ColumnSelection> {
     this.handle = next;
     // Nothing can be mid-lookup here (lookups are synchronous), so the old handle closes now.
     old?.close();
-    this.log(`registry: serving snapshot ${snap.id} (month ${snap.month})${old ? `, replaced ${old.info.id}` : ''}`);
+    const search = next.searchProblem ? `; search unavailable: ${next.searchProblem}` : '';
+    this.log(`registry: serving snapshot ${snap.id} (month ${snap.month})${old ? `, replaced ${old.info.id}` : ''}${search}`);
     return true;
   }
 

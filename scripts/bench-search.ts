@@ -1,0 +1,93 @@
+// Search engine benchmark (domain/search, no HTTP): the query shapes of issue #14 on an imported
+// data dir, p50/p99 of the first page (limit 20), counts and partner pages, warm cache.
+//   npm run bench:search -- --data-dir /path/to/data [--runs 200]
+// Values are drawn from the snapshot itself (seeded), so every query has something to find.
+import path from 'node:path';
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { numberOption } from '../src/cli/options.ts';
+import { dataPaths } from '../src/lib/config.ts';
+import { CompanyRegistry } from '../src/domain/company/lookup.ts';
+import { searchOf, type CompanyFilters } from '../src/domain/search/index.ts';
+import { Rng } from '../src/demo/prng.ts';
+import { openSqlite } from '../src/storage/sqlite.ts';
+import { attachSnapshot } from '../src/storage/snapshots/attach.ts';
+
+const argv = await yargs(hideBin(process.argv))
+  .locale('en')
+  .option('data-dir', { type: 'string', demandOption: true })
+  .option('runs', numberOption('runs', { integer: true, min: 1 }, { default: 200 }))
+  .option('seed', numberOption('seed', { integer: true }, { default: 1 }))
+  .strict()
+  .parse();
+
+const registry = new CompanyRegistry({ dataDir: argv['data-dir'], contacts: () => [], pollMs: 0, log: () => {} });
+const snapshot = registry.snapshot;
+const search = searchOf(snapshot);
+if (!snapshot || !search) throw new Error('no snapshot with a search index in this data dir');
+// A second connection to draw values from the data (what a client would ask for).
+const rng = new Rng(argv.seed);
+const dir = path.join(dataPaths(argv['data-dir']).registryDir, registry.info!.id);
+const data = openSqlite(':memory:');
+attachSnapshot(data, dir);
+data.prepare('ATTACH DATABASE ? AS srch').run(path.join(dir, 'search.db'));
+const pick = <T>(sql: string, n: number): T[] => {
+  const rows = data.prepare(sql).pluck().all() as T[];
+  if (!rows.length) throw new Error(`nothing for ${sql}`);
+  return Array.from({ length: n }, () => rows[rng.int(rows.length)]);
+};
+
+const N = argv.runs;
+const ufs = pick<string>(`SELECT uf FROM srch.agg_uf WHERE uf IS NOT NULL GROUP BY uf ORDER BY sum(n) DESC LIMIT 10`, N);
+const words = pick<string>(`SELECT term FROM srch.vocabulary WHERE length(term) BETWEEN 5 AND 12 AND term NOT GLOB '*[0-9]*' LIMIT 200000`, N * 5);
+const cnae7 = pick<number>(`SELECT cnae FROM srch.agg_cnae GROUP BY cnae ORDER BY sum(n) DESC LIMIT 300`, N);
+const muni = pick<number>(`SELECT municipio FROM srch.agg_municipio WHERE municipio IS NOT NULL GROUP BY municipio ORDER BY sum(n) DESC LIMIT 500`, N);
+const sits = ['ativa', 'baixada', 'inapta'] as const;
+const portes = [1, 3, 5];
+const common = ['comercio', 'servicos', 'ltda', 'de', 'transportes', 'representacoes'];
+// Rare words: vocabulary words in at most 100 documents.
+const rare: string[] = [];
+for (const w of words) {
+  if (rare.length === N) break;
+  const c = search.count({ q: w }, { bound: 100 });
+  if (c.exact && c.count > 0 && c.count <= 100 && !rare.includes(w)) rare.push(w);
+}
+const cnpjAt = (f: CompanyFilters, offset: number) => {
+  let after: string | null = null;
+  for (let i = 0; i < offset / 100; i++) after = search.search(f, { limit: 100, after }).next;
+  return after;
+};
+
+function measure(label: string, run: (i: number) => unknown): void {
+  const times: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const t = performance.now();
+    run(i);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(2);
+  console.log(`${label.padEnd(44)} p50 ${q(0.5).padStart(8)} ms   p99 ${q(0.99).padStart(8)} ms   max ${q(1).padStart(8)} ms`);
+}
+
+const page = (f: CompanyFilters, after: string | null = null) => search.search(f, { limit: 20, after });
+console.log(`snapshot ${registry.info?.id}: ${registry.info?.counts.establishments?.toLocaleString('en-US')} establishments; ${N} runs each, warm`);
+measure('one rare word', (i) => page({ q: rare[i % rare.length] }));
+measure('two common words + uf', (i) => page({ q: `${common[i % 3]} ${common[3 + (i % 3)]}`, uf: [ufs[i]] }));
+measure('cnae prefix (4 digits) + municipio', (i) => page({ cnae: [String(cnae7[i]).padStart(7, '0').slice(0, 4)], municipio: [muni[i]] }));
+measure('uf + situacao_cadastral + porte', (i) => page({ uf: [ufs[i]], situacao_cadastral: [sits[i % 3]], porte: [portes[i % 3]] }));
+measure('one CNAE nationwide (7 digits)', (i) => page({ cnae: [String(cnae7[i]).padStart(7, '0')] }));
+measure('one CNAE division + secondary', (i) => page({ cnae: [String(cnae7[i]).padStart(7, '0').slice(0, 2)], cnae_secundario: true }));
+measure('last word as a prefix (3 letters) + uf', (i) => page({ q: words[i].slice(0, 3), uf: [ufs[i]] }));
+measure('inicio_atividade range (cut months) + uf', (i) => page({ uf: [ufs[i]], inicio_atividade_min: '2019-03-15', inicio_atividade_max: '2021-08-20' }));
+const deep = cnpjAt({ uf: ['SP'] }, 20_000);
+measure('page 1,000 of uf=SP (limit 20)', () => page({ uf: ['SP'] }, deep));
+measure('count: situacao ativa (nationwide)', () => search.count({ situacao_cadastral: ['ativa'] }));
+measure('count: uf + situacao', (i) => search.count({ uf: [ufs[i]], situacao_cadastral: ['ativa'] }));
+measure('count: cnae division + uf (count tables)', (i) => search.count({ cnae: [String(cnae7[i]).padStart(7, '0').slice(0, 2)], uf: [ufs[i]] }));
+measure('count: cnae subclass + municipio (FTS)', (i) => search.count({ cnae: [String(cnae7[i]).padStart(7, '0')], municipio: [muni[i]] }));
+measure('count: q common word (bound 10,000)', (i) => search.count({ q: common[i % 3] }, { bound: 10_000 }));
+measure('partner by name (2 words)', (i) => search.partners({ nome: `${words[i]} ${words[N + i]}` }, { limit: 20 }));
+measure('partner by one word', (i) => search.partners({ nome: words[2 * N + i] }, { limit: 20 }));
+data.close();
+registry.close();

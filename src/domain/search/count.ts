@@ -1,0 +1,138 @@
+// `count`: how many establishments match. FTS5 counts by walking every match (~130 ns each: a
+// filter matching 12 M establishments takes ~1.6 s), so:
+// - filters the count tables cover (no `q`: UF with situation, head office, size, legal nature,
+//   Simples/MEI/e-mail/telephone; or município with situation, head office, size; or a primary
+//   CNAE with UF, situation, head office) are summed from them: exact, in ms;
+// - a range filter alone is summed from term_docs (whole years, months, buckets), plus the rows
+//   of its cut terms checked one by one;
+// - anything else is counted through the FTS index, exactly; with `q` it stops past `bound` and
+//   says `exact: false` (a name query can match millions: "ltda").
+import type { CompanyFilters } from './filters.ts';
+import type { Statements } from './lookups.ts';
+import { matchSql, type Clause, type Plan, type RangeClause } from './match.ts';
+import { cnpjOfRowid } from './rowid.ts';
+import type { FLAG } from './terms.ts';
+import { rangeClause, rowCheck } from './page.ts';
+
+export interface Count {
+  count: number;
+  exact: boolean;
+  /** Where it came from (logs, tests, benchmarks; not for the API's answer). */
+  source: 'tables' | 'index';
+}
+
+export const DEFAULT_COUNT_BOUND = 100_000;
+
+/** Count-table columns of each clause, and how a term of that clause gives the column's value. */
+const COLUMNS: Partial<Record<Clause['param'], [string, (t: string) => string | number]>> = {
+  uf: ['uf', (t) => t.slice(2).toUpperCase()],
+  municipio: ['municipio', (t) => Number(t.slice(2))],
+  situacao_cadastral: ['situacao', (t) => Number(t.slice(2))],
+  matriz_filial: ['matriz_filial', (t) => Number(t.slice(2))],
+  porte: ['porte', (t) => Number(t.slice(2))],
+  natureza_juridica: ['natureza', (t) => Number(t.slice(2))],
+};
+/** Count-table columns of the yes/no filters (one flags clause stands for all of them). */
+const FLAG_COLUMNS: Record<keyof typeof FLAG, string> = { opc_simples: 'simples', opc_mei: 'mei', has_email: 'email', has_telefone: 'telefone' };
+/** The count tables (storage/snapshots/search-schema.ts) and the filters each covers, tried in this order. */
+const TABLES: [string, Set<Clause['param']>][] = [
+  ['agg_uf', new Set(['uf', 'situacao_cadastral', 'matriz_filial', 'porte', 'natureza_juridica', 'opc_simples', 'opc_mei', 'has_email', 'has_telefone'])],
+  ['agg_municipio', new Set(['uf', 'municipio', 'situacao_cadastral', 'matriz_filial', 'porte'])],
+  ['agg_cnae', new Set(['cnae', 'uf', 'situacao_cadastral', 'matriz_filial'])],
+];
+
+function fromTables(st: Statements, clauses: readonly Clause[], secondary: boolean): number | null {
+  const params = clauses.flatMap((c) => (c.flags ? (Object.keys(c.flags) as Clause['param'][]) : [c.param]));
+  // A secondary CNAE is not in the tables; a flags clause stands for each yes/no filter it holds.
+  const found = secondary ? undefined : TABLES.find(([, covers]) => params.every((p) => covers.has(p)));
+  if (found === undefined) return null;
+  const table = found[0];
+  const where: string[] = [];
+  const args: (string | number)[] = [];
+  for (const c of clauses) {
+    if (c.param === 'cnae') {
+      // `_c47` (a division) or `_c4711302` (a subclass): a code range either way.
+      const ors = c.terms.map((t) => {
+        const digits = t.slice(2);
+        const scale = 10 ** (7 - digits.length);
+        args.push(Number(digits) * scale, (Number(digits) + 1) * scale);
+        return '(cnae >= ? AND cnae < ?)';
+      });
+      where.push(`(${ors.join(' OR ')})`);
+      continue;
+    }
+    if (c.flags) {
+      for (const [k, v] of Object.entries(c.flags)) {
+        where.push(`${FLAG_COLUMNS[k as keyof typeof FLAG]} = ?`);
+        args.push(v ? 1 : 0);
+      }
+      continue;
+    }
+    const [column, value] = COLUMNS[c.param]!;
+    where.push(`${column} IN (${c.terms.map(() => '?').join(', ')})`);
+    args.push(...c.terms.map(value));
+  }
+  const sql = `SELECT coalesce(sum(n), 0) FROM ${st.main}.${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  return st.get(sql).pluck().get(...args) as number;
+}
+
+/** FTS count of `clauses` over every part, stopping once past `stopAfter`. */
+function ftsCount(st: Statements, clauses: readonly Clause[], stopAfter: number): number {
+  const match = matchSql(clauses);
+  if (match === null) return 0;
+  let n = 0;
+  for (const p of st.files.parts) {
+    if (n > stopAfter) break;
+    const limit = Number.isFinite(stopAfter) ? stopAfter + 1 - n : -1;
+    n += st.get(`SELECT count(*) FROM (SELECT 1 FROM ${p}.est_fts WHERE est_fts MATCH ? LIMIT ?)`).pluck().get(match, limit) as number;
+  }
+  return n;
+}
+
+/** Matches of `clauses` that pass the row check of `ranges`' cut terms, counted one by one. */
+function checkedCount(st: Statements, clauses: readonly Clause[], ranges: readonly RangeClause[], cep: readonly string[] | null, stopAfter: number): number {
+  const match = matchSql(clauses);
+  const check = rowCheck(st, ranges, cep);
+  if (match === null || check === null) return 0;
+  let n = 0;
+  for (const p of st.files.parts) {
+    const stmt = st.get(`SELECT rowid FROM ${p}.est_fts WHERE est_fts MATCH ?`).pluck(true).safeIntegers(true);
+    for (const rowid of stmt.iterate(match) as Iterable<bigint>) if (check(cnpjOfRowid(rowid)) && ++n > stopAfter) return n;
+  }
+  return n;
+}
+
+export function countPlan(st: Statements, plan: Plan, f: CompanyFilters, bound = DEFAULT_COUNT_BOUND): Count {
+  if (plan.empty) return { count: 0, exact: true, source: 'tables' };
+  const stopAfter = f.q !== undefined ? bound : Infinity;
+  const secondary = f.cnae_secundario === true && (f.cnae?.length ?? 0) > 0;
+  if (!plan.ranges.length && plan.cep === null && f.q === undefined) {
+    const n = fromTables(st, plan.clauses, secondary);
+    if (n !== null) return { count: n, exact: true, source: 'tables' };
+  }
+  let n = 0;
+  if (!plan.clauses.length && plan.ranges.length === 1 && plan.cep === null) {
+    const r = plan.ranges[0];
+    const docs = st.get(`SELECT n FROM ${st.main}.term_docs WHERE term = ?`).pluck();
+    for (const t of r.whole) n += (docs.get(t) as number | undefined) ?? 0;
+    if (r.cut.length) n += checkedCount(st, [{ param: rangeClause(r).param, terms: r.cut }], [r], null, Infinity);
+    return { count: n, exact: true, source: 'tables' };
+  }
+  // Each range contributes its whole terms (no check) or its cut terms (checked): the two are
+  // disjoint (one year/month term and one bucket per establishment), so the counts add up.
+  const combos: { clauses: Clause[]; checked: RangeClause[] }[] = [{ clauses: [...plan.clauses], checked: [] }];
+  for (const r of plan.ranges) {
+    const next: typeof combos = [];
+    for (const c of combos) {
+      if (r.whole.length) next.push({ clauses: [...c.clauses, { ...rangeClause(r), terms: r.whole }], checked: c.checked });
+      if (r.cut.length) next.push({ clauses: [...c.clauses, { ...rangeClause(r), terms: r.cut }], checked: [...c.checked, r] });
+    }
+    combos.splice(0, combos.length, ...next);
+  }
+  for (const c of combos) {
+    if (n > stopAfter) break;
+    const checked = c.checked.length > 0 || plan.cep !== null;
+    n += checked ? checkedCount(st, c.clauses, c.checked, plan.cep, stopAfter - n) : ftsCount(st, c.clauses, stopAfter - n);
+  }
+  return n > stopAfter ? { count: bound, exact: false, source: 'index' } : { count: n, exact: true, source: 'index' };
+}

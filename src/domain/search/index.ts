@@ -1,0 +1,88 @@
+// The search engine of one snapshot (docs/search.md): company search, count and partner search
+// over the snapshot's search files. Synchronous and side-effect free, so an endpoint is a thin
+// call: parse the query string into CompanyFilters / PartnerFilters, call, map InvalidFilter to
+// 400 naming its parameter, and look the returned CNPJs up (domain/company/lookup.ts).
+//
+//   const search = searchOf(snapshot);            // null → 503 search_unavailable
+//   const page = search.search(filters, { limit: 20, after: cursorCnpj });
+//   const { count, exact } = search.count(filters);
+//   const partners = search.partners({ nome: 'maria silva' }, { limit: 20 });
+import type { OpenSnapshot } from '../registry/reader.ts';
+import type { ColumnSelection } from '../registry/rows.ts';
+import { countPlan, DEFAULT_COUNT_BOUND, type Count } from './count.ts';
+import { hasFilter, InvalidFilter, type CompanyFilters, type PartnerFilters } from './filters.ts';
+import { IndexTables, Statements } from './lookups.ts';
+import { compilePlan, type IndexLookups, type Plan } from './match.ts';
+import { searchPage, type Page } from './page.ts';
+import { partnerClauses, searchPartners, type PartnerPage } from './partners.ts';
+
+export type { CompanyFilters, PartnerFilters, Situacao } from './filters.ts';
+export { InvalidFilter, hasFilter, SITUACOES, parseIsoDate } from './filters.ts';
+export { queryWords } from './match.ts';
+export { partnerKeyTerm } from './partner-key.ts';
+export type { Page } from './page.ts';
+export type { Count } from './count.ts';
+export type { PartnerHit, PartnerPage, PartnerCompany } from './partners.ts';
+
+export const MAX_LIMIT = 100;
+
+/** What the engine needs of a snapshot (OpenSnapshot, of any column selection). */
+export type SearchableSnapshot = Pick<OpenSnapshot<ColumnSelection>, 'search' | 'lookups'>;
+const CNPJ_BODY = /^[0-9A-Z]{12}/;
+
+function checkLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new InvalidFilter('limit', `expected 1 to ${MAX_LIMIT}`);
+  return limit;
+}
+
+/** The plan of filters that select something (`cnae_secundario` alone, say, does not). */
+function planOf(f: CompanyFilters, ix: IndexLookups): Plan {
+  const plan = hasFilter(f) ? compilePlan(f, ix) : null;
+  if (plan === null || (!plan.clauses.length && !plan.ranges.length)) throw new InvalidFilter('q', 'at least one filter is needed');
+  return plan;
+}
+
+export class SearchIndex {
+  private readonly st: Statements;
+  private readonly tables: IndexTables;
+
+  constructor(private readonly snapshot: SearchableSnapshot) {
+    this.st = new Statements(snapshot.search!);
+    this.tables = new IndexTables(this.st);
+  }
+
+  /** Establishments matching every filter, in CNPJ order, after the CNPJ `after` (the previous page's `next`). */
+  search(f: CompanyFilters, page: { limit: number; after?: string | null }): Page {
+    const after = page.after ?? null;
+    if (after !== null && !CNPJ_BODY.test(after)) throw new InvalidFilter('cursor', 'not a cursor of this search');
+    return searchPage(this.st, planOf(f, this.tables), checkLimit(page.limit), after);
+  }
+
+  /** How many establishments match: exact without `q`; with `q`, `exact: false` past `bound`. */
+  count(f: CompanyFilters, opts: { bound?: number } = {}): Count {
+    return countPlan(this.st, planOf(f, this.tables), f, opts.bound ?? DEFAULT_COUNT_BOUND);
+  }
+
+  /** Partner rows by name words and/or cnpj_cpf, in the partners table's order, after rowid `after`. */
+  partners(f: PartnerFilters, page: { limit: number; after?: number | null }): PartnerPage {
+    const after = page.after ?? null;
+    if (after !== null && !(Number.isSafeInteger(after) && after >= 0)) throw new InvalidFilter('cursor', 'not a cursor of this search');
+    return searchPartners(this.st, partnerClauses(f, this.tables), this.snapshot.lookups, checkLimit(page.limit), after);
+  }
+}
+
+const engines = new WeakMap<object, SearchIndex>();
+
+/**
+ * The search engine of a snapshot (CompanyRegistry.snapshot), made once per snapshot; null when
+ * there is no snapshot or it has no usable search index (503 search_unavailable).
+ */
+export function searchOf(snapshot: SearchableSnapshot | null): SearchIndex | null {
+  if (snapshot === null || snapshot.search === null) return null;
+  let e = engines.get(snapshot);
+  if (e === undefined) {
+    e = new SearchIndex(snapshot);
+    engines.set(snapshot, e);
+  }
+  return e;
+}

@@ -1,0 +1,210 @@
+// Filters → an FTS5 query plan: an AND of clauses, each an OR of exact terms (terms.ts), plus the
+// range filters split into the terms they cover whole and the terms cut by their ends (whose
+// documents need an exact check of the row). Every term is built here from checked values and
+// quoted, so no request text ever reaches FTS5's query syntax.
+//
+// The last word of `q` matches as a prefix: it becomes the OR of the vocabulary's words that
+// start with it when there are at most MAX_EXPANSION of them. FTS5's own `word*` reads and merges
+// the doclists of every such word before returning the first row; the OR of exact terms is walked
+// lazily, like any other clause. Measured (2 M documents, 20,000 words of one prefix): a first
+// page 370 ms with `pa*`; 0.1 ms with an OR of 64 words, 2.5 ms of 1,024, 17 ms of 4,096 (25 ms
+// with a rare AND partner). Beyond MAX_EXPANSION words (2-letter prefixes of a full month),
+// `word*` is the fallback, slow on common starts.
+import { InvalidFilter, MATRIZ_FILIAL, SITUACOES, parseIsoDate, type CompanyFilters, type PartnerFilters } from './filters.ts';
+import { normalizeText } from './normalize.ts';
+import { capitalBucketRange, FLAG, flagTerms, lastDayOfMonth, term } from './terms.ts';
+
+export const MAX_EXPANSION = 2048;
+
+/** What the plan needs to know about the index (implemented over search.db by index.ts). */
+export interface IndexLookups {
+  /** Vocabulary words starting with `prefix`, at most `max + 1` of them. */
+  wordsWithPrefix(prefix: string, max: number): string[];
+  /** Index terms starting with `prefix` (CEP terms only, few). */
+  termsWithPrefix(prefix: string): string[];
+  /** CNAE codes present whose 7 digits start with `prefix`. */
+  cnaeCodes(prefix: string): number[];
+  /** Codes of the municípios with this normalised name, in these UFs (all when empty). */
+  municipioCodes(name: string, ufs: readonly string[]): number[];
+  /** The year/month or capital-bucket terms present (`_y`, `_k`) with their document counts. */
+  rangeTerms(kind: '_y' | '_k'): ReadonlyMap<string, number>;
+}
+
+/** One clause: OR of exact terms, or a prefix query (`word*`) when `prefix` is set. */
+export interface Clause {
+  param: keyof CompanyFilters | keyof PartnerFilters;
+  terms: string[];
+  prefix?: string;
+  /** The yes/no filters a flags clause stands for (terms.ts FLAG). */
+  flags?: Partial<Record<keyof typeof FLAG, boolean>>;
+}
+
+/** A range filter: terms fully inside [min, max], and terms cut by it (rows to check). */
+export interface RangeClause {
+  param: 'inicio_atividade' | 'capital_social';
+  min: number;
+  max: number;
+  whole: string[];
+  cut: string[];
+}
+
+export interface Plan {
+  clauses: Clause[];
+  ranges: RangeClause[];
+  /** CEP prefixes a row must start with, when one is longer than the 5-digit terms (else null). */
+  cep: string[] | null;
+  /** A clause with no term: nothing can match. */
+  empty: boolean;
+}
+
+const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
+
+/** The FTS5 syntax of one clause. */
+export function clauseSql(c: Clause): string {
+  if (c.prefix !== undefined) return `${quote(c.prefix)}*`;
+  return c.terms.length === 1 ? quote(c.terms[0]) : `(${c.terms.map(quote).join(' OR ')})`;
+}
+
+/** The MATCH text of clauses (AND); null when there is none. */
+export function matchSql(clauses: readonly Clause[]): string | null {
+  return clauses.length ? clauses.map(clauseSql).join(' AND ') : null;
+}
+
+/** The normalised words of a name query (the same function the build used on the names). */
+export function queryWords(q: string): string[] {
+  const t = normalizeText(q);
+  return t === '' ? [] : [...new Set(t.split(' '))];
+}
+
+/** Clauses for name words: each word exact, the last (≥ 2 characters) also as a prefix. */
+export function wordClauses(param: Clause['param'], text: string, ix: IndexLookups): Clause[] {
+  const words = queryWords(text);
+  if (!words.length) throw new InvalidFilter(param, 'no word to search for');
+  if (words.length > 20) throw new InvalidFilter(param, 'too many words (20 at most)');
+  return words.map((w, i) => {
+    if (i < words.length - 1 || w.length < 2) return { param, terms: [w] };
+    if (!/^[a-z]/.test(w)) return { param, terms: [], prefix: w };
+    const found = ix.wordsWithPrefix(w, MAX_EXPANSION);
+    if (found.length > MAX_EXPANSION) return { param, terms: [], prefix: w };
+    // The word itself stays even when absent: an absent term costs one lookup and matches nothing.
+    return { param, terms: found.includes(w) ? found : [w, ...found] };
+  });
+}
+
+const digits = (param: string, v: string, min: number, max: number) => {
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || v.length < min || v.length > max) {
+    throw new InvalidFilter(param, `expected ${min} to ${max} digits`);
+  }
+  return v;
+};
+
+const code = (param: string, v: number) => {
+  if (!Number.isSafeInteger(v) || v < 0) throw new InvalidFilter(param, 'expected a numeric code');
+  return v;
+};
+
+/** CEP terms: 2 or 5 digits exact; 3–4 the 5-digit terms present; 6–8 the 5-digit term (rows checked). */
+function cepTerms(p: string, ix: IndexLookups): string[] {
+  if (p.length === 2 || p.length >= 5) return [term.cep(p.slice(0, 5))];
+  return ix.termsWithPrefix(term.cep(p)).filter((t) => t.length === term.cep('').length + 5);
+}
+
+/** CNAE terms: the primary's 2- or 7-digit term, else the subclasses present (secondaries: always). */
+function cnaeTerms(prefix: string, secondary: boolean, ix: IndexLookups): string[] {
+  const p = digits('cnae', prefix, 2, 7);
+  const codes = () => ix.cnaeCodes(p).map((c) => String(c).padStart(7, '0'));
+  const primary = p.length === 2 || p.length === 7 ? [term.cnae(p, false)] : codes().map((c) => term.cnae(c, false));
+  if (!secondary) return primary;
+  return [...primary, ...(p.length === 7 ? [p] : codes()).map((c) => term.cnae(c, true))];
+}
+
+export function compilePlan(f: CompanyFilters, ix: IndexLookups): Plan {
+  const clauses: Clause[] = [];
+  const add = (param: keyof CompanyFilters, terms: string[]) => clauses.push({ param, terms: [...new Set(terms)] });
+  if (f.q !== undefined) clauses.push(...wordClauses('q', f.q, ix));
+  const ufs = (f.uf ?? []).map((u) => {
+    if (typeof u !== 'string' || !/^[A-Za-z]{2}$/.test(u)) throw new InvalidFilter('uf', 'expected two letters');
+    return u.toUpperCase();
+  });
+  if (f.uf?.length) add('uf', ufs.map(term.uf));
+  if (f.municipio?.length) {
+    add('municipio', f.municipio.flatMap((m) => (typeof m === 'number' ? [code('municipio', m)] : ix.municipioCodes(normalizeText(String(m)), ufs))).map(term.municipio));
+  }
+  const ceps = (f.cep ?? []).map((p) => digits('cep', p, 2, 8));
+  if (ceps.length) add('cep', ceps.flatMap((p) => cepTerms(p, ix)));
+  if (f.cnae?.length) add('cnae', f.cnae.flatMap((p) => cnaeTerms(p, f.cnae_secundario === true, ix)));
+  if (f.situacao_cadastral?.length) {
+    add('situacao_cadastral', f.situacao_cadastral.map((s) => {
+      if (!Object.hasOwn(SITUACOES, s)) throw new InvalidFilter('situacao_cadastral', `unknown value ${String(s)}`);
+      return term.situacao(SITUACOES[s]);
+    }));
+  }
+  if (f.matriz_filial !== undefined) {
+    if (!Object.hasOwn(MATRIZ_FILIAL, f.matriz_filial)) throw new InvalidFilter('matriz_filial', 'expected matriz or filial');
+    add('matriz_filial', [term.matrizFilial(MATRIZ_FILIAL[f.matriz_filial])]);
+  }
+  if (f.natureza_juridica?.length) add('natureza_juridica', f.natureza_juridica.map((n) => term.natureza(code('natureza_juridica', n))));
+  if (f.porte?.length) add('porte', f.porte.map((n) => term.porte(code('porte', n))));
+  const flags: Partial<Record<keyof typeof FLAG, boolean>> = {};
+  for (const k of Object.keys(FLAG) as (keyof typeof FLAG)[]) {
+    const v = f[k];
+    if (v === undefined) continue;
+    if (typeof v !== 'boolean') throw new InvalidFilter(k, 'expected true or false');
+    flags[k] = v;
+  }
+  const flagParams = Object.keys(flags) as (keyof typeof FLAG)[];
+  if (flagParams.length) clauses.push({ param: flagParams[0], terms: flagTerms(flags), flags });
+  const ranges = [dateRange(f, ix), capitalRange(f, ix)].filter((r): r is RangeClause => r !== null);
+  const empty = clauses.some((c) => c.prefix === undefined && c.terms.length === 0) || ranges.some((r) => !r.whole.length && !r.cut.length);
+  return { clauses, ranges, cep: ceps.some((p) => p.length > 5) ? ceps : null, empty };
+}
+
+function dateRange(f: CompanyFilters, ix: IndexLookups): RangeClause | null {
+  if (f.inicio_atividade_min === undefined && f.inicio_atividade_max === undefined) return null;
+  const parse = (param: string, s: string | undefined, dflt: number) => {
+    if (s === undefined) return dflt;
+    const n = parseIsoDate(s);
+    if (n === null) throw new InvalidFilter(param, 'expected a date YYYY-MM-DD');
+    return n;
+  };
+  const min = parse('inicio_atividade_min', f.inicio_atividade_min, 0);
+  const max = parse('inicio_atividade_max', f.inicio_atividade_max, 99999999);
+  const whole: string[] = [];
+  const cut: string[] = [];
+  const present = ix.rangeTerms('_y');
+  for (const t of present.keys()) {
+    const v = Number(t.slice(2));
+    if (t.length !== 6) continue; // years first; their months below when a year is cut
+    if (v * 10000 + 101 >= min && v * 10000 + 1231 <= max) whole.push(t);
+    else if (v * 10000 + 1231 >= min && v * 10000 + 101 <= max) {
+      for (let m = 1; m <= 12; m++) {
+        const mt = term.inicio(v * 100 + m);
+        if (!present.has(mt)) continue;
+        const first = (v * 100 + m) * 100 + 1;
+        const last = (v * 100 + m) * 100 + lastDayOfMonth(v, m);
+        if (first >= min && last <= max) whole.push(mt);
+        else if (last >= min && first <= max) cut.push(mt);
+      }
+    }
+  }
+  return { param: 'inicio_atividade', min, max, whole, cut };
+}
+
+function capitalRange(f: CompanyFilters, ix: IndexLookups): RangeClause | null {
+  if (f.capital_social_min === undefined && f.capital_social_max === undefined) return null;
+  const cents = (param: string, v: number | undefined, dflt: number) => {
+    if (v === undefined) return dflt;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new InvalidFilter(param, 'expected an amount ≥ 0');
+    return Math.round(v * 100);
+  };
+  const min = cents('capital_social_min', f.capital_social_min, 0);
+  const max = cents('capital_social_max', f.capital_social_max, Infinity);
+  const whole: string[] = [];
+  const cut: string[] = [];
+  for (const t of ix.rangeTerms('_k').keys()) {
+    const [low, high] = capitalBucketRange(t === term.capital(-1) ? -1 : Number(t.slice(2)));
+    if (low >= min && high - 1 <= max) whole.push(t);
+    else if (high - 1 >= min && low <= max) cut.push(t);
+  }
+  return { param: 'capital_social', min, max, whole, cut };
+}

@@ -1,0 +1,78 @@
+// Partner search: one row per partner row of the dump (a person or company in one company), by
+// name words (the rules of `q`) and/or `cnpj_cpf`, both terms of partner_fts, in the order of the
+// partners table (keyset on its rowid). Each row carries its company's head office summary.
+// The parts hold consecutive rowid ranges (importer/search/part.ts), so they are read in order.
+import { CODE_WIDTH, SITUACAO_CADASTRAL, collapse, domainText, lookupText } from '../company/codes.ts';
+import { mapSocio, type Lookups } from '../company/map.ts';
+import type { Socio } from '../company/schema.ts';
+import { InvalidFilter, type PartnerFilters } from './filters.ts';
+import type { Statements } from './lookups.ts';
+import { matchSql, wordClauses, type Clause, type IndexLookups } from './match.ts';
+import { partnerKeyTerm } from './partner-key.ts';
+
+export interface PartnerCompany {
+  /** CNPJ of the head office (the first establishment when none is marked matriz); null without establishments. */
+  cnpj: string | null;
+  razao_social: string;
+  situacao_cadastral: string;
+  uf: string;
+  municipio: string;
+}
+
+export interface PartnerHit extends Socio {
+  company: PartnerCompany;
+}
+
+export interface PartnerPage {
+  rows: PartnerHit[];
+  /** The cursor of the next page (the last partner rowid), null when there is none. */
+  next: number | null;
+}
+
+type PartnerRow = { basico: string; nome: string | null; cnpj_cpf: string | null; qualificacao: number | string | null; data_entrada: number | null; faixa_etaria: number | string | null };
+type Office = { cnpj: string; situacao_cadastral: number | string | null; uf: string | null; municipio: number | string | null };
+
+export function partnerClauses(f: PartnerFilters, ix: IndexLookups): Clause[] {
+  const clauses: Clause[] = [];
+  if (f.nome !== undefined) clauses.push(...wordClauses('nome', f.nome, ix));
+  if (f.cnpj_cpf !== undefined) {
+    const key = typeof f.cnpj_cpf === 'string' ? partnerKeyTerm(f.cnpj_cpf) : null;
+    if (key === null) throw new InvalidFilter('cnpj_cpf', 'expected a CNPJ, a CPF or a masked CPF (***123456**)');
+    clauses.push({ param: 'cnpj_cpf', terms: [key] });
+  }
+  if (!clauses.length) throw new InvalidFilter('nome', 'a partner search needs nome or cnpj_cpf');
+  return clauses;
+}
+
+export function searchPartners(st: Statements, clauses: Clause[], lookups: Lookups, limit: number, after: number | null): PartnerPage {
+  const match = matchSql(clauses)!;
+  const ids: number[] = [];
+  let bound = after ?? -1;
+  for (const p of st.files.parts) {
+    if (ids.length > limit) break;
+    const stmt = st.get(`SELECT rowid FROM ${p}.partner_fts WHERE partner_fts MATCH ? AND rowid > ? ORDER BY rowid LIMIT ?`).pluck(true);
+    ids.push(...(stmt.all(match, bound, limit + 1 - ids.length) as number[]));
+    if (ids.length) bound = ids[ids.length - 1];
+  }
+  const page = ids.slice(0, limit);
+  return { rows: page.map((id) => partnerHit(st, id, lookups)), next: ids.length > limit ? page[page.length - 1] : null };
+}
+
+function partnerHit(st: Statements, id: number, lookups: Lookups): PartnerHit {
+  const p = st.get('SELECT basico, nome, cnpj_cpf, qualificacao, data_entrada, faixa_etaria FROM reg.partners WHERE rowid = ?').get(id) as PartnerRow;
+  const razao = st.get('SELECT razao_social FROM reg.companies WHERE basico = ?').pluck().get(p.basico) as string | null | undefined;
+  // The establishments of a base are a range of the cnpj index; the head office is usually its first.
+  const range = [p.basico, `${p.basico}~`];
+  const office = (st.get('SELECT cnpj, situacao_cadastral, uf, municipio FROM est.establishments WHERE cnpj >= ? AND cnpj < ? AND matriz_filial = 1 LIMIT 1').get(...range) ??
+    st.get('SELECT cnpj, situacao_cadastral, uf, municipio FROM est.establishments WHERE cnpj >= ? AND cnpj < ? ORDER BY cnpj LIMIT 1').get(...range)) as Office | undefined;
+  return {
+    ...mapSocio(p, lookups),
+    company: {
+      cnpj: office?.cnpj ?? null,
+      razao_social: collapse(razao ?? null),
+      situacao_cadastral: office ? domainText(SITUACAO_CADASTRAL, office.situacao_cadastral) : '',
+      uf: office?.uf ?? '',
+      municipio: office ? lookupText(lookups.municipios, office.municipio, CODE_WIDTH.municipio) : '',
+    },
+  };
+}

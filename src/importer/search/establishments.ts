@@ -1,0 +1,53 @@
+// Step 1 of a search part: one FTS document per establishment of its rowid range, written by
+// SQLite (document-sql.ts), with the count tables fed from the same rows (aggregates.ts).
+//
+// Order. FTS5 wants rowids ascending within what it holds in memory: a smaller rowid flushes its
+// pending terms as a new segment, so establishments fed in random order would make one segment
+// per row. Walking the `cnpj` index gives CNPJ order but reads the table pages at random (the
+// table is in dump order): at full size one 16 KB page read per row. So the table is read in its
+// own order, in chunks of CHUNK rows, each sorted by rowid (CNPJ order) by SQLite in memory: a few
+// segments per chunk, merged once at the end ('optimize', part.ts).
+import type { Sqlite } from '../../storage/sqlite.ts';
+import { normalizeText } from '../../domain/search/normalize.ts';
+import { rowidOfCnpj } from '../../domain/search/rowid.ts';
+import { term } from '../../domain/search/terms.ts';
+import type { Aggregates } from './aggregates.ts';
+import { INSERT_ESTABLISHMENTS } from './document-sql.ts';
+
+/** Rows per sorted chunk: the sorter holds (rowid, document) of each, ~25 MB. */
+export const CHUNK = 100_000;
+
+/** The JS functions the document SQL calls (on the connection that runs it). */
+export function registerDocumentFunctions(db: Sqlite, agg: Aggregates | null): void {
+  db.function('search_norm', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? normalizeText(s) : ''));
+  db.function('search_alnum_rowid', { deterministic: true, safeIntegers: true }, (cnpj: unknown) => BigInt(rowidOfCnpj(String(cnpj))));
+  // A secondary CNAE list holding something else than 7-digit codes: keep the codes of 1–7 digits.
+  db.function('search_secondary', { deterministic: true }, (list: unknown) => {
+    const codes = new Set<string>();
+    for (const part of String(list).split(',')) if (/^\d{1,7}$/.test(part.trim())) codes.add(part.trim().padStart(7, '0'));
+    return [...codes].map((c) => ` ${term.cnae(c, true)}`).join('');
+  });
+  db.function('search_count', { deterministic: false }, (uf, mun, sit, mf, porte, nat, flags, cnae, month, bucket) => {
+    agg?.add(uf, mun, sit, mf, porte, nat, flags, cnae, month, bucket);
+    return '';
+  });
+}
+
+/** Indexes the establishments whose rowid is in `range(max rowid)`; returns how many. */
+export async function indexEstablishments(
+  db: Sqlite,
+  range: (maxRowid: number) => [number, number],
+  onProgress: (done: number) => void,
+): Promise<number> {
+  const insert = db.prepare(INSERT_ESTABLISHMENTS);
+  const maxRowid = (db.prepare('SELECT max(rowid) AS m FROM est.establishments').get() as { m: number | null }).m ?? 0;
+  const [first, last] = range(maxRowid);
+  let done = 0;
+  for (let from = first; from < last; from += CHUNK) {
+    done += insert.run(from, Math.min(from + CHUNK, last)).changes;
+    onProgress(done);
+    // Let the progress message out: the build is otherwise synchronous.
+    await new Promise(setImmediate);
+  }
+  return done;
+}

@@ -1,0 +1,90 @@
+// The query plan without a database (a fake index), and the CNPJ ↔ rowid encoding.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { compilePlan, matchSql, type IndexLookups } from '../../../src/domain/search/match.ts';
+import { ALNUM_BASE, boundsAfter, cnpjOfRowid, rowidOfCnpj } from '../../../src/domain/search/rowid.ts';
+import { capitalBucket, capitalBucketRange, LAST_CAPITAL_BUCKET, term } from '../../../src/domain/search/terms.ts';
+import { makeCnpj } from '../../../src/domain/cnpj.ts';
+
+const years = new Map<string, number>();
+for (let y = 2018; y <= 2021; y++) {
+  years.set(term.inicio(y), 12);
+  for (let mo = 1; mo <= 12; mo++) years.set(term.inicio(y * 100 + mo), 1);
+}
+const buckets = new Map([-1, ...Array.from({ length: 30 }, (_, i) => i)].map((b) => [term.capital(b), 1]));
+const fake: IndexLookups = {
+  wordsWithPrefix: (p) => ['joana', 'joao', 'jose'].filter((w) => w.startsWith(p)),
+  termsWithPrefix: () => [],
+  cnaeCodes: () => [4711301, 4711302],
+  municipioCodes: () => [7107],
+  rangeTerms: (kind) => (kind === '_y' ? years : buckets),
+};
+
+test('whole years and months need no check; only the months cut by the range do', () => {
+  const [r] = compilePlan({ inicio_atividade_min: '2019-03-15', inicio_atividade_max: '2020-12-31' }, fake).ranges;
+  assert.deepEqual(r.cut, ['_y201903']);
+  assert.deepEqual(r.whole.sort(), ['_y2020', ...Array.from({ length: 9 }, (_, i) => `_y2019${String(i + 4).padStart(2, '0')}`)].sort());
+  const [aligned] = compilePlan({ inicio_atividade_min: '2019-01-01', inicio_atividade_max: '2019-02-28' }, fake).ranges;
+  assert.deepEqual([aligned.whole, aligned.cut], [['_y201901', '_y201902'], []]);
+});
+
+test('capital buckets: 1-2-5 per power of ten; round amounts need no check', () => {
+  assert.equal(capitalBucket(0), -1);
+  assert.equal(capitalBucket(1), 0);
+  assert.equal(capitalBucket(199), 6);
+  assert.equal(capitalBucket(200), 7);
+  assert.equal(capitalBucket(500), 8);
+  assert.equal(capitalBucket(1e30), LAST_CAPITAL_BUCKET);
+  for (let b = -1; b < LAST_CAPITAL_BUCKET; b++) {
+    const [low, high] = capitalBucketRange(b);
+    if (high > Number.MAX_SAFE_INTEGER) break; // cents past 2^53 are not exact numbers (nor real capitals)
+    assert.equal(capitalBucket(low), b);
+    assert.equal(capitalBucket(high - 1), b);
+    assert.equal(capitalBucket(high), b + 1);
+  }
+  const [r] = compilePlan({ capital_social_min: 10_000, capital_social_max: 49_999.99 }, fake).ranges;
+  assert.deepEqual(r.cut, []);
+  assert.deepEqual(r.whole, [term.capital(capitalBucket(1_000_000)), term.capital(capitalBucket(2_000_000))]);
+  const [cut] = compilePlan({ capital_social_min: 15_000 }, fake).ranges;
+  assert.deepEqual(cut.cut, [term.capital(capitalBucket(1_500_000))]);
+});
+
+test('terms are quoted; prefixes expand to exact words; invalid values name their parameter', () => {
+  const p = compilePlan({ q: 'São "jo', uf: ['sp'], cnae: ['4711', '47'], cnae_secundario: true, municipio: ['sao paulo'] }, fake);
+  assert.equal(
+    matchSql(p.clauses),
+    '"sao" AND ("jo" OR "joana" OR "joao" OR "jose") AND "_usp" AND "_m7107" AND ("_c4711301" OR "_c4711302" OR "_d4711301" OR "_d4711302" OR "_c47")',
+  );
+  // The yes/no filters share one term of 16 values: two of them given leave 4.
+  const flags = compilePlan({ has_email: true, opc_mei: false }, fake).clauses;
+  assert.equal(flags.length, 1);
+  assert.deepEqual(flags[0].terms, ['_b4', '_b5', '_b12', '_b13']);
+  for (const [f, param] of [
+    [{ uf: ['S"'] }, 'uf'],
+    [{ cep: ['1'] }, 'cep'],
+    [{ cep: ['12a'] }, 'cep'],
+    [{ cnae: ['123456789'] }, 'cnae'],
+    [{ situacao_cadastral: ['viva'] }, 'situacao_cadastral'],
+    [{ natureza_juridica: [1.5] }, 'natureza_juridica'],
+    [{ inicio_atividade_min: '2023-02-30' }, 'inicio_atividade_min'],
+    [{ capital_social_max: -1 }, 'capital_social_max'],
+    [{ q: '!!!' }, 'q'],
+  ] as const) {
+    assert.throws(() => compilePlan(f as never, fake), { name: 'InvalidFilter', param }, JSON.stringify(f));
+  }
+});
+
+test('rowids: CNPJ order, numeric ones compact, alphanumeric ones after 10^12; bounds after any CNPJ', () => {
+  const cnpjs = ['00000000000191', makeCnpj('12345678', '0001'), makeCnpj('1234567A', '0001'), makeCnpj('12345680', '0001'), makeCnpj('12ABC345', '01DE'), makeCnpj('99999999', '9999'), makeCnpj('A0000000', '0001'), makeCnpj('ZZZZZZZZ', 'ZZZZ')].sort();
+  for (const c of cnpjs) assert.equal(cnpjOfRowid(rowidOfCnpj(c)), c);
+  assert.equal(rowidOfCnpj('12345678000195'), 123456780001);
+  assert.ok(BigInt(rowidOfCnpj(makeCnpj('1234567A', '0001'))) >= BigInt(ALNUM_BASE));
+  for (const after of cnpjs) {
+    const b = boundsAfter(after);
+    for (const c of cnpjs) {
+      const r = rowidOfCnpj(c);
+      const beyond = typeof r === 'number' ? r > b.numeric : r > b.alnum;
+      assert.equal(beyond, c > after, `${c} after ${after}`);
+    }
+  }
+});
