@@ -5,6 +5,7 @@
 // still checks what it uses (InvalidFilter names the parameter).
 import { Type, type Static } from '@sinclair/typebox';
 import { PAGING_PARAMETERS } from '../company/list-schema.ts';
+import { SocioSchema } from '../company/schema.ts';
 import type { CompanyFilters, Situacao } from './filters.ts';
 
 const bool = (description: string) => Type.Optional(Type.Boolean({ description }));
@@ -66,3 +67,35 @@ export function toCompanyFilters(v: CompanyFilterValues): CompanyFilters {
   }
   return f as CompanyFilters & { situacao_cadastral?: Situacao[] };
 }
+
+export const PartnerSearchQuerySchema = Type.Object(
+  {
+    nome: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Palavras do nome do sócio, com as regras de q: sem distinção de maiúsculas e acentos, a última também como prefixo.' }),
+    ),
+    cnpj_cpf: Type.Optional(
+      Type.String({
+        maxLength: 20,
+        description: 'O CNPJ de um sócio pessoa jurídica, o CPF mascarado como a Receita o publica (***123456**), ou um CPF completo (valem os seis dígitos do meio, os únicos publicados).',
+      }),
+    ),
+    ...PAGING_PARAMETERS,
+  },
+  { additionalProperties: false },
+);
+
+export const PartnerCompanySchema = Type.Object(
+  {
+    cnpj: Type.Union([Type.String(), Type.Null()], { description: 'CNPJ da matriz (ou do primeiro estabelecimento, se nenhum é matriz); null sem estabelecimentos.' }),
+    razao_social: Type.String(),
+    situacao_cadastral: Type.String({ description: 'Situação cadastral da matriz.' }),
+    uf: Type.String(),
+    municipio: Type.String(),
+  },
+  { additionalProperties: false, description: 'A empresa da qual a pessoa é sócia (dados da matriz).' },
+);
+
+export const PartnerHitSchema = Type.Composite([SocioSchema, Type.Object({ company: PartnerCompanySchema })], {
+  additionalProperties: false,
+  description: 'Um sócio em uma empresa.',
+});

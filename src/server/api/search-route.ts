@@ -27,8 +27,8 @@ export type Send = (res: ServerResponse, headers: Record<string, number>) => voi
 
 export interface SearchRouteSpec<S extends TObject> {
   schema: S;
-  /** A refusal of the parameters before any work (missing_filter), or null. */
-  check?: (v: Static<S>) => ErrorKey | null;
+  /** A refusal of the parameters before any work (missing_filter, with its sentence), or null. */
+  check?: (v: Static<S>) => { key: ErrorKey; message?: string } | null;
   /** The answer; may throw InvalidFilter. */
   answer: (search: SearchIndex, snap: Snapshot, v: Static<S>) => Send;
 }
@@ -61,7 +61,7 @@ export function searchRoute<S extends TObject>(deps: SearchDeps, spec: SearchRou
     const query = readQuery(req.query);
     if (!query.ok) return sendUncounted(res, access, token, 'invalid_parameter', query.message);
     const refusal = spec.check?.(query.value) ?? null;
-    if (refusal !== null) return sendUncounted(res, access, token, refusal);
+    if (refusal !== null) return sendUncounted(res, access, token, refusal.key, refusal.message);
     const snap = reader.snapshot;
     if (snap === null) return sendUncounted(res, access, token, 'registry_unavailable');
     const search = searchOf(snap);

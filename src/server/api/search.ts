@@ -10,7 +10,7 @@ export const SEARCH_ROUTE = '/api/v1/brazilian_companies';
 export const COUNT_ROUTE = '/api/v1/brazilian_companies/count';
 
 /** `cnae_secundario` alone selects nothing: the engine would refuse it too. */
-const missingFilter = (v: CompanyFilterValues) => (hasFilter({ ...toCompanyFilters(v), cnae_secundario: undefined }) ? null : 'missing_filter' as const);
+const missingFilter = (v: CompanyFilterValues) => (hasFilter({ ...toCompanyFilters(v), cnae_secundario: undefined }) ? null : { key: 'missing_filter' as const });
 
 /** The cursor's scope: the route and every filter, in the schema's order (another filter set's cursor fails). */
 const scopeOf = (v: CompanyFilterValues) => `companies ${JSON.stringify(toCompanyFilters(v))}`;
