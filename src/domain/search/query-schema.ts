@@ -43,7 +43,19 @@ export const COMPANY_FILTER_PARAMETERS = {
   capital_social_max: Type.Optional(Type.Number({ minimum: 0, description: 'Capital social máximo, em reais, inclusive.' })),
 };
 
-export const CompanySearchQuerySchema = Type.Object({ ...COMPANY_FILTER_PARAMETERS, ...PAGING_PARAMETERS }, { additionalProperties: false });
+export const CompanySearchQuerySchema = Type.Object(
+  {
+    ...COMPANY_FILTER_PARAMETERS,
+    ...PAGING_PARAMETERS,
+    format: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('csv')], {
+        description:
+          'json (padrão) ou csv: a mesma página em CSV para planilhas (UTF-8 com BOM, separador ";", linha de cabeçalho), com o cursor da próxima página no cabeçalho X-Next-Cursor (ausente na última). O cursor vale nos dois formatos.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export const CompanyCountQuerySchema = Type.Object(COMPANY_FILTER_PARAMETERS, { additionalProperties: false });
 
 export const CountResponseSchema = Type.Object(

@@ -1,8 +1,10 @@
 // GET /api/v1/brazilian_companies?<filters>&limit&cursor (a page of companies, in CNPJ order)
 // and GET /api/v1/brazilian_companies/count?<filters> ({count, exact}), over the snapshot's
-// search index (domain/search, docs/search-api.md). One call of quota per request.
+// search index (domain/search, docs/search-api.md). One call of quota per request. `format=csv`
+// answers the same page as CSV (csv.ts); the filters, not the format, scope the cursor.
 import { hasFilter } from '../../domain/search/index.ts';
 import { CompanyCountQuerySchema, CompanySearchQuerySchema, toCompanyFilters, type CompanyFilterValues } from '../../domain/search/query-schema.ts';
+import { companiesCsv, sendCsv } from './csv.ts';
 import { sendJson } from './errors.ts';
 import { cursorKey, nextCursor, searchRoute, type SearchDeps } from './search-route.ts';
 
@@ -22,7 +24,13 @@ export function searchHandler(deps: SearchDeps) {
     answer: (search, snap, v) => {
       const scope = scopeOf(v);
       const page = search.search(toCompanyFilters(v), { limit: v.limit, after: cursorKey(scope, v.cursor) });
-      const body = { data: deps.reader.companies(snap, page.cnpjs), next_cursor: nextCursor(scope, page.next) };
+      const data = deps.reader.companies(snap, page.cnpjs);
+      const next = nextCursor(scope, page.next);
+      if (v.format === 'csv') {
+        const csv = companiesCsv(data);
+        return (res, headers) => sendCsv(res, csv, next, headers);
+      }
+      const body = { data, next_cursor: next };
       return (res, headers) => sendJson(res, 200, body, headers);
     },
   });

@@ -10,6 +10,8 @@ import { CompanySchema } from '../../../src/domain/company/schema.ts';
 import type { CompanyFilters } from '../../../src/domain/search/filters.ts';
 import { runImport } from '../../../src/importer/run.ts';
 import { DEMO_400 } from '../../fixtures/index.ts';
+import { CSV_COLUMNS } from '../../../src/server/api/csv.ts';
+import { parseCsv } from './csv-parse.ts';
 import { Oracle } from '../../domain/search/oracle.ts';
 import { bearer, get, makeAccount, serve, tempDataDir, type TestAccount, type TestServer } from '../helpers.ts';
 
@@ -106,6 +108,32 @@ describe('company search and count', () => {
       assert.equal(remaining(r), afterOne, qs);
     }
     assert.equal((await count('?uf=SP&limit=5')).status, 400, 'count takes no paging parameters');
+  });
+
+  test('format=csv: the same page as CSV, the next cursor in X-Next-Cursor, usable both ways; one call', async () => {
+    const qs = '?uf=SP&situacao_cadastral=ativa,baixada&limit=4';
+    const json = await search(qs);
+    const r = await fetch(`${server.url}/api/v1/brazilian_companies${qs}&format=csv`, bearer(acct.token));
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('content-type'), 'text/csv; charset=utf-8');
+    assert.equal(Number(r.headers.get('x-ratelimit-remaining')), remaining(json) - 1, 'one call');
+    assert.equal(r.headers.get('x-next-cursor'), json.body.next_cursor);
+    const rows = parseCsv(new TextDecoder('utf-8', { ignoreBOM: true }).decode(await r.arrayBuffer()));
+    assert.deepEqual(rows[0], CSV_COLUMNS);
+    assert.deepEqual(rows.slice(1).map((row) => row[0]), json.body.data.map((c: { cnpj: string }) => c.cnpj));
+    const i = CSV_COLUMNS.indexOf('razao_social');
+    assert.deepEqual(rows.slice(1).map((row) => row[i]), json.body.data.map((c: { razao_social: string }) => c.razao_social));
+    // The CSV's cursor continues the JSON listing and the other way round.
+    const page2 = await search(`${qs}&cursor=${r.headers.get('x-next-cursor')}`);
+    const csv2 = await fetch(`${server.url}/api/v1/brazilian_companies${qs}&format=csv&cursor=${json.body.next_cursor}`, bearer(acct.token));
+    assert.deepEqual(parseCsv(await csv2.text().then((t) => `\uFEFF${t}`)).slice(1).map((row) => row[0]), page2.body.data.map((c: { cnpj: string }) => c.cnpj));
+    // The last page has no X-Next-Cursor; a bad format is refused.
+    let cur = '';
+    for (let p = await search('?uf=SP&limit=100'); p.body.next_cursor !== null; p = await search(`?uf=SP&limit=100${cur}`)) cur = `&cursor=${p.body.next_cursor}`;
+    const last = await fetch(`${server.url}/api/v1/brazilian_companies?uf=SP&limit=100&format=csv${cur}`, bearer(acct.token));
+    assert.equal(last.status, 200);
+    assert.equal(last.headers.get('x-next-cursor'), null);
+    assert.equal((await search('?uf=SP&format=xlsx')).body.error, 'invalid_parameter');
   });
 
   test('quota: one call per answered request, 429 when used up', async () => {
