@@ -4,8 +4,8 @@
 // are. `toCompanyFilters` maps the reader's values onto the engine's CompanyFilters; the engine
 // still checks what it uses (InvalidFilter names the parameter).
 import { Type, type Static } from '@sinclair/typebox';
-import { PAGING_PARAMETERS } from '../company/list-schema.ts';
-import { SocioSchema } from '../company/schema.ts';
+import { PAGING_PARAMETERS, pageSchema } from '../company/list-schema.ts';
+import { CompanySchema, SocioSchema } from '../company/schema.ts';
 import type { CompanyFilters, Situacao } from './filters.ts';
 
 const bool = (description: string) => Type.Optional(Type.Boolean({ description }));
@@ -111,3 +111,11 @@ export const PartnerHitSchema = Type.Composite([SocioSchema, Type.Object({ compa
   additionalProperties: false,
   description: 'Um sócio em uma empresa.',
 });
+
+export const CompanySearchPageSchema = pageSchema(
+  CompanySchema,
+  'Estabelecimentos que atendem a todos os filtros, em ordem de CNPJ. Cada item é o objeto company da consulta por CNPJ. Uma página pode vir com menos itens que limit e ainda ter next_cursor: continue até next_cursor ser null.',
+);
+export const PartnersPageSchema = pageSchema(PartnerHitSchema, 'Uma linha por sócio em cada empresa, na ordem da tabela de sócios da Receita.');
+export type CompanySearchPage = Static<typeof CompanySearchPageSchema>;
+export type PartnersPage = Static<typeof PartnersPageSchema>;

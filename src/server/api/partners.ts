@@ -7,6 +7,9 @@ import { cursorKey, nextCursor, searchRoute, type SearchDeps } from './search-ro
 
 export const PARTNERS_ROUTE = '/api/v1/partners';
 
+/** The cursor's scope: the route and both filters. */
+export const partnersScope = (f: { nome?: string; cnpj_cpf?: string }) => `partners ${JSON.stringify({ nome: f.nome, cnpj_cpf: f.cnpj_cpf })}`;
+
 const MISSING = 'Informe ao menos um filtro da busca de sócios: nome ou cnpj_cpf.';
 
 export function partnersHandler(deps: SearchDeps) {
@@ -15,7 +18,7 @@ export function partnersHandler(deps: SearchDeps) {
     check: (v) => (v.nome === undefined && v.cnpj_cpf === undefined ? { key: 'missing_filter', message: MISSING } : null),
     answer: (search, _snap, v) => {
       const filters = { nome: v.nome, cnpj_cpf: v.cnpj_cpf };
-      const scope = `partners ${JSON.stringify(filters)}`;
+      const scope = partnersScope(filters);
       const key = cursorKey(scope, v.cursor);
       const page = search.partners(filters, { limit: v.limit, after: key === null ? null : Number(key) });
       const body = { data: page.rows, next_cursor: nextCursor(scope, page.next) };

@@ -15,7 +15,7 @@ export const COUNT_ROUTE = '/api/v1/brazilian_companies/count';
 const missingFilter = (v: CompanyFilterValues) => (hasFilter({ ...toCompanyFilters(v), cnae_secundario: undefined }) ? null : { key: 'missing_filter' as const });
 
 /** The cursor's scope: the route and every filter, in the schema's order (another filter set's cursor fails). */
-const scopeOf = (v: CompanyFilterValues) => `companies ${JSON.stringify(toCompanyFilters(v))}`;
+export const scopeOf = (v: CompanyFilterValues) => `companies ${JSON.stringify(toCompanyFilters(v))}`;
 
 export function searchHandler(deps: SearchDeps) {
   return searchRoute(deps, {
