@@ -77,6 +77,32 @@ describe('company search and count', () => {
     }
   });
 
+  test('the query string maps onto every filter: município by code and by name, accents, CEP, codes, flags', async () => {
+    const top = oracle.db.prepare('SELECT e.municipio AS code, m.description AS name, e.uf AS uf, e.cep AS cep FROM est.establishments e JOIN reg.municipios m ON m.code = e.municipio GROUP BY 1 ORDER BY count(*) DESC LIMIT 1').get() as { code: number; name: string; uf: string; cep: number };
+    const name = top.name.toLowerCase();
+    const nat = oracle.db.prepare('SELECT natureza_juridica FROM reg.companies GROUP BY 1 ORDER BY count(*) DESC LIMIT 1').pluck().get() as number;
+    const word = (oracle.db.prepare("SELECT razao_social FROM reg.companies WHERE razao_social LIKE '% %' ORDER BY basico LIMIT 1").pluck().get() as string).split(' ')[0]!;
+    const cases: [string, CompanyFilters][] = [
+      [`?municipio=${String(top.code).padStart(4, '0')}`, { municipio: [top.code] }],
+      [`?municipio=${encodeURIComponent(name)}&uf=${top.uf.toLowerCase()}`, { municipio: [name], uf: [top.uf] }],
+      [`?cep=${String(top.cep).padStart(8, '0').slice(0, 3)}`, { cep: [String(top.cep).padStart(8, '0').slice(0, 3)] }],
+      [`?natureza_juridica=${nat}&has_email=true`, { natureza_juridica: [nat], has_email: true }],
+      ['?has_telefone=false&opc_mei=false', { has_telefone: false, opc_mei: false }],
+      [`?q=${encodeURIComponent(word.toLowerCase().normalize('NFD').replace(/\p{M}/gu, ''))}`, { q: word }],
+      [`?q=${encodeURIComponent(word.slice(0, 3))}`, { q: word.slice(0, 3) }],
+    ];
+    for (const [qs, f] of cases) {
+      const expected = oracle.companies(f);
+      assert.ok(expected.length > 0, `${qs} should match (${expected.length})`);
+      assert.deepEqual((await walk(qs, 50)).cnpjs, expected, qs);
+      const c = (await count(qs)).body;
+      assert.ok(c.exact ? c.count === expected.length : c.count <= expected.length, `${qs}: ${JSON.stringify(c)}`);
+    }
+    // A município name that does not exist selects nothing (or is refused naming it).
+    const none = await search('?municipio=cidade%20inexistente&uf=SP');
+    assert.ok(none.status === 200 ? none.body.data.length === 0 : none.body.message.includes('parâmetro municipio'), JSON.stringify(none.body));
+  });
+
   test('each item is the lookup\'s company object', async () => {
     const r = await search('?uf=SP&limit=5');
     assert.equal(r.body.data.length, 5);
