@@ -32,6 +32,12 @@ export const ERRORS = {
     message: 'Parâmetro inválido na URL. Consulte a documentação em /docs.',
     when: 'Um parâmetro da URL é desconhecido, repetido ou tem valor fora do permitido, ou o cursor não é o next_cursor desta mesma consulta; a mensagem nomeia o parâmetro e o que é aceito.',
   },
+  missing_filter: {
+    status: 400,
+    error: 'missing_filter',
+    message: 'Informe ao menos um filtro da busca (q, uf, municipio, cep, cnae, situacao_cadastral, matriz_filial, natureza_juridica, porte, opc_simples, opc_mei, has_email, has_telefone, inicio_atividade_min/max ou capital_social_min/max).',
+    when: 'Busca ou contagem de empresas sem nenhum filtro (cnae_secundario sozinho não filtra).',
+  },
   invalid_body: {
     status: 400,
     error: 'invalid_body',
@@ -111,6 +117,12 @@ export const ERRORS = {
     error: 'registry_unavailable',
     message: 'A base de CNPJs ainda não foi importada neste servidor. Tente novamente mais tarde.',
     when: 'Nenhuma base da Receita foi importada ainda.',
+  },
+  search_unavailable: {
+    status: 503,
+    error: 'search_unavailable',
+    message: 'A busca de empresas ainda não está disponível na base carregada neste servidor; a consulta por CNPJ continua funcionando. Tente novamente mais tarde.',
+    when: 'A base carregada foi importada sem o índice de busca (até ser importada de novo); a consulta por CNPJ funciona.',
   },
   route_not_found: {
     status: 404,

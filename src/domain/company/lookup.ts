@@ -6,7 +6,7 @@ import { RegistryReader, type OpenSnapshot, type ReaderOptions, type RegistryInf
 import { establishmentsPage, type EstablishmentsAfter } from './establishments.ts';
 import type { EstablishmentsPage } from './list-schema.ts';
 import { MAPPED_COLUMNS, mapCompany } from './map.ts';
-import type { CompanyResponse, ContatoExtra } from './schema.ts';
+import type { Company, CompanyResponse, ContatoExtra } from './schema.ts';
 
 export interface CompanyRegistryOptions extends Omit<ReaderOptions<typeof MAPPED_COLUMNS>, 'columns'> {
   /**
@@ -47,6 +47,16 @@ export class CompanyRegistry {
     if (snap === null) return null;
     const rows = snap.rows(cnpj);
     return rows === null ? null : mapCompany(rows, snap.lookups, this.contacts(cnpj));
+  }
+
+  /** The company objects of `cnpjs` in `snap`: a search's page, read from the snapshot the search read. */
+  companies(snap: OpenSnapshot<typeof MAPPED_COLUMNS>, cnpjs: readonly string[]): Company[] {
+    const out: Company[] = [];
+    for (const cnpj of cnpjs) {
+      const rows = snap.rows(cnpj);
+      if (rows !== null) out.push(mapCompany(rows, snap.lookups, this.contacts(cnpj)).company);
+    }
+    return out;
   }
 
   /**

@@ -9,6 +9,7 @@ import { layout } from '../web/layout.ts';
 import { ERRORS } from '../../domain/api-errors.ts';
 import { fieldTable } from './docs-parts.ts';
 import { batchSection, establishmentsSection } from './docs-lists.ts';
+import { countSection, partnersSection, searchSection } from './docs-search.ts';
 import { lookupCurl } from './examples.ts';
 import { API_DESCRIPTION } from './openapi.ts';
 
@@ -21,6 +22,9 @@ const TITLES = {
   'campos-socios': 'socios[]',
   'campos-contatos-extras': 'contatos_extras[]',
   exemplo: 'Exemplo',
+  buscar: 'Buscar empresas',
+  contar: 'Contar empresas',
+  socios: 'Buscar sócios',
   estabelecimentos: 'Estabelecimentos de uma empresa',
   lote: 'Consulta em lote',
   erros: 'Erros',
@@ -31,6 +35,9 @@ type SectionId = keyof typeof TITLES;
 const CONTENTS: readonly (readonly [SectionId, readonly SectionId[]])[] = [
   ['autenticacao', []],
   ['consultar', ['resposta', 'campos-company', 'campos-socios', 'campos-contatos-extras', 'exemplo']],
+  ['buscar', []],
+  ['contar', []],
+  ['socios', []],
   ['estabelecimentos', []],
   ['lote', []],
   ['erros', []],
@@ -88,6 +95,21 @@ ${fieldTable(ContatoExtraSchema)}
 
 ${h3('exemplo')}
 <pre class="code json" tabindex="0">${JSON.stringify(exampleResponse(), null, 2)}</pre>
+</section>
+
+<section class="card">
+${h2('buscar')}
+${searchSection(baseUrl)}
+</section>
+
+<section class="card">
+${h2('contar')}
+${countSection(baseUrl)}
+</section>
+
+<section class="card">
+${h2('socios')}
+${partnersSection(baseUrl)}
 </section>
 
 <section class="card">

@@ -6,6 +6,8 @@ import { BatchRequestSchema, BatchResponseSchema, EstablishmentsPageSchema } fro
 import { ERRORS } from '../../domain/api-errors.ts';
 import { lookupCurl } from './examples.ts';
 import { listPaths } from './openapi-lists.ts';
+import { searchPaths } from './openapi-search.ts';
+import { CompanySearchPageSchema, CountResponseSchema, PartnersPageSchema } from '../../domain/search/query-schema.ts';
 import { COMMON_ERRORS, RATE_HEADERS, curlSample, errorResponses, plain } from './openapi-parts.ts';
 
 export const API_DESCRIPTION =
@@ -29,6 +31,9 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
       },
       schemas: {
         CompanyResponse: plain(CompanyResponseSchema),
+        CompanySearchPage: plain(CompanySearchPageSchema),
+        CountResponse: plain(CountResponseSchema),
+        PartnersPage: plain(PartnersPageSchema),
         EstablishmentsPage: plain(EstablishmentsPageSchema),
         BatchRequest: plain(BatchRequestSchema),
         BatchResponse: plain(BatchResponseSchema),
@@ -66,6 +71,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
           },
         },
       },
+      ...searchPaths(baseUrl),
       ...listPaths(baseUrl),
       '/api/v1/status': {
         get: {

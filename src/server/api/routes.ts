@@ -10,6 +10,8 @@ import { BATCH_ROUTE, batchHandler } from './batch.ts';
 import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, companyHandler } from './company.ts';
 import { ESTABLISHMENTS_ROUTE, ESTABLISHMENTS_ROUTE_SLASHED, establishmentsHandler } from './establishments.ts';
 import { buildDocsHtml } from './docs.ts';
+import { PARTNERS_ROUTE, partnersHandler } from './partners.ts';
+import { COUNT_ROUTE, countHandler, SEARCH_ROUTE, searchHandler } from './search.ts';
 import { sendJson } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { setSecurityHeaders } from '../web/http.ts';
@@ -51,6 +53,9 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     { method: 'GET', path: COMPANY_ROUTE_SLASHED, handler: lookup },
     { method: 'GET', path: ESTABLISHMENTS_ROUTE, handler: establishments },
     { method: 'GET', path: ESTABLISHMENTS_ROUTE_SLASHED, handler: establishments },
+    { method: 'GET', path: SEARCH_ROUTE, handler: searchHandler(deps) },
+    { method: 'GET', path: COUNT_ROUTE, handler: countHandler(deps) },
+    { method: 'GET', path: PARTNERS_ROUTE, handler: partnersHandler(deps) },
     { method: 'POST', path: BATCH_ROUTE, handler: batchHandler(deps) },
     { method: 'GET', path: '/healthz', handler: (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }) },
     { method: 'GET', path: '/api/v1/status', handler: status },

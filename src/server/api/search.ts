@@ -1,0 +1,49 @@
+// GET /api/v1/brazilian_companies?<filters>&limit&cursor (a page of companies, in CNPJ order)
+// and GET /api/v1/brazilian_companies/count?<filters> ({count, exact}), over the snapshot's
+// search index (domain/search, docs/search-api.md). One call of quota per request. `format=csv`
+// answers the same page as CSV (csv.ts); the filters, not the format, scope the cursor.
+import { hasFilter } from '../../domain/search/index.ts';
+import { CompanyCountQuerySchema, CompanySearchQuerySchema, toCompanyFilters, type CompanyFilterValues } from '../../domain/search/query-schema.ts';
+import { companiesCsv, sendCsv } from './csv.ts';
+import { sendJson } from './errors.ts';
+import { cursorKey, nextCursor, searchRoute, type SearchDeps } from './search-route.ts';
+
+export const SEARCH_ROUTE = '/api/v1/brazilian_companies';
+export const COUNT_ROUTE = '/api/v1/brazilian_companies/count';
+
+/** `cnae_secundario` alone selects nothing: the engine would refuse it too. */
+const missingFilter = (v: CompanyFilterValues) => (hasFilter({ ...toCompanyFilters(v), cnae_secundario: undefined }) ? null : { key: 'missing_filter' as const });
+
+/** The cursor's scope: the route and every filter, in the schema's order (another filter set's cursor fails). */
+export const scopeOf = (v: CompanyFilterValues) => `companies ${JSON.stringify(toCompanyFilters(v))}`;
+
+export function searchHandler(deps: SearchDeps) {
+  return searchRoute(deps, {
+    schema: CompanySearchQuerySchema,
+    check: missingFilter,
+    answer: (search, snap, v) => {
+      const scope = scopeOf(v);
+      const page = search.search(toCompanyFilters(v), { limit: v.limit, after: cursorKey(scope, v.cursor) });
+      const data = deps.reader.companies(snap, page.cnpjs);
+      const next = nextCursor(scope, page.next);
+      if (v.format === 'csv') {
+        const csv = companiesCsv(data);
+        return (res, headers) => sendCsv(res, csv, next, headers);
+      }
+      const body = { data, next_cursor: next };
+      return (res, headers) => sendJson(res, 200, body, headers);
+    },
+  });
+}
+
+export function countHandler(deps: SearchDeps) {
+  return searchRoute(deps, {
+    schema: CompanyCountQuerySchema,
+    check: missingFilter,
+    answer: (search, _snap, v) => {
+      // The engine's `source` is for logs and benchmarks, not the API.
+      const { count, exact } = search.count(toCompanyFilters(v));
+      return (res, headers) => sendJson(res, 200, { count, exact }, headers);
+    },
+  });
+}
