@@ -2,6 +2,7 @@
 // the form, submit, see rows, nothing wider than the screen, follow a row to the record, the
 // "Baixar CSV" link present and downloading the page as CSV.
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createAccount } from '../../../src/domain/accounts/accounts.ts';
@@ -16,6 +17,8 @@ import { launchBrowser } from './chromium.ts';
 declare const document: any, window: any;
 
 const PASSWORD = 'senha-segura-123';
+/** Screenshots, kept to look at, only when WEB_SCREENSHOTS_DIR is set (as responsive.test.ts). */
+const shotsDir = process.env.WEB_SCREENSHOTS_DIR;
 let server: TestServer;
 let browser: Browser;
 
@@ -58,6 +61,7 @@ test('phone, 390 px: fill the form, submit, rows, follow a row, Baixar CSV', asy
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
     assert.ok(scrollWidth <= innerWidth, `page is ${scrollWidth} px wide in ${innerWidth} px`);
 
+    if (shotsDir) await page.screenshot({ path: path.join(shotsDir, 'consulta-phone.png'), fullPage: true });
     const csvLink = page.locator('#baixar-csv');
     assert.equal(await csvLink.textContent(), 'Baixar CSV');
     const [download] = await Promise.all([page.waitForEvent('download'), csvLink.click()]);
@@ -69,6 +73,7 @@ test('phone, 390 px: fill the form, submit, rows, follow a row, Baixar CSV', asy
     await page.waitForURL(/\/api-de-cnpj\/consulta\/[0-9A-Z]{14}$/);
     assert.match(await page.locator('.lead').textContent() ?? '', new RegExp(pretty.replace(/[./]/g, '\\$&')));
     assert.ok((await page.locator('#ficha dt').count()) > 10, 'the company fields');
+    if (shotsDir) await page.screenshot({ path: path.join(shotsDir, 'consulta-record-phone.png'), fullPage: true });
     const rec = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
     assert.ok(rec.scrollWidth <= rec.innerWidth, `record page is ${rec.scrollWidth} px wide in ${rec.innerWidth} px`);
   } finally {

@@ -130,7 +130,7 @@ export function recordPage(d: RecordPageData): string {
 <p class="lead">CNPJ ${r.company.cnpj_pretty}</p>
 <section class="card" aria-labelledby="empresa-titulo">
   <h2 id="empresa-titulo">Dados cadastrais</h2>
-  <dl class="kv" id="ficha">${Object.entries(r.company).map(([k, v]) => html`<dt>${k}</dt><dd>${text(v)}</dd>`)}</dl>
+  <dl class="kv record" id="ficha">${Object.entries(r.company).map(([k, v]) => html`<dt>${k}</dt><dd>${text(v)}</dd>`)}</dl>
 </section>
 <section class="card" aria-labelledby="socios-titulo">
   <h2 id="socios-titulo">Sócios</h2>
