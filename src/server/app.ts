@@ -42,7 +42,7 @@ export interface BuiltApp {
 
 export function buildApp(deps: AppDeps): BuiltApp {
   const { log } = deps;
-  const web = webApp({ sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy });
+  const web = webApp({ sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy, access: deps.access, reader: deps.reader });
 
   const hooks: RouterHooks = {
     // The one error handler: whatever a handler throws or rejects with.

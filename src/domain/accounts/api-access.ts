@@ -3,9 +3,11 @@
 // GroupCommit shares among the calls of one event-loop turn and makes durable before any
 // answer leaves. What is promised: every answered call is counted on disk, quotas are exact
 // across processes, and a change to a token, account or plan applies to the very next call.
+import type { Statement } from 'better-sqlite3';
+import { ERRORS } from '../api-errors.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import type { WalSync } from '../../storage/wal-sync.ts';
-import type { AccessDenied, AccessIdentity, AccessResult } from './access-result.ts';
+import { deny, type AccessDenied, type AccessIdentity, type AccessResult } from './access-result.ts';
 import { GroupCommit } from './group-commit.ts';
 import { QuotaCounter } from './quota-counter.ts';
 import { spDay, spMonth, systemClock, type Clock } from './time.ts';
@@ -32,17 +34,48 @@ export interface ApiAccessOptions {
   walSync?: WalSync;
 }
 
+/**
+ * The tokenId of an identity made from an account (the web app's Consulta page, which has no
+ * token): real token ids start at 1. Its calls count in the account's month, no token's day.
+ */
+export const NO_TOKEN = 0;
+
+interface AccountRecord {
+  account_name: string;
+  status: string;
+  plan: string;
+  monthly_quota: number;
+  api_included: number;
+}
+
 export class ApiAccess {
   private readonly now: Clock;
   private readonly identity: TokenIdentity;
   private readonly quota: QuotaCounter;
   private readonly commit: GroupCommit<Charge, AccessResult>;
+  private readonly accountById: Statement<[number], AccountRecord>;
 
   constructor(sqlite: Sqlite, opts: ApiAccessOptions = {}) {
     this.now = opts.now ?? systemClock;
     this.identity = new TokenIdentity(sqlite, this.now);
     this.quota = new QuotaCounter(sqlite, this.now);
     this.commit = new GroupCommit(sqlite, (ids) => this.countAll(ids), opts.walSync);
+    this.accountById = sqlite.prepare(
+      `SELECT a.name AS account_name, a.status, a.plan, p.monthly_quota, p.api_included
+       FROM accounts a JOIN plans p ON p.name = a.plan WHERE a.id = ?`,
+    );
+  }
+
+  /**
+   * An account's own access, for a logged-in user of the web app (no token): the token's account
+   * and plan rules (suspended, plan without API), read fresh; its calls are counted like a
+   * token's by consume()/consumeGrouped() against the same monthly quota.
+   */
+  identifyAccount(accountId: number): AccessIdentity | AccessDenied {
+    const r = this.accountById.get(accountId);
+    if (r === undefined || r.status !== 'active') return deny('account_suspended');
+    if (r.api_included !== 1) return deny('plan_without_api', ERRORS.plan_without_api.specific({ plan: r.plan }));
+    return { ok: true, accountId, accountName: r.account_name, tokenId: NO_TOKEN, limit: r.monthly_quota };
   }
 
   /** The token decided on fresh data, without reading usage (see TokenIdentity.identify). */
@@ -101,11 +134,12 @@ export class ApiAccess {
     const recheck = this.identity.refresh();
     const tokenCalls = new Map<number, number>();
     const out = ids.map((given): AccessResult => {
-      const id = recheck ? this.identity.redecide(given.tokenId, at) : given;
+      const web = given.tokenId === NO_TOKEN;
+      const id = !recheck ? given : web ? this.identifyAccount(given.accountId) : this.identity.redecide(given.tokenId, at);
       if (!id.ok) return id;
       const n = given.calls ?? 1;
       const calls = this.quota.bumpBy(id, month, n);
-      if (calls !== undefined) tokenCalls.set(id.tokenId, (tokenCalls.get(id.tokenId) ?? 0) + n);
+      if (calls !== undefined && !web) tokenCalls.set(id.tokenId, (tokenCalls.get(id.tokenId) ?? 0) + n);
       return this.quota.answer(id, calls, at, n);
     });
     this.quota.record(tokenCalls, spDay(at), at);

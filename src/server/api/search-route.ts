@@ -9,8 +9,9 @@ import type { Static, TObject } from '@sinclair/typebox';
 import type { ApiAccess } from '../../domain/accounts/api-access.ts';
 import type { ErrorKey } from '../../domain/api-errors.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
-import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE } from '../../domain/cursor.ts';
 import { InvalidFilter, searchOf, type SearchIndex } from '../../domain/search/index.ts';
+import { filterMessage } from '../../domain/search/paging.ts';
+export { cursorKey, nextCursor } from '../../domain/search/paging.ts';
 import { setLogAccount } from '../http/log.ts';
 import { queryReader } from '../http/query-params.ts';
 import type { RouteRequest } from '../http/router.ts';
@@ -32,23 +33,6 @@ export interface SearchRouteSpec<S extends TObject> {
   /** The answer; may throw InvalidFilter. */
   answer: (search: SearchIndex, snap: Snapshot, v: Static<S>) => Send;
 }
-
-/** What a client reads for a value the engine refused: the parameter named, in Portuguese. */
-function filterMessage(e: InvalidFilter): string {
-  if (e.param === 'cursor') return INVALID_CURSOR_MESSAGE;
-  return `O parâmetro ${e.param} tem um valor que não pode ser usado na busca (por exemplo, um texto sem nenhuma palavra, ou um município que não existe). Consulte a documentação em /docs.`;
-}
-
-/** The key a cursor of `scope` carries; throws InvalidFilter('cursor') for anything else. */
-export function cursorKey(scope: string, cursor: string | undefined): string | null {
-  if (cursor === undefined) return null;
-  const key = decodeCursor(scope, cursor);
-  if (key === null) throw new InvalidFilter('cursor', 'not a cursor of this search');
-  return key;
-}
-
-/** The next page's cursor, or null on the last page. */
-export const nextCursor = (scope: string, key: string | number | null): string | null => (key === null ? null : encodeCursor(scope, String(key)));
 
 export function searchRoute<S extends TObject>(deps: SearchDeps, spec: SearchRouteSpec<S>) {
   const { access, reader } = deps;

@@ -2,20 +2,16 @@
 // and GET /api/v1/brazilian_companies/count?<filters> ({count, exact}), over the snapshot's
 // search index (domain/search, docs/search-api.md). One call of quota per request. `format=csv`
 // answers the same page as CSV (csv.ts); the filters, not the format, scope the cursor.
-import { hasFilter } from '../../domain/search/index.ts';
-import { CompanyCountQuerySchema, CompanySearchQuerySchema, toCompanyFilters, type CompanyFilterValues } from '../../domain/search/query-schema.ts';
+import { cursorKey, missingFilter, nextCursor, scopeOf } from '../../domain/search/paging.ts';
+import { CompanyCountQuerySchema, CompanySearchQuerySchema, toCompanyFilters } from '../../domain/search/query-schema.ts';
 import { companiesCsv, sendCsv } from './csv.ts';
 import { sendJson } from './errors.ts';
-import { cursorKey, nextCursor, searchRoute, type SearchDeps } from './search-route.ts';
+import { searchRoute, type SearchDeps } from './search-route.ts';
+
+export { scopeOf } from '../../domain/search/paging.ts';
 
 export const SEARCH_ROUTE = '/api/v1/brazilian_companies';
 export const COUNT_ROUTE = '/api/v1/brazilian_companies/count';
-
-/** `cnae_secundario` alone selects nothing: the engine would refuse it too. */
-const missingFilter = (v: CompanyFilterValues) => (hasFilter({ ...toCompanyFilters(v), cnae_secundario: undefined }) ? null : { key: 'missing_filter' as const });
-
-/** The cursor's scope: the route and every filter, in the schema's order (another filter set's cursor fails). */
-export const scopeOf = (v: CompanyFilterValues) => `companies ${JSON.stringify(toCompanyFilters(v))}`;
 
 export function searchHandler(deps: SearchDeps) {
   return searchRoute(deps, {

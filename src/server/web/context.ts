@@ -1,5 +1,7 @@
 // What the web pages need from the server that mounts them.
 import type { Kysely } from 'kysely';
+import type { ApiAccess } from '../../domain/accounts/api-access.ts';
+import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import type { AppDatabase } from '../../storage/app-schema.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 
@@ -11,4 +13,7 @@ export interface WebContext {
   baseUrl: string;
   /** Client address and https from X-Forwarded-For/-Proto (only behind a proxy you run). Default false. */
   trustProxy?: boolean;
+  /** The API's quota counting and registry: the Consulta page spends calls exactly like the API. */
+  access: ApiAccess;
+  reader: CompanyRegistry;
 }

@@ -5,6 +5,8 @@
 //   GET  /login, POST /login       login form (CSRF double-submit, throttled)
 //   POST /logout
 //   GET  /api-de-cnpj              the "API de CNPJ" area: plan, usage, chart, curl example
+//   GET  /api-de-cnpj/consulta     company search form and a page of results (counted like the API)
+//   GET  /api-de-cnpj/consulta.csv the results page as CSV; …/consulta/:cnpj the full record
 //   GET  /api-de-cnpj/tokens       token list, creation form, one-time display of a new token
 //   POST /api-de-cnpj/tokens       create (billing administrators of active accounts only)
 //   POST /api-de-cnpj/tokens/:id/ativar | /desativar
@@ -19,6 +21,7 @@ import type { WebContext } from './context.ts';
 import { redirect, sendHtml, setSecurityHeaders, type Req, type Res } from './http.ts';
 import { errorPage } from './pages/error.ts';
 import { apiAreaRoutes } from './routes/api-area.ts';
+import { consultaRoutes } from './routes/consulta.ts';
 import { loginRoutes } from './routes/login.ts';
 import { currentViewer, headerUser } from './viewer.ts';
 
@@ -55,6 +58,7 @@ export function webApp(ctx: WebContext): WebApp {
   const post = (path: string, handler: RouteHandler): Route => ({ method: 'POST', path, handler, html: true });
   const login = loginRoutes(ctx);
   const area = apiAreaRoutes(ctx);
+  const consulta = consultaRoutes(ctx);
   const start = async (req: Req, res: Res) => redirect(res, (await currentViewer(ctx, req)) ? '/api-de-cnpj' : '/login');
 
   return {
@@ -69,6 +73,9 @@ export function webApp(ctx: WebContext): WebApp {
       post('/login', login.doLogin),
       post('/logout', login.doLogout),
       get('/api-de-cnpj', area.home),
+      get('/api-de-cnpj/consulta', consulta.show),
+      get('/api-de-cnpj/consulta.csv', consulta.csv),
+      get('/api-de-cnpj/consulta/:cnpj', consulta.record),
       get('/api-de-cnpj/tokens', area.tokens),
       post('/api-de-cnpj/tokens', area.create),
       post('/api-de-cnpj/tokens/:id/ativar', area.activate),

@@ -17,7 +17,7 @@ export interface PageOptions {
   body: Html;
   viewer?: HeaderUser;
   /** Which nav entry is the current page. */
-  current?: 'home' | 'tokens';
+  current?: 'home' | 'tokens' | 'consulta';
   /** Only pages with a copy button load the script. */
   withCopyScript?: boolean;
   /** A wider page (the API docs, with its tables beside a table of contents). */
@@ -33,6 +33,7 @@ function nav(viewer: HeaderUser, current: PageOptions['current']): Html {
     html`<a href="${href}"${current === key ? html` aria-current="page"` : ''}>${label}</a>`;
   return html`<nav class="nav" aria-label="Principal">
       ${link('/api-de-cnpj', 'API de CNPJ', 'home')}
+      ${link('/api-de-cnpj/consulta', 'Consulta', 'consulta')}
       ${link('/api-de-cnpj/tokens', 'Tokens', 'tokens')}
     </nav>
     <div class="who">

@@ -114,6 +114,8 @@ code.prefix { background: #eef1f4; padding: .1rem .35rem; border-radius: 4px; }
 .kv { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0; }
 .kv dt { color: var(--muted); }
 .kv dd { margin: 0; font-weight: 600; min-width: 0; overflow-wrap: anywhere; }
+/* The Consulta record: long field names and values; on a phone each value goes under its name. */
+@media (max-width: 600px) { .kv.record { grid-template-columns: minmax(0, 1fr); gap: 0; } .kv.record dd { margin-bottom: .5rem; overflow-wrap: break-word; } }
 code { overflow-wrap: anywhere; }
 .error-page { max-width: 560px; margin: 2rem auto; text-align: center; }
 body.wide .container, body.wide .topbar-inner { max-width: 1240px; }

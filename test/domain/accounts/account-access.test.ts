@@ -1,0 +1,43 @@
+// ApiAccess.identifyAccount: the web app's Consulta page counts against the account's monthly
+// quota with no token (src/domain/accounts/api-access.ts).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createAccount, suspendAccount } from '../../../src/domain/accounts/accounts.ts';
+import { ApiAccess, NO_TOKEN } from '../../../src/domain/accounts/api-access.ts';
+import { setPlan } from '../../../src/domain/accounts/plans.ts';
+import { createToken } from '../../../src/domain/accounts/tokens.ts';
+import { currentUsage, dailyUsage } from '../../../src/domain/accounts/usage.ts';
+import { denied, granted } from './helpers/api-setup.ts';
+import { manualClock, tempAppDb } from './helpers/setup.ts';
+
+test('identifyAccount: counts in the same monthly quota as tokens, no daily token row; refusals', async () => {
+  const { app, cleanup } = await tempAppDb();
+  try {
+    const clock = manualClock('2026-03-10T12:00:00-03:00');
+    setPlan(app.sqlite, 'Mini', { monthlyQuota: 3 });
+    const access = new ApiAccess(app.sqlite, { now: clock });
+    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Mini' }, clock);
+    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
+
+    const id = access.identifyAccount(acc.id);
+    assert.ok(id.ok);
+    assert.deepEqual([id.accountId, id.tokenId, id.limit], [acc.id, NO_TOKEN, 3]);
+    assert.equal(granted(await access.consumeGrouped(id)).quota.remaining, 2);
+    assert.equal(granted(access.consume(granted(access.authenticate(t.token)))).quota.remaining, 1);
+    assert.equal(granted(access.consume(id)).quota.remaining, 0);
+    assert.equal(denied(access.consume(id)).error, 'quota_exceeded');
+    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 3);
+    assert.deepEqual(dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => d.calls), [1]);
+
+    assert.equal(denied(access.identifyAccount(999)).error, 'account_suspended');
+    setPlan(app.sqlite, 'Mini', { apiIncluded: false });
+    assert.equal(denied(access.identifyAccount(acc.id)).error, 'plan_without_api');
+    setPlan(app.sqlite, 'Mini', { apiIncluded: true });
+    suspendAccount(app.sqlite, 'Acme', clock);
+    assert.equal(denied(access.identifyAccount(acc.id)).error, 'account_suspended');
+    // A grant made before the suspension is decided again when counted.
+    assert.equal(denied(access.consume(id)).error, 'account_suspended');
+  } finally {
+    await cleanup();
+  }
+});
