@@ -90,7 +90,7 @@ input[type=text], input[type=email], input[type=password], input[type=date], sel
 .secret { display: flex; gap: .5rem; align-items: stretch; margin: .5rem 0; flex-wrap: wrap; }
 .secret code, pre.code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .92rem; }
 .secret code { flex: 1; min-width: 0; background: #fff; border: 1px solid #9fd1bc; border-radius: 8px; padding: .55rem .75rem; word-break: break-all; user-select: all; }
-pre.code { background: #0f1d17; color: #e6f2ec; border-radius: 8px; padding: .85rem 1rem; overflow-x: auto; white-space: pre-wrap; margin: .5rem 0; user-select: all; }
+pre.code { background: #0f1d17; color: #e6f2ec; border-radius: 8px; padding: .85rem 1rem; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; margin: .5rem 0; user-select: all; }
 /* JSON keeps its indentation: it scrolls sideways inside its block rather than wrap. */
 pre.code.json { white-space: pre; user-select: text; font-size: .85rem; }
 .copy-status { font-size: .9rem; color: var(--brand-dark); margin: 0; }
