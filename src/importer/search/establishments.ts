@@ -12,6 +12,7 @@ import { normalizeText } from '../../domain/search/normalize.ts';
 import { rowidOfCnpj } from '../../domain/search/rowid.ts';
 import { term } from '../../domain/search/terms.ts';
 import type { Aggregates } from './aggregates.ts';
+import { insertByRowidChunks } from './chunks.ts';
 import { INSERT_ESTABLISHMENTS } from './document-sql.ts';
 
 /** Rows per sorted chunk: the sorter holds (rowid, document) of each, ~25 MB. */
@@ -34,20 +35,6 @@ export function registerDocumentFunctions(db: Sqlite, agg: Aggregates | null): v
 }
 
 /** Indexes the establishments whose rowid is in `range(max rowid)`; returns how many. */
-export async function indexEstablishments(
-  db: Sqlite,
-  range: (maxRowid: number) => [number, number],
-  onProgress: (done: number) => void,
-): Promise<number> {
-  const insert = db.prepare(INSERT_ESTABLISHMENTS);
-  const maxRowid = (db.prepare('SELECT max(rowid) AS m FROM est.establishments').get() as { m: number | null }).m ?? 0;
-  const [first, last] = range(maxRowid);
-  let done = 0;
-  for (let from = first; from < last; from += CHUNK) {
-    done += insert.run(from, Math.min(from + CHUNK, last)).changes;
-    onProgress(done);
-    // Let the progress message out: the build is otherwise synchronous.
-    await new Promise(setImmediate);
-  }
-  return done;
+export function indexEstablishments(db: Sqlite, range: (maxRowid: number) => [number, number], onProgress: (done: number) => void): Promise<number> {
+  return insertByRowidChunks(db, INSERT_ESTABLISHMENTS, 'est.establishments', CHUNK, range, onProgress);
 }

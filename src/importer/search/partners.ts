@@ -4,20 +4,12 @@
 // partner company's CNPJ, document-sql.ts): finding a partner by either is then the same indexed
 // lookup as a name, ordered and paged the same way, and combines with a name in one MATCH.
 import type { Sqlite } from '../../storage/sqlite.ts';
+import { insertByRowidChunks } from './chunks.ts';
 import { INSERT_PARTNERS } from './document-sql.ts';
 
 const CHUNK = 250_000;
 
 /** Indexes the partner rows whose rowid is in `range(max rowid)`; returns how many. */
-export async function indexPartners(db: Sqlite, range: (maxRowid: number) => [number, number], onProgress: (done: number) => void): Promise<number> {
-  const insert = db.prepare(INSERT_PARTNERS);
-  const maxRowid = (db.prepare('SELECT max(rowid) AS m FROM reg.partners').get() as { m: number | null }).m ?? 0;
-  const [first, last] = range(maxRowid);
-  let done = 0;
-  for (let from = first; from < last; from += CHUNK) {
-    done += insert.run(from, Math.min(from + CHUNK, last)).changes;
-    onProgress(done);
-    await new Promise(setImmediate);
-  }
-  return done;
+export function indexPartners(db: Sqlite, range: (maxRowid: number) => [number, number], onProgress: (done: number) => void): Promise<number> {
+  return insertByRowidChunks(db, INSERT_PARTNERS, 'reg.partners', CHUNK, range, onProgress);
 }
