@@ -2,7 +2,7 @@
 // establishments and the batch lookup (the search adds its own beside them).
 import { BatchRequestSchema, EstablishmentsQuerySchema } from '../../domain/company/list-schema.ts';
 import { BATCH_EXAMPLE_REQUEST, batchCurl, batchExample, establishmentsCurl, establishmentsExample } from './examples.ts';
-import { COMMON_ERRORS, RATE_HEADERS, curlSample, errorResponses, queryParameters } from './openapi-parts.ts';
+import { COMMON_ERRORS, curlSample, errorResponses, okJson, queryParameters } from './openapi-parts.ts';
 
 const CNPJ_PARAMETER = {
   name: 'cnpj',
@@ -26,11 +26,7 @@ export function listPaths(baseUrl: string): Record<string, unknown> {
         parameters: [CNPJ_PARAMETER, ...queryParameters(EstablishmentsQuerySchema)],
         'x-codeSamples': curlSample(establishmentsCurl(baseUrl)),
         responses: {
-          '200': {
-            description: 'Uma página de estabelecimentos.',
-            headers: RATE_HEADERS,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/EstablishmentsPage' }, example: establishmentsExample() } },
-          },
+          ...okJson('Uma página de estabelecimentos.', 'EstablishmentsPage', establishmentsExample()),
           ...errorResponses([...COMMON_ERRORS, 'invalid_cnpj', 'invalid_parameter', 'not_found']),
         },
       },
@@ -50,11 +46,7 @@ export function listPaths(baseUrl: string): Record<string, unknown> {
         },
         'x-codeSamples': curlSample(batchCurl(baseUrl)),
         responses: {
-          '200': {
-            description: 'Uma resposta por CNPJ enviado, na mesma ordem.',
-            headers: RATE_HEADERS,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchResponse' }, example: batchExample() } },
-          },
+          ...okJson('Uma resposta por CNPJ enviado, na mesma ordem.', 'BatchResponse', batchExample()),
           ...errorResponses([...COMMON_ERRORS, 'invalid_body', 'body_too_large', 'request_too_large', 'unsupported_media_type']),
         },
       },

@@ -68,5 +68,10 @@ export function queryParameters(schema: TObject): Record<string, unknown>[] {
   });
 }
 
-/** The `x-codeSamples` of an operation (shown by Redoc and similar readers). */
-export const curlSample = (source: string) => [{ lang: 'curl', label: 'curl', source }];
+/** The `x-codeSamples` of an operation (shown by Redoc and similar readers): one curl line or several. */
+export const curlSample = (...sources: string[]) => sources.map((source, i) => ({ lang: 'curl', label: i ? `curl (${i + 1})` : 'curl', source }));
+
+/** An operation's 200: a JSON answer of a component schema, with the quota headers and an example. */
+export const okJson = (description: string, schema: string, example: unknown) => ({
+  '200': { description, headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` }, example } } },
+});

@@ -2,12 +2,10 @@
 // and the partner search, their parameters from the very schemas the routes read them with.
 import { CompanyCountQuerySchema, CompanySearchQuerySchema, PartnerSearchQuerySchema } from '../../domain/search/query-schema.ts';
 import { countCurl, countExample, partnersCurl, partnersExample, searchCsvCurl, searchCurl, searchExample } from './examples-search.ts';
-import { COMMON_ERRORS, RATE_HEADERS, errorResponses, queryParameters } from './openapi-parts.ts';
+import { COMMON_ERRORS, RATE_HEADERS, curlSample, errorResponses, okJson, queryParameters } from './openapi-parts.ts';
 
 const SEARCH_ERRORS = [...COMMON_ERRORS, 'invalid_parameter', 'missing_filter', 'search_unavailable'] as const;
 const COUNTS = 'Conta uma consulta na cota por requisição, qualquer que seja o tamanho da página; erros (400, 503) e falhas de autenticação não contam.';
-const samples = (...sources: string[]) => sources.map((source, i) => ({ lang: 'curl', label: i ? `curl (${i + 1})` : 'curl', source }));
-
 export function searchPaths(baseUrl: string): Record<string, unknown> {
   return {
     '/api/v1/brazilian_companies': {
@@ -20,7 +18,7 @@ export function searchPaths(baseUrl: string): Record<string, unknown> {
           'next_cursor null indica a última página. Com format=csv, a mesma página vem em CSV (UTF-8 com BOM, separador ";") e o cursor da próxima no cabeçalho X-Next-Cursor. ' +
           COUNTS,
         parameters: queryParameters(CompanySearchQuerySchema),
-        'x-codeSamples': samples(searchCurl(baseUrl), searchCsvCurl(baseUrl)),
+        'x-codeSamples': curlSample(searchCurl(baseUrl), searchCsvCurl(baseUrl)),
         responses: {
           '200': {
             description: 'Uma página de empresas (JSON), ou a mesma página em CSV com format=csv.',
@@ -46,13 +44,9 @@ export function searchPaths(baseUrl: string): Record<string, unknown> {
           'com q a contagem pode parar num limite e responder exact: false. ' +
           COUNTS,
         parameters: queryParameters(CompanyCountQuerySchema),
-        'x-codeSamples': samples(countCurl(baseUrl)),
+        'x-codeSamples': curlSample(countCurl(baseUrl)),
         responses: {
-          '200': {
-            description: 'A contagem.',
-            headers: RATE_HEADERS,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/CountResponse' }, example: countExample() } },
-          },
+          ...okJson('A contagem.', 'CountResponse', countExample()),
           ...errorResponses(SEARCH_ERRORS),
         },
       },
@@ -66,13 +60,9 @@ export function searchPaths(baseUrl: string): Record<string, unknown> {
           'Informe nome, cnpj_cpf ou os dois (senão 400 missing_filter). Paginação como a da busca de empresas. ' +
           COUNTS,
         parameters: queryParameters(PartnerSearchQuerySchema),
-        'x-codeSamples': samples(partnersCurl(baseUrl)),
+        'x-codeSamples': curlSample(partnersCurl(baseUrl)),
         responses: {
-          '200': {
-            description: 'Uma página de sócios.',
-            headers: RATE_HEADERS,
-            content: { 'application/json': { schema: { $ref: '#/components/schemas/PartnersPage' }, example: partnersExample() } },
-          },
+          ...okJson('Uma página de sócios.', 'PartnersPage', partnersExample()),
           ...errorResponses(SEARCH_ERRORS),
         },
       },

@@ -8,7 +8,7 @@ import { lookupCurl } from './examples.ts';
 import { listPaths } from './openapi-lists.ts';
 import { searchPaths } from './openapi-search.ts';
 import { CompanySearchPageSchema, CountResponseSchema, PartnersPageSchema } from '../../domain/search/query-schema.ts';
-import { COMMON_ERRORS, RATE_HEADERS, curlSample, errorResponses, plain } from './openapi-parts.ts';
+import { COMMON_ERRORS, curlSample, errorResponses, okJson, plain } from './openapi-parts.ts';
 
 export const API_DESCRIPTION =
   'API de consulta de CNPJ: dados cadastrais públicos da Receita Federal (empresa, estabelecimento, sócios), ' +
@@ -62,11 +62,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
           ],
           'x-codeSamples': curlSample(lookupCurl(baseUrl)),
           responses: {
-            '200': {
-              description: 'Empresa encontrada.',
-              headers: RATE_HEADERS,
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/CompanyResponse' }, example: exampleResponse() } },
-            },
+            ...okJson('Empresa encontrada.', 'CompanyResponse', exampleResponse()),
             ...errorResponses([...COMMON_ERRORS, 'invalid_cnpj', 'not_found', 'route_not_found']),
           },
         },
