@@ -6,10 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { PartnerHitSchema } from '../../../src/domain/search/query-schema.ts';
-import { runImport } from '../../../src/importer/run.ts';
-import { DEMO_400 } from '../../fixtures/index.ts';
-import { Oracle } from '../../domain/search/oracle.ts';
-import { bearer, get, makeAccount, serve, tempDataDir, type TestAccount, type TestServer } from '../helpers.ts';
+import type { Oracle } from '../../domain/search/oracle.ts';
+import { startDemo400, stopDemo400, walkPages, type Demo400 } from './search-walk.ts';
+import { bearer, get, type TestAccount, type TestServer } from '../helpers.ts';
 
 FormatRegistry.Set('date', (v) => /^\d{4}-\d{2}-\d{2}$/.test(v));
 
@@ -23,33 +22,16 @@ describe('partner search', () => {
   const remaining = (r: { headers: Headers }) => Number(r.headers.get('x-ratelimit-remaining'));
 
   async function walk(qs: string, limit: number): Promise<{ rows: Row[]; pages: number; calls: number }> {
-    const rows: Row[] = [];
-    let r = await partners(`${qs}&limit=${limit}`);
-    const first = remaining(r) + 1;
-    let pages = 0;
-    for (;;) {
-      assert.equal(r.status, 200, JSON.stringify(r.body));
-      assert.deepEqual(Object.keys(r.body), ['data', 'next_cursor']);
-      for (const row of r.body.data) assert.ok(Value.Check(PartnerHitSchema, row), JSON.stringify(row));
-      rows.push(...r.body.data);
-      pages++;
-      if (r.body.next_cursor === null) break;
-      r = await partners(`${qs}&limit=${limit}&cursor=${r.body.next_cursor}`);
-    }
-    return { rows, pages, calls: first - remaining(r) };
+    const { items, pages, calls } = await walkPages<Row>(partners, qs, limit, (row) => assert.ok(Value.Check(PartnerHitSchema, row), JSON.stringify(row)));
+    return { rows: items, pages, calls };
   }
 
+  let demo: Demo400 | undefined;
   before(async () => {
-    const dataDir = tempDataDir();
-    const summary = await runImport({ dataDir, inputs: [DEMO_400], month: '2026-09', allowPartial: true });
-    oracle = new Oracle(summary.dir);
-    acct = await makeAccount(dataDir, 'Cliente', { plan: 'Ouro' });
-    server = await serve(dataDir);
+    demo = await startDemo400();
+    ({ oracle, acct, server } = demo);
   });
-  after(async () => {
-    oracle?.close();
-    await server?.close();
-  });
+  after(() => stopDemo400(demo));
 
   test('by a common name word: the oracle\'s rows, paged with no gap or duplicate, one call per page', async () => {
     const names = oracle.db.prepare('SELECT nome FROM reg.partners WHERE nome IS NOT NULL').pluck().all() as string[];

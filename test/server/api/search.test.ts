@@ -13,6 +13,7 @@ import { DEMO_400 } from '../../fixtures/index.ts';
 import { CSV_COLUMNS } from '../../../src/server/api/csv.ts';
 import { parseCsv } from './csv-parse.ts';
 import { Oracle } from '../../domain/search/oracle.ts';
+import { startDemo400, stopDemo400, walkPages, type Demo400 } from './search-walk.ts';
 import { bearer, get, makeAccount, serve, tempDataDir, type TestAccount, type TestServer } from '../helpers.ts';
 
 FormatRegistry.Set('date', (v) => /^\d{4}-\d{2}-\d{2}$/.test(v));
@@ -28,32 +29,16 @@ describe('company search and count', () => {
 
   /** Every page of `qs` with `limit`: the CNPJs, and the calls they cost. */
   async function walk(qs: string, limit: number): Promise<{ cnpjs: string[]; pages: number; calls: number }> {
-    const cnpjs: string[] = [];
-    let r = await search(`${qs}&limit=${limit}`);
-    const first = remaining(r) + 1;
-    let pages = 0;
-    for (;;) {
-      assert.equal(r.status, 200, JSON.stringify(r.body));
-      assert.deepEqual(Object.keys(r.body), ['data', 'next_cursor']);
-      pages++;
-      cnpjs.push(...r.body.data.map((c: { cnpj: string }) => c.cnpj));
-      if (r.body.next_cursor === null) break;
-      r = await search(`${qs}&limit=${limit}&cursor=${r.body.next_cursor}`);
-    }
-    return { cnpjs, pages, calls: first - remaining(r) };
+    const { items, pages, calls } = await walkPages<{ cnpj: string }>(search, qs, limit);
+    return { cnpjs: items.map((c) => c.cnpj), pages, calls };
   }
 
+  let demo: Demo400 | undefined;
   before(async () => {
-    dataDir = tempDataDir();
-    const summary = await runImport({ dataDir, inputs: [DEMO_400], month: '2026-09', allowPartial: true });
-    oracle = new Oracle(summary.dir);
-    acct = await makeAccount(dataDir, 'Cliente', { plan: 'Ouro' });
-    server = await serve(dataDir);
+    demo = await startDemo400();
+    ({ dataDir, oracle, acct, server } = demo);
   });
-  after(async () => {
-    oracle?.close();
-    await server?.close();
-  });
+  after(() => stopDemo400(demo));
 
   test('filters give the oracle\'s CNPJs, paged to the end with no duplicate and no gap; count agrees', async () => {
     const cases: [string, CompanyFilters][] = [
