@@ -130,7 +130,7 @@ export class ApiAccess {
    */
   private countAll(ids: Charge[]): AccessResult[] {
     const at = this.now();
-    const month = spMonth(at);
+    const tally = this.quota.tally(spMonth(at));
     const recheck = this.identity.refresh();
     const tokenCalls = new Map<number, number>();
     const out = ids.map((given): AccessResult => {
@@ -138,10 +138,11 @@ export class ApiAccess {
       const id = !recheck ? given : web ? this.identifyAccount(given.accountId) : this.identity.redecide(given.tokenId, at);
       if (!id.ok) return id;
       const n = given.calls ?? 1;
-      const calls = this.quota.bumpBy(id, month, n);
+      const calls = tally.take(id, n);
       if (calls !== undefined && !web) tokenCalls.set(id.tokenId, (tokenCalls.get(id.tokenId) ?? 0) + n);
-      return this.quota.answer(id, calls, at, n);
+      return this.quota.answer(id, calls, at, n, tally.used(id.accountId));
     });
+    tally.write();
     this.quota.record(tokenCalls, spDay(at), at);
     return out;
   }
