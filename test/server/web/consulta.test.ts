@@ -13,6 +13,7 @@ import { bearer, get, makeAccount, serve, tempDataDir, withAppDb, type TestServe
 import { WebClient } from './client.ts';
 
 const PASSWORD = 'senha-segura-123';
+const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 async function user(dataDir: string, accountId: number, email: string) {
   const app = await openAppDb(dataDir);
@@ -160,6 +161,14 @@ test('Consulta refusals: plan without API, quota exhausted, search unavailable',
     await b.login('b@pequena.com.br', PASSWORD);
     const s = await b.get('/api-de-cnpj/consulta?uf=SP');
     assert.equal(s.status, 503, 'search unavailable on a month imported without search');
+    // One order of checks for both (countedSearch): a request wrong in several ways at once gets
+    // the same first refusal, status and sentence, from the API and from the Consulta page.
+    for (const qs of ['cnae=4x', 'cursor=abc', 'uf=SP', 'cnae=4x&cursor=abc']) {
+      const api = await get(`${server.url}/api/v1/brazilian_companies?${qs}`, bearer(small.token));
+      const page = await b.get(`/api-de-cnpj/consulta?${qs}`);
+      assert.equal(page.status, api.status, qs);
+      assert.ok((await page.text()).includes(escapeHtml(api.body.message)), `${qs}: ${api.body.message}`);
+    }
     const some = (await get(`${server.url}/api/v1/brazilian_companies/33683111000280/company`, bearer(small.token))).status;
     assert.ok(some === 200 || some === 404, 'the one call of the quota spent through the API');
     const q = await b.get('/api-de-cnpj/consulta/33683111000280');
