@@ -32,13 +32,13 @@ export function searchHandler(deps: SearchDeps) {
   });
 }
 
-export function countHandler(deps: SearchDeps) {
+export function countHandler(deps: SearchDeps & { countBound?: number }) {
   return searchRoute(deps, {
     schema: CompanyCountQuerySchema,
     check: missingFilter,
     answer: (search, _snap, v) => {
       // The engine's `source` is for logs and benchmarks, not the API.
-      const { count, exact } = search.count(toCompanyFilters(v));
+      const { count, exact } = search.count(toCompanyFilters(v), { bound: deps.countBound });
       return (res, headers) => sendJson(res, 200, { count, exact }, headers);
     },
   });
