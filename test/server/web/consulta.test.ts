@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createUser } from '../../../src/domain/accounts/users.ts';
+import { spDay } from '../../../src/domain/accounts/time.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { runImport } from '../../../src/importer/run.ts';
 import { openAppDb } from '../../../src/storage/app-db.ts';
@@ -139,6 +140,31 @@ describe('Consulta page on demo-400', () => {
     const none = await web.get('/api-de-cnpj/consulta?cursor=abc');
     assert.equal(none.status, 400, 'a cursor with no filter: missing filter');
     assert.equal(await used(), n);
+  });
+
+  test('the home page\'s usage chart counts the Consulta calls, in their own "Consulta (web)" column, to the call', async () => {
+    const today = spDay(new Date());
+    const dayLabel = `${today.slice(8, 10)}/${today.slice(5, 7)}`;
+    const num = (s: string | undefined) => Number((s ?? '0').replace(/\./g, ''));
+    async function chart() {
+      const html = await (await web.get('/api-de-cnpj')).text();
+      const fig = html.slice(html.indexOf('chart-figure'));
+      const row = new RegExp(`<tr><td>${dayLabel}</td><td class="num">([\\d.]+)</td>(?:<td class="num">([\\d.]+)</td>)?</tr>`).exec(fig);
+      assert.ok(row, `today's row in ${fig.slice(0, 2000)}`);
+      return { all: num(row[1]), web: num(row[2]), fig };
+    }
+    const a = await chart();
+    const api = await get(`${server.url}/api/v1/brazilian_companies?uf=RJ&limit=1`, bearer(token));
+    assert.equal((await web.get('/api-de-cnpj/consulta?uf=SP')).status, 200);
+    assert.equal((await web.get(`/api-de-cnpj/consulta/${api.body.data[0].cnpj}`)).status, 200);
+    assert.equal((await web.get('/api-de-cnpj/consulta.csv?uf=MG')).status, 200);
+    assert.equal((await web.get('/api-de-cnpj/consulta?cnae=4x')).status, 400, 'refused: not counted anywhere');
+    const b = await chart();
+    assert.deepEqual([b.all - a.all, b.web - a.web], [4, 3], 'the API call and the three Consulta calls; the Consulta ones in their column');
+    assert.match(b.fig, /<th scope="col">Consulta \(web\)<\/th>/);
+    // The account was made today: the chart's day is its whole month, exactly as the quota counts it.
+    assert.equal(b.all, await used());
+    assert.match(b.fig, new RegExp(`${b.all} chamadas em [^;<]*\\(${b.web} pela Consulta \\(web\\)\\);`));
   });
 });
 
