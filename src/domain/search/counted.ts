@@ -7,11 +7,14 @@
 // counted through the group commit (429). Here, below both, so that a change to the order cannot
 // reach one of them and not the other; each only turns the outcome into its own answer (JSON with
 // the quota headers, or an HTML page).
+import type { Static } from '@sinclair/typebox';
 import type { AccessDenied, AccessIdentity, ApiAccess, QuotaState } from '../accounts/api-access.ts';
 import type { ErrorKey } from '../api-errors.ts';
 import type { CompanyRegistry } from '../company/lookup.ts';
+import type { Company } from '../company/schema.ts';
 import { InvalidFilter, searchOf, type SearchIndex } from './index.ts';
-import { filterMessage } from './paging.ts';
+import { cursorKey, filterMessage, nextCursor, scopeOf } from './paging.ts';
+import { toCompanyFilters, type CompanySearchQuerySchema } from './query-schema.ts';
 
 export type Snapshot = NonNullable<CompanyRegistry['snapshot']>;
 
@@ -63,4 +66,14 @@ export async function countedSearch<V, T>(deps: CountedSearchDeps, steps: Counte
   // Submitted in the same event-loop turn as the request's handler: group commit still groups it.
   const counted = await deps.access.consumeGrouped(id);
   return counted.ok ? { kind: 'answered', value, quota: counted.quota } : { kind: 'denied', denied: counted };
+}
+
+/**
+ * One page of the company search (the API's JSON and CSV, the Consulta page and its CSV): the
+ * companies of the page in CNPJ order and the next page's cursor. May throw InvalidFilter.
+ */
+export function companiesPage(reader: CompanyRegistry, search: SearchIndex, snap: Snapshot, v: Static<typeof CompanySearchQuerySchema>): { data: Company[]; next: string | null } {
+  const scope = scopeOf(v);
+  const page = search.search(toCompanyFilters(v), { limit: v.limit, after: cursorKey(scope, v.cursor) });
+  return { data: reader.companies(snap, page.cnpjs), next: nextCursor(scope, page.next) };
 }

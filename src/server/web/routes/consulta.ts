@@ -8,9 +8,9 @@ import type { AccessIdentity } from '../../../domain/accounts/api-access.ts';
 import { ERRORS, type ErrorKey } from '../../../domain/api-errors.ts';
 import { normalizeCnpj } from '../../../domain/cnpj.ts';
 import { companiesCsv } from '../../../domain/company/csv.ts';
-import { countedSearch } from '../../../domain/search/counted.ts';
-import { cursorKey, missingFilter, nextCursor, scopeOf } from '../../../domain/search/paging.ts';
-import { CompanySearchQuerySchema, toCompanyFilters } from '../../../domain/search/query-schema.ts';
+import { companiesPage, countedSearch } from '../../../domain/search/counted.ts';
+import { missingFilter } from '../../../domain/search/paging.ts';
+import { CompanySearchQuerySchema } from '../../../domain/search/query-schema.ts';
 import { decodeSafe } from '../../../lib/uri.ts';
 import { queryReader } from '../../http/query-params.ts';
 import type { WebContext } from '../context.ts';
@@ -58,15 +58,11 @@ async function searchPage(ctx: WebContext, viewer: Viewer, form: ConsultaForm, c
     identify: () => ctx.access.identifyAccount(viewer.account.id),
     read: () => readQuery(Object.fromEntries(queryOf(form, cursor))),
     check: missingFilter,
-    answer: (search, snap, v) => {
-      const scope = scopeOf(v);
-      const found = search.search(toCompanyFilters(v), { limit: v.limit, after: cursorKey(scope, v.cursor) });
-      return { results: ctx.reader.companies(snap, found.cnpjs), next: nextCursor(scope, found.next) };
-    },
+    answer: (search, snap, v) => companiesPage(ctx.reader, search, snap, v),
   });
   if (out.kind === 'denied') return new Refusal(out.denied.status, out.denied.message);
   if (out.kind === 'uncounted') return refuse(out.key, out.message);
-  return out.value;
+  return { results: out.value.data, next: out.value.next };
 }
 
 export function consultaRoutes(ctx: WebContext) {
