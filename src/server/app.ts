@@ -31,6 +31,8 @@ export interface AppDeps {
   inFlight?: InFlightLimits;
   /** Extra entries at the end of the route table (tests use it to mount failing routes). */
   extraRoutes?: readonly Route[];
+  /** Where a count with `q` stops (default DEFAULT_COUNT_BOUND); tests set a small one. */
+  countBound?: number;
 }
 
 

@@ -38,6 +38,8 @@ export interface ServerOptions {
   timeouts?: Partial<typeof HTTP_TIMEOUTS>;
   /** Other connection bounds, for tests (default: defaultConnectionLimits()). */
   connections?: Partial<ConnectionLimits>;
+  /** Where a count with `q` stops and says `exact: false`, for tests (default DEFAULT_COUNT_BOUND). */
+  countBound?: number;
 }
 
 /**
@@ -97,7 +99,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     const url = `http://${host}:${addr.port}`;
     // Registered before the event loop can deliver the first request.
-    const { handle, router } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extraRoutes: opts.extraRoutes });
+    const { handle, router } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extraRoutes: opts.extraRoutes, countBound: opts.countBound });
     server.on('request', handle);
     server.on('clientError', clientErrorHandler(log));
     // Node answers an unknown Expect with an empty 417; ours is the JSON error. The client may

@@ -68,6 +68,14 @@ export interface UsageDailyTable {
   calls: Generated<number>;
 }
 
+/** The web app's Consulta calls (no token) per account and day. */
+export interface UsageDailyWebTable {
+  account_id: number;
+  /** 'YYYY-MM-DD' in America/Sao_Paulo. */
+  day: string;
+  calls: Generated<number>;
+}
+
 export interface ExtraContactsTable {
   id: Generated<number>;
   cnpj: string;
@@ -115,6 +123,7 @@ export interface AppDatabase {
   api_tokens: ApiTokensTable;
   usage_monthly: UsageMonthlyTable;
   usage_daily: UsageDailyTable;
+  usage_daily_web: UsageDailyWebTable;
   extra_contacts: ExtraContactsTable;
   sessions: SessionsTable;
   auth_epoch: AuthEpochTable;

@@ -36,7 +36,8 @@ export interface ApiAccessOptions {
 
 /**
  * The tokenId of an identity made from an account (the web app's Consulta page, which has no
- * token): real token ids start at 1. Its calls count in the account's month, no token's day.
+ * token): real token ids start at 1. Its calls count in the account's month and the account's
+ * own day (usage_daily_web), no token's day.
  */
 export const NO_TOKEN = 0;
 
@@ -126,13 +127,15 @@ export class ApiAccess {
   /**
    * The counting transaction: if auth_epoch moved since the calls were identified, each is
    * decided again on the current rows (a token deactivated a moment ago is refused here), then
-   * each granted call is its own atomic check-and-increment of the monthly counter.
+   * each call is checked and counted against the monthly counter (MonthTally: exact under the
+   * transaction's write lock).
    */
   private countAll(ids: Charge[]): AccessResult[] {
     const at = this.now();
     const tally = this.quota.tally(spMonth(at));
     const recheck = this.identity.refresh();
     const tokenCalls = new Map<number, number>();
+    const webCalls = new Map<number, number>();
     const out = ids.map((given): AccessResult => {
       const web = given.tokenId === NO_TOKEN;
       const id = !recheck ? given : web ? this.identifyAccount(given.accountId) : this.identity.redecide(given.tokenId, at);
@@ -140,10 +143,11 @@ export class ApiAccess {
       const n = given.calls ?? 1;
       const calls = tally.take(id, n);
       if (calls !== undefined && !web) tokenCalls.set(id.tokenId, (tokenCalls.get(id.tokenId) ?? 0) + n);
+      if (calls !== undefined && web) webCalls.set(id.accountId, (webCalls.get(id.accountId) ?? 0) + n);
       return this.quota.answer(id, calls, at, n, tally.used(id.accountId));
     });
     tally.write();
-    this.quota.record(tokenCalls, spDay(at), at);
+    this.quota.record(tokenCalls, spDay(at), at, webCalls);
     return out;
   }
 }

@@ -1,6 +1,6 @@
 // The monthly quota, exact across processes: each call is one atomic check-and-increment of the
-// account's monthly row under SQLite's write lock, plus the token's daily row and its lazy
-// last_used_at stamp. The counting methods run inside the caller's transaction (ApiAccess's
+// account's monthly row under SQLite's write lock, plus the token's daily row (the account's
+// web row for the Consulta page's calls) and its lazy last_used_at stamp. The counting methods run inside the caller's transaction (ApiAccess's
 // counting transaction, grouped by GroupCommit), so a crash keeps all of a batch or none.
 import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../../storage/sqlite.ts';
@@ -14,6 +14,7 @@ export class QuotaCounter {
   private readonly monthlyCalls: Statement<[number, string], number>;
   private readonly addMonthly: Statement<[number, string, number]>;
   private readonly bumpDaily: Statement<[number, string, number]>;
+  private readonly bumpDailyWeb: Statement<[number, string, number]>;
   private readonly touch: Statement<[string, number, string]>;
   private readonly lastTouch = new Map<number, number>();
 
@@ -31,6 +32,11 @@ export class QuotaCounter {
     this.bumpDaily = sqlite.prepare(
       `INSERT INTO usage_daily (token_id, day, calls) VALUES (?, ?, ?)
        ON CONFLICT (token_id, day) DO UPDATE SET calls = calls + excluded.calls`,
+    );
+    // The Consulta page's calls have no token: their day is the account's (migration 0006).
+    this.bumpDailyWeb = sqlite.prepare(
+      `INSERT INTO usage_daily_web (account_id, day, calls) VALUES (?, ?, ?)
+       ON CONFLICT (account_id, day) DO UPDATE SET calls = calls + excluded.calls`,
     );
     // The WHERE keeps several server processes from each rewriting the same minute.
     this.touch = sqlite.prepare(
@@ -66,8 +72,12 @@ export class QuotaCounter {
     return calls;
   }
 
-  /** The daily rows and last-used stamps of the calls bump() counted: calls per token id. */
-  record(tokenCalls: Map<number, number>, day: string, at: Date): void {
+  /**
+   * The daily rows and last-used stamps of the calls bump() counted: calls per token id, and the
+   * web app's Consulta calls (no token) per account id.
+   */
+  record(tokenCalls: Map<number, number>, day: string, at: Date, webCalls?: Map<number, number>): void {
+    for (const [accountId, n] of webCalls ?? []) this.bumpDailyWeb.run(accountId, day, n);
     const ms = at.getTime();
     for (const [tokenId, n] of tokenCalls) {
       this.bumpDaily.run(tokenId, day, n);

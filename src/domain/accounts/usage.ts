@@ -1,6 +1,7 @@
 // Read side of the usage counters (written by quota-counter.ts): this month against the quota,
-// past months, and per-token daily counts for the web app.
+// past months, and per-token daily counts (with the Consulta page's, which have no token) for the web app.
 import type { Sqlite } from '../../storage/sqlite.ts';
+import { NO_TOKEN } from './api-access.ts';
 import { AccountsError } from './errors.ts';
 import { nextMonthStartEpoch, spDay, spMonth, systemClock, type Clock } from './time.ts';
 
@@ -48,12 +49,20 @@ export function monthlyHistory(sqlite: Sqlite, accountId: number, months = 12): 
 
 export interface DailyUsageRow {
   day: string;
+  /** NO_TOKEN (0) for the web app's Consulta page. */
   tokenId: number;
+  /** The token's name, or CONSULTA_WEB for the Consulta page's calls. */
   tokenName: string;
   calls: number;
 }
 
-/** Calls per token per São Paulo day, newest first; default: the last 31 days. */
+/** What the Consulta page's calls (no token) are listed as, beside the tokens. */
+export const CONSULTA_WEB = 'Consulta (web)';
+
+/**
+ * Calls per token per São Paulo day, and the Consulta page's calls of each day as one more row
+ * (tokenId NO_TOKEN, first of its day); newest first; default: the last 31 days.
+ */
 export function dailyUsage(sqlite: Sqlite, accountId: number, opts: { from?: string; to?: string; now?: Clock } = {}): DailyUsageRow[] {
   const now = opts.now ?? systemClock;
   const to = opts.to ?? spDay(now());
@@ -63,7 +72,10 @@ export function dailyUsage(sqlite: Sqlite, accountId: number, opts: { from?: str
       `SELECT d.day, d.token_id AS tokenId, t.name AS tokenName, d.calls
        FROM usage_daily d JOIN api_tokens t ON t.id = d.token_id
        WHERE t.account_id = ? AND d.day BETWEEN ? AND ?
-       ORDER BY d.day DESC, t.id`,
+       UNION ALL
+       SELECT w.day, ${NO_TOKEN}, ?, w.calls FROM usage_daily_web w
+       WHERE w.account_id = ? AND w.day BETWEEN ? AND ?
+       ORDER BY 1 DESC, 2`,
     )
-    .all(accountId, from, to) as DailyUsageRow[];
+    .all(accountId, from, to, CONSULTA_WEB, accountId, from, to) as DailyUsageRow[];
 }

@@ -22,6 +22,8 @@ export interface ApiDeps {
   now: () => Date;
   /** Shown in /openapi.json and /docs. */
   baseUrl: string;
+  /** Where a count with `q` stops and says `exact: false` (default DEFAULT_COUNT_BOUND). */
+  countBound?: number;
 }
 
 /** A document built once, answered with its length (and the headers `secure` sets). */

@@ -2,7 +2,8 @@
 // and GET /api/v1/brazilian_companies/count?<filters> ({count, exact}), over the snapshot's
 // search index (domain/search, docs/search-api.md). One call of quota per request. `format=csv`
 // answers the same page as CSV (csv.ts); the filters, not the format, scope the cursor.
-import { cursorKey, missingFilter, nextCursor, scopeOf } from '../../domain/search/paging.ts';
+import { companiesPage } from '../../domain/search/counted.ts';
+import { missingFilter } from '../../domain/search/paging.ts';
 import { CompanyCountQuerySchema, CompanySearchQuerySchema, toCompanyFilters } from '../../domain/search/query-schema.ts';
 import { companiesCsv, sendCsv } from './csv.ts';
 import { sendJson } from './errors.ts';
@@ -18,10 +19,7 @@ export function searchHandler(deps: SearchDeps) {
     schema: CompanySearchQuerySchema,
     check: missingFilter,
     answer: (search, snap, v) => {
-      const scope = scopeOf(v);
-      const page = search.search(toCompanyFilters(v), { limit: v.limit, after: cursorKey(scope, v.cursor) });
-      const data = deps.reader.companies(snap, page.cnpjs);
-      const next = nextCursor(scope, page.next);
+      const { data, next } = companiesPage(deps.reader, search, snap, v);
       if (v.format === 'csv') {
         const csv = companiesCsv(data);
         return (res, headers) => sendCsv(res, csv, next, headers);
@@ -32,13 +30,13 @@ export function searchHandler(deps: SearchDeps) {
   });
 }
 
-export function countHandler(deps: SearchDeps) {
+export function countHandler(deps: SearchDeps & { countBound?: number }) {
   return searchRoute(deps, {
     schema: CompanyCountQuerySchema,
     check: missingFilter,
     answer: (search, _snap, v) => {
       // The engine's `source` is for logs and benchmarks, not the API.
-      const { count, exact } = search.count(toCompanyFilters(v));
+      const { count, exact } = search.count(toCompanyFilters(v), { bound: deps.countBound });
       return (res, headers) => sendJson(res, 200, { count, exact }, headers);
     },
   });

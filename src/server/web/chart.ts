@@ -2,13 +2,17 @@
 // presentation attributes only), described in text and backed by a table for screen readers.
 // SVG text scales with the drawing, so one drawing cannot be legible both 320 and 950 px wide:
 // the chart is drawn twice, for wide and narrow screens, and the stylesheet shows one of them.
+import { CONSULTA_WEB } from '../../domain/accounts/usage.ts';
 import { formatInt } from './format.ts';
 import { html, type Html } from './html.ts';
 
 export interface DayCount {
   /** 'YYYY-MM-DD' */
   day: string;
+  /** Every call of the day: the tokens' and the Consulta page's. */
   calls: number;
+  /** Of them, the calls made through the Consulta page (no token). */
+  web?: number;
 }
 
 interface Geometry {
@@ -53,7 +57,7 @@ function drawing(g: Geometry, days: DayCount[], monthLength: number, today: stri
     const i = Number(d.day.slice(8, 10)) - 1;
     const x = pad.left + i * slot + (slot - barW) / 2;
     const h = Math.max(d.calls > 0 ? 1.5 : 0, (d.calls / max) * plotH);
-    const label = `${dayMonth(d.day)}: ${formatInt(d.calls)} ${d.calls === 1 ? 'chamada' : 'chamadas'}`;
+    const label = `${dayMonth(d.day)}: ${formatInt(d.calls)} ${d.calls === 1 ? 'chamada' : 'chamadas'}${d.web ? ` (${formatInt(d.web)} pela ${CONSULTA_WEB})` : ''}`;
     return html`<rect class="bar${d.day === today ? ' today' : ''}" x="${x.toFixed(1)}" y="${(pad.top + plotH - h).toFixed(1)}" width="${barW.toFixed(1)}" height="${h.toFixed(1)}"><title>${label}</title></rect>`;
   });
   const ticks = Array.from({ length: monthLength }, (_, i) => i + 1)
@@ -78,10 +82,13 @@ export function usageChart(days: DayCount[], monthLength: number, today: string,
   const total = days.reduce((s, d) => s + d.calls, 0);
   const peak = days.reduce<DayCount | null>((best, d) => (d.calls > (best?.calls ?? 0) ? d : best), null);
   const max = niceMax(peak?.calls ?? 0);
+  const web = days.reduce((s, d) => s + (d.web ?? 0), 0);
   const summary =
     total === 0
       ? `Nenhuma chamada em ${monthLabel} até agora.`
-      : `${formatInt(total)} ${total === 1 ? 'chamada' : 'chamadas'} em ${monthLabel}; dia com mais chamadas: ${dayMonth(peak!.day)}, com ${formatInt(peak!.calls)}.`;
+      : `${formatInt(total)} ${total === 1 ? 'chamada' : 'chamadas'} em ${monthLabel}${web ? ` (${formatInt(web)} pela ${CONSULTA_WEB})` : ''}; dia com mais chamadas: ${dayMonth(peak!.day)}, com ${formatInt(peak!.calls)}.`;
+  // The Consulta page's share gets its own column once the month has any.
+  const webCol = web > 0;
 
   return html`<figure class="chart-figure">
   ${GEOMETRIES.map((g) => drawing(g, days, monthLength, today, max, monthLabel, summary))}
@@ -90,8 +97,8 @@ export function usageChart(days: DayCount[], monthLength: number, today: string,
     <summary>Ver as chamadas dia a dia</summary>
     <div class="table-wrap"><table>
       <caption class="sr-only">Chamadas por dia em ${monthLabel}</caption>
-      <thead><tr><th scope="col">Dia</th><th scope="col">Chamadas</th></tr></thead>
-      <tbody>${days.map((d) => html`<tr><td>${dayMonth(d.day)}</td><td class="num">${formatInt(d.calls)}</td></tr>`)}</tbody>
+      <thead><tr><th scope="col">Dia</th><th scope="col">Chamadas</th>${webCol ? html`<th scope="col">${CONSULTA_WEB}</th>` : ''}</tr></thead>
+      <tbody>${days.map((d) => html`<tr><td>${dayMonth(d.day)}</td><td class="num">${formatInt(d.calls)}</td>${webCol ? html`<td class="num">${formatInt(d.web ?? 0)}</td>` : ''}</tr>`)}</tbody>
     </table></div>
   </details>
 </figure>`;

@@ -6,11 +6,11 @@ import { createAccount, suspendAccount } from '../../../src/domain/accounts/acco
 import { ApiAccess, NO_TOKEN } from '../../../src/domain/accounts/api-access.ts';
 import { setPlan } from '../../../src/domain/accounts/plans.ts';
 import { createToken } from '../../../src/domain/accounts/tokens.ts';
-import { currentUsage, dailyUsage } from '../../../src/domain/accounts/usage.ts';
+import { CONSULTA_WEB, currentUsage, dailyUsage } from '../../../src/domain/accounts/usage.ts';
 import { denied, granted } from './helpers/api-setup.ts';
 import { manualClock, tempAppDb } from './helpers/setup.ts';
 
-test('identifyAccount: counts in the same monthly quota as tokens, no daily token row; refusals', async () => {
+test('identifyAccount: counts in the same monthly quota as tokens, in its own daily row (no token\'s); refusals', async () => {
   const { app, cleanup } = await tempAppDb();
   try {
     const clock = manualClock('2026-03-10T12:00:00-03:00');
@@ -27,7 +27,27 @@ test('identifyAccount: counts in the same monthly quota as tokens, no daily toke
     assert.equal(granted(access.consume(id)).quota.remaining, 0);
     assert.equal(denied(access.consume(id)).error, 'quota_exceeded');
     assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 3);
-    assert.deepEqual(dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => d.calls), [1]);
+    // The token's day holds its one call; the Consulta page's two (not the refused third) are
+    // the account's "Consulta (web)" row of the day, listed first.
+    assert.deepEqual(
+      dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.tokenId, d.tokenName, d.calls]),
+      [
+        ['2026-03-10', NO_TOKEN, CONSULTA_WEB, 2],
+        ['2026-03-10', t.id, 'a', 1],
+      ],
+    );
+    assert.equal(app.sqlite.prepare('SELECT sum(calls) FROM usage_daily').pluck().get(), 1, 'no token row for the web calls');
+    // Another day, a batch-sized charge: counted exactly, in that day's row.
+    clock.set('2026-03-11T09:00:00-03:00');
+    setPlan(app.sqlite, 'Mini', { monthlyQuota: 10 });
+    const id2 = access.identifyAccount(acc.id);
+    assert.ok(id2.ok);
+    await Promise.all([access.consumeGrouped(id2), access.consumeGrouped(id2), access.consumeGrouped(id2, 3)]);
+    assert.deepEqual(
+      dailyUsage(app.sqlite, acc.id, { now: clock }).filter((d) => d.tokenId === NO_TOKEN).map((d) => [d.day, d.calls]),
+      [['2026-03-11', 5], ['2026-03-10', 2]],
+    );
+    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 8);
 
     assert.equal(denied(access.identifyAccount(999)).error, 'account_suspended');
     setPlan(app.sqlite, 'Mini', { apiIncluded: false });

@@ -147,6 +147,32 @@ describe('company search and count', () => {
     assert.equal((await search('?uf=SP&format=xlsx')).body.error, 'invalid_parameter');
   });
 
+  test('count with q past its bound: {count: bound, exact: false}, one call; under it, or without q, exact', async () => {
+    const ltda = oracle.companies({ q: 'ltda' }).length;
+    const sp = oracle.companies({ uf: ['SP'] }).length;
+    const under = oracle.companies({ q: 'ltda', uf: ['SP'] }).length;
+    const bound = Math.min(Math.floor(ltda / 2), sp - 1);
+    assert.ok(bound > under && under > 0, `a bound between the counts (ltda ${ltda}, uf=SP ${sp}, ltda+SP ${under})`);
+    // The same month, served with a small bound: the default (100,000) is past any fixture.
+    const bounded = await serve(dataDir, { countBound: bound });
+    try {
+      const at = (qs: string) => get(`${bounded.url}/api/v1/brazilian_companies/count${qs}`, bearer(acct.token));
+      const before = remaining(await at('?uf=SP&limit=1'));
+      const r = await at('?q=ltda');
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.body, { count: bound, exact: false });
+      assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
+      assert.equal(remaining(r), before - 1, 'one call, as an exact count');
+      assert.ok(bounded.lines.some((l) => l.includes('/api/v1/brazilian_companies/count?q=ltda 200')), 'logged');
+      assert.deepEqual((await at('?q=ltda&uf=SP')).body, { count: under, exact: true }, 'under the bound: exact');
+      assert.deepEqual((await at('?uf=SP')).body, { count: sp, exact: true }, 'without q the bound does not apply');
+      // The default server counts the same q to the end.
+      assert.deepEqual((await count('?q=ltda')).body, { count: ltda, exact: true });
+    } finally {
+      await bounded.close();
+    }
+  });
+
   test('quota: one call per answered request, 429 when used up', async () => {
     const small = await makeAccount(dataDir, 'Pequeno', { quota: 1 });
     const a = await search('?uf=SP&limit=1', small);

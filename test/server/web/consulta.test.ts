@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createUser } from '../../../src/domain/accounts/users.ts';
+import { spDay } from '../../../src/domain/accounts/time.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { runImport } from '../../../src/importer/run.ts';
 import { openAppDb } from '../../../src/storage/app-db.ts';
@@ -13,6 +14,7 @@ import { bearer, get, makeAccount, serve, tempDataDir, withAppDb, type TestServe
 import { WebClient } from './client.ts';
 
 const PASSWORD = 'senha-segura-123';
+const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 async function user(dataDir: string, accountId: number, email: string) {
   const app = await openAppDb(dataDir);
@@ -139,6 +141,31 @@ describe('Consulta page on demo-400', () => {
     assert.equal(none.status, 400, 'a cursor with no filter: missing filter');
     assert.equal(await used(), n);
   });
+
+  test('the home page\'s usage chart counts the Consulta calls, in their own "Consulta (web)" column, to the call', async () => {
+    const today = spDay(new Date());
+    const dayLabel = `${today.slice(8, 10)}/${today.slice(5, 7)}`;
+    const num = (s: string | undefined) => Number((s ?? '0').replace(/\./g, ''));
+    async function chart() {
+      const html = await (await web.get('/api-de-cnpj')).text();
+      const fig = html.slice(html.indexOf('chart-figure'));
+      const row = new RegExp(`<tr><td>${dayLabel}</td><td class="num">([\\d.]+)</td>(?:<td class="num">([\\d.]+)</td>)?</tr>`).exec(fig);
+      assert.ok(row, `today's row in ${fig.slice(0, 2000)}`);
+      return { all: num(row[1]), web: num(row[2]), fig };
+    }
+    const a = await chart();
+    const api = await get(`${server.url}/api/v1/brazilian_companies?uf=RJ&limit=1`, bearer(token));
+    assert.equal((await web.get('/api-de-cnpj/consulta?uf=SP')).status, 200);
+    assert.equal((await web.get(`/api-de-cnpj/consulta/${api.body.data[0].cnpj}`)).status, 200);
+    assert.equal((await web.get('/api-de-cnpj/consulta.csv?uf=MG')).status, 200);
+    assert.equal((await web.get('/api-de-cnpj/consulta?cnae=4x')).status, 400, 'refused: not counted anywhere');
+    const b = await chart();
+    assert.deepEqual([b.all - a.all, b.web - a.web], [4, 3], 'the API call and the three Consulta calls; the Consulta ones in their column');
+    assert.match(b.fig, /<th scope="col">Consulta \(web\)<\/th>/);
+    // The account was made today: the chart's day is its whole month, exactly as the quota counts it.
+    assert.equal(b.all, await used());
+    assert.match(b.fig, new RegExp(`${b.all} chamadas em [^;<]*\\(${b.web} pela Consulta \\(web\\)\\);`));
+  });
 });
 
 test('Consulta refusals: plan without API, quota exhausted, search unavailable', async () => {
@@ -160,6 +187,14 @@ test('Consulta refusals: plan without API, quota exhausted, search unavailable',
     await b.login('b@pequena.com.br', PASSWORD);
     const s = await b.get('/api-de-cnpj/consulta?uf=SP');
     assert.equal(s.status, 503, 'search unavailable on a month imported without search');
+    // One order of checks for both (countedSearch): a request wrong in several ways at once gets
+    // the same first refusal, status and sentence, from the API and from the Consulta page.
+    for (const qs of ['cnae=4x', 'cursor=abc', 'uf=SP', 'cnae=4x&cursor=abc']) {
+      const api = await get(`${server.url}/api/v1/brazilian_companies?${qs}`, bearer(small.token));
+      const page = await b.get(`/api-de-cnpj/consulta?${qs}`);
+      assert.equal(page.status, api.status, qs);
+      assert.ok((await page.text()).includes(escapeHtml(api.body.message)), `${qs}: ${api.body.message}`);
+    }
     const some = (await get(`${server.url}/api/v1/brazilian_companies/33683111000280/company`, bearer(small.token))).status;
     assert.ok(some === 200 || some === 404, 'the one call of the quota spent through the API');
     const q = await b.get('/api-de-cnpj/consulta/33683111000280');

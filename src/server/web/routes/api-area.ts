@@ -1,4 +1,5 @@
 // The "API de CNPJ" area: the home page and the token page with its three actions.
+import { NO_TOKEN } from '../../../domain/accounts/api-access.ts';
 import { AccountsError } from '../../../domain/accounts/errors.ts';
 import { webMessage } from '../accounts-messages.ts';
 import { spDay, spMonth } from '../../../domain/accounts/time.ts';
@@ -16,18 +17,23 @@ import { headerUser, type Viewer } from '../viewer.ts';
 
 const TOKENS_PATH = '/api-de-cnpj/tokens';
 
-/** The days of the current São Paulo month up to today with the account's calls (all tokens summed). */
+/**
+ * The days of the current São Paulo month up to today with the account's calls (all tokens and
+ * the Consulta page summed), and the Consulta page's share of each.
+ */
 function monthDays(ctx: WebContext, accountId: number, now: Date): DayCount[] {
   const month = spMonth(now);
   const today = spDay(now);
   const perDay = new Map<string, number>();
+  const webPerDay = new Map<string, number>();
   for (const r of dailyUsage(ctx.sqlite, accountId, { from: `${month}-01`, to: today, now: ctx.now })) {
     perDay.set(r.day, (perDay.get(r.day) ?? 0) + r.calls);
+    if (r.tokenId === NO_TOKEN) webPerDay.set(r.day, r.calls);
   }
   // Days still to come have no calls yet, not zero calls: they are not listed.
   return Array.from({ length: Number(today.slice(8, 10)) }, (_, i) => {
     const day = `${month}-${String(i + 1).padStart(2, '0')}`;
-    return { day, calls: perDay.get(day) ?? 0 };
+    return { day, calls: perDay.get(day) ?? 0, web: webPerDay.get(day) ?? 0 };
   });
 }
 

@@ -1,16 +1,16 @@
 // The Consulta page (GET /api-de-cnpj/consulta), its CSV (…/consulta.csv) and the record page
 // (…/consulta/:cnpj), for every user of the account. Each spends one call of the account's
 // monthly quota exactly where the API would (one per results page, record, CSV), counted by
-// the API's own access layer (ApiAccess.identifyAccount: no token), after the same checks in
-// the same order (docs/errors.md); a refusal counts nothing and shows the API's sentence.
+// the API's own access layer (ApiAccess.identifyAccount: no token). A page of results goes
+// through the very function the API's search routes use (countedSearch, domain/search/counted.ts),
+// so the checks come in one order for both; a refusal counts nothing and shows the API's sentence.
 import type { AccessIdentity } from '../../../domain/accounts/api-access.ts';
 import { ERRORS, type ErrorKey } from '../../../domain/api-errors.ts';
 import { normalizeCnpj } from '../../../domain/cnpj.ts';
 import { companiesCsv } from '../../../domain/company/csv.ts';
-import type { Company } from '../../../domain/company/schema.ts';
-import { InvalidFilter, searchOf } from '../../../domain/search/index.ts';
-import { cursorKey, filterMessage, missingFilter, nextCursor, scopeOf } from '../../../domain/search/paging.ts';
-import { CompanySearchQuerySchema, toCompanyFilters } from '../../../domain/search/query-schema.ts';
+import { companiesPage, countedSearch } from '../../../domain/search/counted.ts';
+import { missingFilter } from '../../../domain/search/paging.ts';
+import { CompanySearchQuerySchema } from '../../../domain/search/query-schema.ts';
 import { decodeSafe } from '../../../lib/uri.ts';
 import { queryReader } from '../../http/query-params.ts';
 import type { WebContext } from '../context.ts';
@@ -54,30 +54,15 @@ function accessOf(ctx: WebContext, viewer: Viewer): AccessIdentity | Refusal {
 
 /** One page of results for the form and cursor, counted; or the refusal (nothing counted then). */
 async function searchPage(ctx: WebContext, viewer: Viewer, form: ConsultaForm, cursor: string | undefined) {
-  const id = accessOf(ctx, viewer);
-  if (id instanceof Refusal) return id;
-  const query = readQuery(Object.fromEntries(queryOf(form, cursor)));
-  if (!query.ok) return refuse('invalid_parameter', query.message);
-  const v = query.value;
-  if (missingFilter(v)) return refuse('missing_filter');
-  const snap = ctx.reader.snapshot;
-  if (snap === null) return refuse('registry_unavailable');
-  const search = searchOf(snap);
-  if (search === null) return refuse('search_unavailable');
-  let results: Company[];
-  let next: string | null;
-  try {
-    const scope = scopeOf(v);
-    const found = search.search(toCompanyFilters(v), { limit: v.limit, after: cursorKey(scope, v.cursor) });
-    results = ctx.reader.companies(snap, found.cnpjs);
-    next = nextCursor(scope, found.next);
-  } catch (e) {
-    if (e instanceof InvalidFilter) return refuse('invalid_parameter', filterMessage(e));
-    throw e;
-  }
-  const counted = await ctx.access.consumeGrouped(id);
-  if (!counted.ok) return new Refusal(counted.status, counted.message);
-  return { results, next };
+  const out = await countedSearch(ctx, {
+    identify: () => ctx.access.identifyAccount(viewer.account.id),
+    read: () => readQuery(Object.fromEntries(queryOf(form, cursor))),
+    check: missingFilter,
+    answer: (search, snap, v) => companiesPage(ctx.reader, search, snap, v),
+  });
+  if (out.kind === 'denied') return new Refusal(out.denied.status, out.denied.message);
+  if (out.kind === 'uncounted') return refuse(out.key, out.message);
+  return { results: out.value.data, next: out.value.next };
 }
 
 export function consultaRoutes(ctx: WebContext) {

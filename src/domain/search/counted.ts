@@ -1,0 +1,79 @@
+// THE order of checks of a counted search, for the API's search routes (server/api/search-route.ts)
+// and the web app's Consulta page (server/web/routes/consulta.ts) alike, as docs/errors.md gives
+// it: access (token, or the logged-in user's account) → query parameters (400 invalid_parameter)
+// → the route's own check (400 missing_filter) → a snapshot served (503 registry_unavailable) →
+// its search index (503 search_unavailable) → the engine's answer, computed before counting so
+// that a value it refuses (InvalidFilter: 400 naming the parameter) costs no call → one call
+// counted through the group commit (429). Here, below both, so that a change to the order cannot
+// reach one of them and not the other; each only turns the outcome into its own answer (JSON with
+// the quota headers, or an HTML page).
+import type { Static } from '@sinclair/typebox';
+import type { AccessDenied, AccessIdentity, ApiAccess, QuotaState } from '../accounts/api-access.ts';
+import type { ErrorKey } from '../api-errors.ts';
+import type { CompanyRegistry } from '../company/lookup.ts';
+import type { Company } from '../company/schema.ts';
+import { InvalidFilter, searchOf, type SearchIndex } from './index.ts';
+import { cursorKey, filterMessage, nextCursor, scopeOf } from './paging.ts';
+import { toCompanyFilters, type CompanySearchQuerySchema } from './query-schema.ts';
+
+export type Snapshot = NonNullable<CompanyRegistry['snapshot']>;
+
+export interface CountedSearchDeps {
+  access: ApiAccess;
+  reader: CompanyRegistry;
+}
+
+export interface CountedSearchSteps<V, T> {
+  /** Who calls: a token's identity or an account's; its refusal ends it (nothing counted). */
+  identify: () => AccessIdentity | AccessDenied;
+  /** Told as soon as the access is known (the request log's account). */
+  identified?: (id: AccessIdentity) => void;
+  /** The query parameters, read after the access is known. */
+  read: () => { ok: true; value: V } | { ok: false; message: string };
+  /** A refusal of the parameters before any work (missing_filter, with its sentence), or null. */
+  check?: (v: V) => { key: ErrorKey; message?: string } | null;
+  /** The answer, computed before the call is counted; may throw InvalidFilter. */
+  answer: (search: SearchIndex, snap: Snapshot, v: V) => T;
+}
+
+export type CountedSearch<T> =
+  /** The access layer refused, at the start or when counting (429, or a token changed meanwhile). */
+  | { kind: 'denied'; denied: AccessDenied }
+  /** An error that counts no call (400, 503): the table's code, and a more specific sentence if any. */
+  | { kind: 'uncounted'; key: ErrorKey; message?: string }
+  /** The answer, its call counted: the quota after it. */
+  | { kind: 'answered'; value: T; quota: QuotaState };
+
+export async function countedSearch<V, T>(deps: CountedSearchDeps, steps: CountedSearchSteps<V, T>): Promise<CountedSearch<T>> {
+  const id = steps.identify();
+  if (!id.ok) return { kind: 'denied', denied: id };
+  steps.identified?.(id);
+  const query = steps.read();
+  if (!query.ok) return { kind: 'uncounted', key: 'invalid_parameter', message: query.message };
+  const refusal = steps.check?.(query.value) ?? null;
+  if (refusal !== null) return { kind: 'uncounted', ...refusal };
+  const snap = deps.reader.snapshot;
+  if (snap === null) return { kind: 'uncounted', key: 'registry_unavailable' };
+  const search = searchOf(snap);
+  if (search === null) return { kind: 'uncounted', key: 'search_unavailable' };
+  let value: T;
+  try {
+    value = steps.answer(search, snap, query.value);
+  } catch (e) {
+    if (e instanceof InvalidFilter) return { kind: 'uncounted', key: 'invalid_parameter', message: filterMessage(e) };
+    throw e;
+  }
+  // Submitted in the same event-loop turn as the request's handler: group commit still groups it.
+  const counted = await deps.access.consumeGrouped(id);
+  return counted.ok ? { kind: 'answered', value, quota: counted.quota } : { kind: 'denied', denied: counted };
+}
+
+/**
+ * One page of the company search (the API's JSON and CSV, the Consulta page and its CSV): the
+ * companies of the page in CNPJ order and the next page's cursor. May throw InvalidFilter.
+ */
+export function companiesPage(reader: CompanyRegistry, search: SearchIndex, snap: Snapshot, v: Static<typeof CompanySearchQuerySchema>): { data: Company[]; next: string | null } {
+  const scope = scopeOf(v);
+  const page = search.search(toCompanyFilters(v), { limit: v.limit, after: cursorKey(scope, v.cursor) });
+  return { data: reader.companies(snap, page.cnpjs), next: nextCursor(scope, page.next) };
+}
