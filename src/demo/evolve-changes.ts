@@ -56,10 +56,10 @@ function fresh(old: string, draw: () => string, fallback: (s: string) => string)
   return fallback(old);
 }
 
-/** One open establishment of the company (drawn), changed by `f`; null when none is open. */
-function onEstab(f: (x: ChangeCtx, row: string[], rec: CompanyRecords) => void) {
+/** One open establishment of the company (drawn; `ok` narrows them), changed by `f`; null when none is open. */
+function onEstab(f: (x: ChangeCtx, row: string[], rec: CompanyRecords) => void, ok: (row: string[]) => boolean = () => true) {
   return (x: ChangeCtx, rec: CompanyRecords): string[] | null => {
-    const list = open(rec);
+    const list = open(rec).filter((e) => ok(e.rows[0].row));
     if (!list.length) return null;
     const e = list.length === 1 ? list[0] : list[x.r.int(list.length)];
     f(x, e.rows[0].row, rec);
@@ -75,7 +75,9 @@ function setSituacao(x: ChangeCtx, row: string[], situacao: string, motivo: stri
 
 function move(x: ChangeCtx, row: string[], scope: 'street' | 'city' | 'uf'): void {
   if (scope === 'uf') row[19] = fresh(row[19], () => ufPicker.pick(x.r), (s) => (s === 'SP' ? 'RJ' : 'SP'));
-  if (scope !== 'street') row[20] = fresh(row[20], () => x.lk.municipioPickers.get(row[19])!.pick(x.r).code, (s) => s);
+  // (the Federal District has one município, so a move there is to another UF; see CHANGE_KINDS.municipio)
+  const others = (s: string) => x.lk.municipios.find((m) => m.uf === row[19] && m.code !== s)!.code;
+  if (scope !== 'street') row[20] = fresh(row[20], () => x.lk.municipioPickers.get(row[19])!.pick(x.r).code, others);
   row[13] = streetTypes.pick(x.r);
   row[14] = fresh(row[14], () => x.r.pick(STREET_NAMES), (s) => `${s} II`);
   row[15] = String(x.r.range(1, 2999));
@@ -133,7 +135,7 @@ export const CHANGE_KINDS: Record<string, ChangeKind> = {
     },
   },
   endereco: { rate: 0.005, unit: 'estabelecimento', campos: ADDRESS, apply: onEstab((x, row) => move(x, row, 'street')) },
-  municipio: { rate: 0.0016, unit: 'estabelecimento', campos: [...ADDRESS, 'municipio'], apply: onEstab((x, row) => move(x, row, 'city')) },
+  municipio: { rate: 0.0016, unit: 'estabelecimento', campos: [...ADDRESS, 'municipio'], apply: onEstab((x, row) => move(x, row, 'city'), (row) => row[19] !== 'DF') },
   uf: { rate: 0.0003, unit: 'estabelecimento', campos: [...ADDRESS, 'municipio', 'uf'], apply: onEstab((x, row) => move(x, row, 'uf')) },
   cnae: {
     rate: 0.0016, unit: 'estabelecimento', campos: ['cnae_fiscal'],
