@@ -1,17 +1,17 @@
 // Writes a synthetic monthly Receita Federal dump in the real format: the 37 zips of the
 // monthly folder plus the 4 regime zips, and manifest.json describing what went in
 // (counts, injected quirks, duplicates, rejects, CNPJs that exist). Streaming: every zip
-// member is written chunk by chunk; nothing holds a whole file.
+// member is written chunk by chunk; nothing holds a whole file. With `evolveFrom`, the month after
+// that dump's instead (evolve.ts): its records drawn again, changed, plus the month's openings.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeCnpj } from '../domain/cnpj.ts';
 import { parseMonth } from '../lib/month.ts';
 import { Bases } from './bases.ts';
-import type { Company, Establishment } from './company.ts';
 import { dayOf } from './days.ts';
 import { CsvZip, RegimeFiles } from './dump-files.ts';
-import { injectEmpresa, injectEstablishment, mangle } from './inject.ts';
+import { Drawer, SHARDS, writeCompany, type CompanyRecords } from './draw.ts';
+import { EvolveStep, EXTRACTION_DAY, planEvolution, type EvolutionPlan } from './evolve.ts';
 import { writeLookupZips } from './lookup-zips.ts';
 import { buildLookups } from './lookups.ts';
 import type { DumpManifest } from './manifest.ts';
@@ -31,37 +31,44 @@ export interface DumpOptions {
   month?: string;
   /** multiplier of the base quirk rates, default 1; 0 writes a clean dump */
   quirkRate?: number;
+  /**
+   * A synthetic dump's folder: write the month after it instead (companies, month and quirk
+   * rate then come from its manifest; `seed` seeds the new month's changes).
+   */
+  evolveFrom?: string;
 }
 
-const SHARDS = 10;
-const ESTAB_COLS = 30;
 const DEFAULT_MONTH = '2026-09';
-// Extraction day within the month used in member names and as "today" for all dates.
-const EXTRACTION_DAY = 13;
 
 export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
-  const companies = Math.floor(opts.companies);
+  const plan: EvolutionPlan | null = opts.evolveFrom ? planEvolution(opts.evolveFrom, opts.seed) : null;
+  const companies = plan ? plan.base.companies : Math.floor(opts.companies);
   if (!(companies >= 1)) throw new Error('companies must be ≥ 1');
-  const seed = (opts.seed ?? 1) >>> 0;
-  const month = opts.month ?? DEFAULT_MONTH;
-  const quirkRate = opts.quirkRate ?? 1;
-  const ym = parseMonth(month);
-  if (!ym) throw new Error(`month must be YYYY-MM, got ${month}`);
+  const seed = plan ? plan.base.seed : (opts.seed ?? 1) >>> 0;
+  // The records are drawn as of the base month; names, dates of the files and the manifest are the output month's.
+  const baseMonth = plan ? plan.base.month : opts.month ?? DEFAULT_MONTH;
+  const month = plan ? plan.steps[plan.steps.length - 1].month : baseMonth;
+  const quirkRate = plan ? plan.base.quirkRate : opts.quirkRate ?? 1;
+  const ym = parseMonth(baseMonth);
+  const om = parseMonth(month);
+  if (!ym || !om) throw new Error(`month must be YYYY-MM, got ${month}`);
   const { year: y, month: m } = ym;
   const out = opts.out;
   mkdirSync(out, { recursive: true });
 
   const extractionDay = dayOf(y, m, EXTRACTION_DAY);
-  const extractionYmd = `${y}${String(m).padStart(2, '0')}${EXTRACTION_DAY}`;
-  const dpart = `D${y % 10}${String(m).padStart(2, '0')}${EXTRACTION_DAY}`;
-  const mtime = new Date(Date.UTC(y, m - 1, EXTRACTION_DAY, 3, 0, 0));
+  const ymdOf = (yy: number, mm: number) => `${yy}${String(mm).padStart(2, '0')}${EXTRACTION_DAY}`;
+  const extractionYmd = ymdOf(y, m);
+  const dpart = `D${om.year % 10}${String(om.month).padStart(2, '0')}${EXTRACTION_DAY}`;
+  const mtime = new Date(Date.UTC(om.year, om.month - 1, EXTRACTION_DAY, 3, 0, 0));
 
   const lk = buildLookups();
   const rng = new Rng(seed, 1);
   const q = new Quirks(seed, quirkRate, companies);
   const fixed = fixedRecords(extractionYmd);
   const bases = new Bases(seed, new Set(fixed.bases));
-  const f = new RowFactory(rng, lk, extractionDay, new PartnerPool(seed, companies, (i) => bases.numericAt(i)));
+  const pool = new PartnerPool(seed, companies, (i) => bases.numericAt(i));
+  const f = new RowFactory(rng, lk, extractionDay, pool);
   const zipBytes = new Map<string, number>();
   const files: string[] = [];
 
@@ -87,11 +94,11 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   const simples = new CsvZip('Simples.zip', out, `F.K03200$W.SIMPLES.CSV.${dpart}`, mtime);
   // Shard 0 is 3–4× larger than the others, as in the real dumps.
   const shardPick = new Weighted<number>(Array.from({ length: SHARDS }, (_, i) => [i, i === 0 ? 3.5 : 1] as const));
-
   const regimes = new RegimeFiles(out, mtime);
+  const sinks = { emp, est, soc, simples, regimes };
 
-  const rejects = { empresas: 0, estabelecimentos: 0, socios: 0 };
-  const duplicates = { establishments: 0, companies: 0 };
+  const counters = { rejects: { empresas: 0, estabelecimentos: 0, socios: 0 }, duplicates: { establishments: 0, companies: 0 } };
+  const { rejects, duplicates } = counters;
   const sampleCnpjs: string[] = [...fixed.cnpjs];
   const sampleStride = Math.max(1, Math.floor(companies / 17));
 
@@ -102,94 +109,20 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   for (const row of fixed.simples) { simples.row(row); simples.records++; }
   for (const r of fixed.regimes) regimes.write(r);
 
-  const fire = q.fire.bind(q);
-
+  const env = { lk, pool, bases, shardPick, companies };
+  const steps = (plan?.steps ?? []).map((s, k, all) => new EvolveStep(s, env, k ? all[k - 1].month : baseMonth));
+  const drawer = new Drawer(rng, q, f, bases, shardPick, counters);
+  const evolveAndWrite = (rec: CompanyRecords, fromStep: number) => {
+    for (let k = fromStep; k < steps.length; k++) steps[k].apply(rec);
+    writeCompany(sinks, rec);
+  };
   for (let i = 0; i < companies; i++) {
-    q.at(i);
-    const alnum = f.alnumPossible && rng.chance(0.0003);
-    const base = alnum ? bases.nextAlnum(rng) : bases.nextNumeric();
-    const c: Company = f.company(i, base, alnum, alnum ? null : f.pool.holdingAt(bases.lastIndex));
-    // Empresas
-    const e = f.empresaFields(c);
-    let dirty = injectEmpresa(q, e, c);
-    const es = shardPick.pick(rng);
-    emp[es].row(e);
-    emp[es].records++;
-    if (fire('duplicateCompanyRow', base)) {
-      const s2 = q.rng.int(SHARDS);
-      emp[s2].row(e);
-      emp[s2].records++;
-      duplicates.companies++;
-      dirty = true;
-    }
-    if (fire('wrongFieldCount', `empresas:${base}`, 'wrongFieldCount:empresas')) {
-      // a base that appears nowhere else, so rejecting it loses nothing
-      const rb = bases.forReject();
-      emp[es].row(mangle(q, [rb, ...e.slice(1)]));
-      rejects.empresas++;
-    }
-
-    // Estabelecimentos: head office 0001 plus branches
-    const estabs: Establishment[] = [];
-    let order = 1;
-    for (let b = 0; b <= c.branches; b++) {
-      const ord = String(order).padStart(4, '0');
-      order += rng.chance(0.9) ? 1 : rng.range(2, 5);
-      const est1 = f.establishment(c, ord, b === 0);
-      estabs.push(est1);
-      const x = est1.fields;
-      const id = est1.cnpj;
-      if (injectEstablishment(q, x, id)) dirty = true;
-
-      const s = shardPick.pick(rng);
-      est[s].row(x);
-      est[s].records++;
-      if (s < SHARDS - 1 && fire('duplicateEstablishmentKey', id)) {
-        // The same key again in a later shard with a newer phone and e-mail: last wins.
-        const later = s + 1 + q.rng.int(SHARDS - 1 - s);
-        const y2 = x.slice();
-        y2[21] = y2[21] || '11';
-        y2[22] = `9${q.rng.digits(8)}`;
-        y2[27] = `atualizado${q.rng.range(1, 999)}@gmail.com`;
-        est[later].row(y2);
-        est[later].records++;
-        duplicates.establishments++;
-        dirty = true;
-      }
-      if (fire('wrongFieldCount', `estabelecimentos:${id}`, 'wrongFieldCount:estabelecimentos')) {
-        // an order the company does not otherwise have
-        const badOrder = String(9000 + q.rng.int(1000));
-        const y3 = x.slice(0, ESTAB_COLS);
-        y3[1] = badOrder;
-        y3[2] = makeCnpj(c.base, badOrder).slice(12);
-        est[s].row(mangle(q, y3));
-        rejects.estabelecimentos++;
-      }
-    }
-
-    // Sócios (all of a company's partners in one shard)
-    const partners = f.partners(c);
-    if (partners.length) {
-      const s = shardPick.pick(rng);
-      for (const p of partners) {
-        if (fire('orphanQualificacao36', base)) { p[4] = '36'; dirty = true; }
-        soc[s].row(p);
-        soc[s].records++;
-        if (fire('wrongFieldCount', `socios:${base}`, 'wrongFieldCount:socios')) {
-          soc[s].row(mangle(q, p));
-          rejects.socios++;
-        }
-      }
-    }
-
-    if (c.simples) {
-      simples.row(c.simples);
-      simples.records++;
-    }
-    for (const r of f.regimes(c, estabs)) regimes.write(r);
-
-    if (!dirty && i % sampleStride === Math.floor(sampleStride / 2) && sampleCnpjs.length < 20) sampleCnpjs.push(estabs[0].cnpj);
+    const rec = drawer.draw(i);
+    evolveAndWrite(rec, 0);
+    if (rec.clean && i % sampleStride === Math.floor(sampleStride / 2) && sampleCnpjs.length < 20) sampleCnpjs.push(rec.estabs[0].cnpj);
   }
+  // Each month's openings go after the companies of the month before; later months change them too.
+  steps.forEach((st, k) => { for (const rec of st.openings()) evolveAndWrite(rec, k + 1); });
 
   // ---- close everything ----
   const closeShard = (z: CsvZip, family: string) => {
@@ -212,12 +145,24 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
     files.push(file);
   }
   counts.regimes = regimes.rows;
+  // The replay must be the dump it evolves: same quirks in the same places.
+  if (plan && JSON.stringify({ ...q.counts, ...duplicates }) !== JSON.stringify({ ...plan.from.quirks, ...plan.from.duplicates })) {
+    throw new Error(`${opts.evolveFrom}: drawing its records again gave other quirks; was it made by another version of the generator?`);
+  }
 
   const expectedRejects = rejects.empresas + rejects.estabelecimentos + rejects.socios;
+  const last = plan?.steps[plan.steps.length - 1];
   const manifest: DumpManifest = {
     month,
     synthetic: true,
-    seed,
+    seed: last ? last.seed : seed,
+    companies,
+    quirkRate,
+    ...(plan && {
+      evolvedFrom: { month: plan.from.month, seed: plan.from.seed },
+      evolution: { base: plan.base, steps: plan.steps },
+      changes: steps[steps.length - 1].changes,
+    }),
     files: files.sort(),
     counts,
     quirks: { ...q.counts },
@@ -233,7 +178,7 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
       regimes: counts.regimes,
     },
     examples: { ...q.examples },
-    extractionDate: extractionYmd,
+    extractionDate: ymdOf(om.year, om.month),
     totalZipBytes: [...zipBytes.values()].reduce((a, b) => a + b, 0),
   };
   writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');

@@ -1,10 +1,33 @@
 // What a synthetic dump's manifest.json says about it: what went in, what an importer should
 // find, and where the quirks landed.
 
+/** What one kind of change did in an evolved month (src/demo/evolve-changes.ts). */
+export interface ChangeSummary {
+  /** Establishments touched, or companies for a company-level kind (`unit`). */
+  count: number;
+  unit: 'estabelecimento' | 'empresa';
+  /** The lookup fields that change (`socios`: the partner set); none for abertura/encerramento. */
+  campos: string[];
+  /** Up to 5 CNPJs changed this way (the head office for a company-level kind). */
+  examples: string[];
+  /** abertura only: new companies (count is their establishments). */
+  companies?: number;
+}
+
 export interface DumpManifest {
   month: string;
   synthetic: true;
+  /** The seed of this month: the generator's, or the changes' in an evolved month. */
   seed: number;
+  /** Companies drawn for the base month (fixed real records not included). */
+  companies?: number;
+  quirkRate?: number;
+  /** An evolved month: the month and seed it was evolved from. */
+  evolvedFrom?: { month: string; seed: number };
+  /** An evolved month: the base and every step, what a further month replays. */
+  evolution?: { base: { month: string; seed: number; companies: number; quirkRate: number }; steps: Array<{ month: string; seed: number }> };
+  /** An evolved month: what changed since the month before, per kind. */
+  changes?: Record<string, ChangeSummary>;
   files: string[];
   /** Well-formed records written per family (duplicates included, rejects excluded). */
   counts: Record<string, number>;

@@ -47,7 +47,7 @@ export function partnerRows(r: Rng, c: Company, lastDay: number, pool: PartnerPo
   return rows;
 }
 
-function partner(r: Rng, c: Company, i: number, lastDay: number, pool: PartnerPool, taken: number[]): string[] {
+export function partner(r: Rng, c: Company, i: number, lastDay: number, pool: PartnerPool, taken: number[]): string[] {
   const entry = ymd(i === 0 || r.chance(0.6) ? c.startDay : between(r, c.startDay, lastDay));
   const x = r.next();
   if ((c.kind === 'ltda' || c.kind === 'sa') && x < 0.05) {

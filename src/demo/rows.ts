@@ -22,7 +22,7 @@ import { BRAND_WORDS, FOREIGN_CITIES, NEIGHBOURHOOD_PREFIXES, SPECIAL_SITUATIONS
 // situação cadastral as in the real registry: most are not active (about half baixada 08, 40–45%
 // ativa 02, 5–8% inapta 04, a few suspensa 03 and nula 01), and plausible motivos for each
 const SITUACAO = new Weighted<string>([['02', 44], ['08', 48.5], ['04', 7], ['03', 0.2], ['01', 0.3]]);
-const MOTIVO_BY_SITUACAO: Record<string, Weighted<string>> = {
+export const MOTIVO_BY_SITUACAO: Record<string, Weighted<string>> = {
   '02': new Weighted([['00', 1]]),
   '08': new Weighted([['01', 60], ['71', 12], ['80', 5], ['54', 4], ['02', 1], ['09', 2], ['62', 2], ['75', 3], ['31', 3]]),
   '04': new Weighted([['63', 85], ['66', 8], ['64', 5], ['15', 2]]),
@@ -73,17 +73,21 @@ export class RowFactory {
 
   // ---- the company ----
 
-  /** `holding`: the shared partner this company is, if any (an active limitada with its name). */
-  company(index: number, base: string, alnum: boolean, holding: Holding | null = null): Company {
+  /**
+   * `holding`: the shared partner this company is, if any (an active limitada with its name).
+   * `openedFrom`: a company that opened on or after this day (an opening of the next month): active since.
+   */
+  company(index: number, base: string, alnum: boolean, holding: Holding | null = null, openedFrom?: number): Company {
     const r = this.rng;
     let [natureza, , kind, qualResp] = this.natureza.pick(r);
     if (holding) [natureza, kind, qualResp] = ['2062', 'ltda', '49'];
     const uf = this.ufPicker.pick(r);
     const municipio = this.lk.municipioPickers.get(uf)!.pick(r);
     const razao = holding ? holding.name : companyName(r, kind, base, municipio);
-    const startDay = alnum ? between(r, this.alnumFrom, this.lastDay) : this.day();
-    let situacao = alnum || holding ? '02' : SITUACAO.pick(r);
-    if (kind === 'candidate' && !alnum) situacao = r.chance(0.8) ? '08' : '02';
+    const opened = openedFrom ?? (alnum ? this.alnumFrom : undefined);
+    const startDay = opened !== undefined ? between(r, opened, this.lastDay) : this.day();
+    let situacao = alnum || holding || openedFrom !== undefined ? '02' : SITUACAO.pick(r);
+    if (kind === 'candidate' && !alnum && openedFrom === undefined) situacao = r.chance(0.8) ? '08' : '02';
     const sitDay = situacao === '02' ? (r.chance(0.7) ? startDay : between(r, startDay, this.lastDay)) : between(r, startDay, this.lastDay);
     const cnae = holding ? '6462000' : principalCnae(r, this.lk, kind);
     // Only public bodies name their federative entity; municipal ones as `CITY - UF`.
