@@ -34,7 +34,9 @@ type Office = { cnpj: string; situacao_cadastral: number | string | null; uf: st
 
 export function partnerClauses(f: PartnerFilters, ix: IndexLookups): Clause[] {
   const clauses: Clause[] = [];
-  if (f.nome !== undefined) clauses.push(...wordClauses('nome', f.nome, ix));
+  // A prefix of too many words is checked on the rows for companies; here it is the OR of its
+  // words (up to MAX_OR), else FTS5's `word*`.
+  if (f.nome !== undefined) clauses.push(...wordClauses('nome', f.nome, ix).map((c) => (c.checked ? (c.terms.length ? { param: c.param, terms: c.terms } : { param: c.param, terms: [], prefix: c.prefix }) : c)));
   if (f.cnpj_cpf !== undefined) {
     const key = typeof f.cnpj_cpf === 'string' ? partnerKeyTerm(f.cnpj_cpf) : null;
     if (key === null) throw new InvalidFilter('cnpj_cpf', 'expected a CNPJ, a CPF or a masked CPF (***123456**)');
@@ -51,7 +53,9 @@ export function searchPartners(st: Statements, clauses: Clause[], lookups: Looku
   for (const p of st.files.parts) {
     if (ids.length > limit) break;
     const stmt = st.get(`SELECT rowid FROM ${p}.partner_fts WHERE partner_fts MATCH ? AND rowid > ? ORDER BY rowid LIMIT ?`).pluck(true);
-    ids.push(...(stmt.all(match, bound, limit + 1 - ids.length) as number[]));
+    // A BigInt binds as an INTEGER: FTS5 ignores a rowid bound that is a REAL (a JS number) and
+    // SQLite then filters every match before it one by one.
+    ids.push(...(stmt.all(match, BigInt(bound), limit + 1 - ids.length) as number[]));
     if (ids.length) bound = ids[ids.length - 1];
   }
   const page = ids.slice(0, limit);
