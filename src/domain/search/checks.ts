@@ -58,7 +58,7 @@ export function variantsOf(st: Statements, plan: Plan): Variant[] {
 }
 
 /** Whether one of `words` (normalised, space-separated) starts with `prefix`. */
-const hasWordStarting = (words: string, prefix: string) => {
+export const hasWordStarting = (words: string, prefix: string) => {
   for (let i = words.indexOf(prefix); i >= 0; i = words.indexOf(prefix, i + 1)) if (i === 0 || words.charCodeAt(i - 1) === 32) return true;
   return false;
 };

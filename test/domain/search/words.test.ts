@@ -74,7 +74,10 @@ before(async () => {
   dump = tempDir();
   writeZip(path.join(dump, 'Empresas0.zip'), 'K3241.K03200Y0.D60913.EMPRECSV', NAMES.map(([b, r]) => emp(b, r)).join(''));
   writeZip(path.join(dump, 'Estabelecimentos0.zip'), 'K3241.K03200Y0.D60913.ESTABELE', NAMES.map(([b, , f]) => est(b, '0001', f)).join('') + est('11111111', '0002', 'FILIAL DO PÃO', 'RJ'));
-  m = await importMonth([dump], { searchParts: 1 });
+  // Partners: "maria" with a heavy prefix (xy, qw) or not; the zz ones are rejected by a check.
+  const partners = NAMES.filter(([b]) => Number(b) >= 50000000).map(([b, r], i) => rec(b, '2', `MARIA ${r.split(' ')[0]} SILVA`, `***${String(i).padStart(6, '0')}**`, '49', '20200101', '', '', '', '', '4'));
+  writeZip(path.join(dump, 'Socios0.zip'), 'K3241.K03200Y0.D60913.SOCIOCSV', partners.join(''));
+  m = await importMonth([dump], { searchParts: 2 });
 });
 after(() => {
   m?.close();
@@ -134,6 +137,27 @@ test('a prefix of too many words, checked on the rows: the oracle\'s answers, pa
   // goes on with the OR of the qw words, and still fills the page.
   assert.deepEqual(m.search.search({ q: 'comercio qw' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qw' }).slice(0, 20));
   assert.equal(m.search.count({ q: 'xy' }, { bound: 10 }).exact, false);
+});
+
+test('partners: a prefix of too many words is checked on the names, with another word to drive it', () => {
+  const walk = (nome: string, limit: number) => {
+    const ids: number[] = [];
+    let after: number | null = null;
+    for (let i = 0; i < 10_000; i++) {
+      const page = m.search.partners({ nome }, { limit, after });
+      ids.push(...page.rows.map((r) => Number(r.cnpj_cpf_socio.slice(3, 9))));
+      if (page.next === null) return ids;
+      after = page.next;
+    }
+    throw new Error('runaway paging');
+  };
+  for (const nome of ['maria xy', 'maria qw', 'silva qw', 'xy', 'qw', 'maria zz']) {
+    const expected = m.oracle.partners({ nome }, () => true).map((rowid) => Number((m.oracle.db.prepare('SELECT cnpj_cpf FROM reg.partners WHERE rowid = ?').pluck().get(rowid) as string).slice(3, 9)));
+    assert.ok(expected.length > 0, nome);
+    for (const limit of [1, 20, 100]) assert.deepEqual(walk(nome, limit), expected, `${nome} limit ${limit}`);
+  }
+  // The zz partners come first: "maria qw" rejects PROBE_BUDGET of them, then goes on with the OR.
+  assert.equal(m.search.partners({ nome: 'maria qw' }, { limit: 20 }).rows.length, 20);
 });
 
 test('query text is never FTS5 syntax', () => {
