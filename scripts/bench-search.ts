@@ -8,7 +8,7 @@ import { hideBin } from 'yargs/helpers';
 import { numberOption } from '../src/cli/options.ts';
 import { dataPaths } from '../src/lib/config.ts';
 import { CompanyRegistry } from '../src/domain/company/lookup.ts';
-import { searchOf, type CompanyFilters } from '../src/domain/search/index.ts';
+import { searchOf, type CompanyFilters, type PartnerFilters } from '../src/domain/search/index.ts';
 import { Rng } from '../src/demo/prng.ts';
 import { openSqlite } from '../src/storage/sqlite.ts';
 import { attachSnapshot } from '../src/storage/snapshots/attach.ts';
@@ -18,6 +18,7 @@ const argv = await yargs(hideBin(process.argv))
   .option('data-dir', { type: 'string', demandOption: true })
   .option('runs', numberOption('runs', { integer: true, min: 1 }, { default: 200 }))
   .option('seed', numberOption('seed', { integer: true }, { default: 1 }))
+  .option('slowest', { type: 'boolean', default: false, describe: 'print the values of each shape\'s slowest run' })
   .strict()
   .parse();
 
@@ -58,36 +59,43 @@ const cnpjAt = (f: CompanyFilters, offset: number) => {
   return after;
 };
 
-function measure(label: string, run: (i: number) => unknown): void {
-  const times: number[] = [];
+/** p50/p99/max of `run` over N runs; `--slowest` also prints the arguments of the slowest run. */
+function measure<A>(label: string, args: (i: number) => A, run: (a: A) => unknown): void {
+  const times: [number, number][] = [];
   for (let i = 0; i < N; i++) {
+    const a = args(i);
     const t = performance.now();
-    run(i);
-    times.push(performance.now() - t);
+    run(a);
+    times.push([performance.now() - t, i]);
   }
-  times.sort((a, b) => a - b);
-  const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(2);
+  times.sort((a, b) => a[0] - b[0]);
+  const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))][0].toFixed(2);
   console.log(`${label.padEnd(44)} p50 ${q(0.5).padStart(8)} ms   p99 ${q(0.99).padStart(8)} ms   max ${q(1).padStart(8)} ms`);
+  if (argv.slowest) console.log(`  slowest: ${JSON.stringify(args(times[times.length - 1][1]))}`);
 }
 
 const page = (f: CompanyFilters, after: string | null = null) => search.search(f, { limit: 20, after });
 console.log(`snapshot ${registry.info?.id}: ${registry.info?.counts.establishments?.toLocaleString('en-US')} establishments; ${N} runs each, warm`);
-measure('one rare word', (i) => page({ q: rare[i % rare.length] }));
-measure('two common words + uf', (i) => page({ q: `${common[i % 3]} ${common[3 + (i % 3)]}`, uf: [ufs[i]] }));
-measure('cnae prefix (4 digits) + municipio', (i) => page({ cnae: [String(cnae7[i]).padStart(7, '0').slice(0, 4)], municipio: [muni[i]] }));
-measure('uf + situacao_cadastral + porte', (i) => page({ uf: [ufs[i]], situacao_cadastral: [sits[i % 3]], porte: [portes[i % 3]] }));
-measure('one CNAE nationwide (7 digits)', (i) => page({ cnae: [String(cnae7[i]).padStart(7, '0')] }));
-measure('one CNAE division + secondary', (i) => page({ cnae: [String(cnae7[i]).padStart(7, '0').slice(0, 2)], cnae_secundario: true }));
-measure('last word as a prefix (3 letters) + uf', (i) => page({ q: words[i].slice(0, 3), uf: [ufs[i]] }));
-measure('inicio_atividade range (cut months) + uf', (i) => page({ uf: [ufs[i]], inicio_atividade_min: '2019-03-15', inicio_atividade_max: '2021-08-20' }));
+const company = (f: (i: number) => CompanyFilters) => [f, (a: CompanyFilters) => page(a)] as const;
+const counted = (f: (i: number) => CompanyFilters, bound?: number) => [f, (a: CompanyFilters) => search.count(a, { bound })] as const;
+const partner = (f: (i: number) => PartnerFilters) => [f, (a: PartnerFilters) => search.partners(a, { limit: 20 })] as const;
+const cnae = (i: number, digits: number) => String(cnae7[i]).padStart(7, '0').slice(0, digits);
+measure('one rare word', ...company((i) => ({ q: rare[i % rare.length] })));
+measure('two common words + uf', ...company((i) => ({ q: `${common[i % 3]} ${common[3 + (i % 3)]}`, uf: [ufs[i]] })));
+measure('cnae prefix (4 digits) + municipio', ...company((i) => ({ cnae: [cnae(i, 4)], municipio: [muni[i]] })));
+measure('uf + situacao_cadastral + porte', ...company((i) => ({ uf: [ufs[i]], situacao_cadastral: [sits[i % 3]], porte: [portes[i % 3]] })));
+measure('one CNAE nationwide (7 digits)', ...company((i) => ({ cnae: [cnae(i, 7)] })));
+measure('one CNAE division + secondary', ...company((i) => ({ cnae: [cnae(i, 2)], cnae_secundario: true })));
+measure('last word as a prefix (3 letters) + uf', ...company((i) => ({ q: words[i].slice(0, 3), uf: [ufs[i]] })));
+measure('inicio_atividade range (cut months) + uf', ...company((i) => ({ uf: [ufs[i]], inicio_atividade_min: '2019-03-15', inicio_atividade_max: '2021-08-20' })));
 const deep = cnpjAt({ uf: ['SP'] }, 20_000);
-measure('page 1,000 of uf=SP (limit 20)', () => page({ uf: ['SP'] }, deep));
-measure('count: situacao ativa (nationwide)', () => search.count({ situacao_cadastral: ['ativa'] }));
-measure('count: uf + situacao', (i) => search.count({ uf: [ufs[i]], situacao_cadastral: ['ativa'] }));
-measure('count: cnae division + uf (count tables)', (i) => search.count({ cnae: [String(cnae7[i]).padStart(7, '0').slice(0, 2)], uf: [ufs[i]] }));
-measure('count: cnae subclass + municipio (FTS)', (i) => search.count({ cnae: [String(cnae7[i]).padStart(7, '0')], municipio: [muni[i]] }));
-measure('count: q common word (bound 10,000)', (i) => search.count({ q: common[i % 3] }, { bound: 10_000 }));
-measure('partner by name (2 words)', (i) => search.partners({ nome: `${words[i]} ${words[N + i]}` }, { limit: 20 }));
-measure('partner by one word', (i) => search.partners({ nome: words[2 * N + i] }, { limit: 20 }));
+measure('page 1,000 of uf=SP (limit 20)', () => deep, (after) => page({ uf: ['SP'] }, after));
+measure('count: situacao ativa (nationwide)', ...counted(() => ({ situacao_cadastral: ['ativa'] })));
+measure('count: uf + situacao', ...counted((i) => ({ uf: [ufs[i]], situacao_cadastral: ['ativa'] })));
+measure('count: cnae division + uf (count tables)', ...counted((i) => ({ cnae: [cnae(i, 2)], uf: [ufs[i]] })));
+measure('count: cnae subclass + municipio (FTS)', ...counted((i) => ({ cnae: [cnae(i, 7)], municipio: [muni[i]] })));
+measure('count: q common word (bound 10,000)', ...counted((i) => ({ q: common[i % 3] }), 10_000));
+measure('partner by name (2 words)', ...partner((i) => ({ nome: `${words[i]} ${words[N + i]}` })));
+measure('partner by one word', ...partner((i) => ({ nome: words[2 * N + i] })));
 data.close();
 registry.close();

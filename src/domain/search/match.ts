@@ -4,17 +4,22 @@
 // quoted, so no request text ever reaches FTS5's query syntax.
 //
 // The last word of `q` matches as a prefix: it becomes the OR of the vocabulary's words that
-// start with it when there are at most MAX_EXPANSION of them. FTS5's own `word*` reads and merges
-// the doclists of every such word before returning the first row; the OR of exact terms is walked
-// lazily, like any other clause. Measured (2 M documents, 20,000 words of one prefix): a first
-// page 370 ms with `pa*`; 0.1 ms with an OR of 64 words, 2.5 ms of 1,024, 17 ms of 4,096 (25 ms
-// with a rare AND partner). Beyond MAX_EXPANSION words (2-letter prefixes of a full month),
-// `word*` is the fallback, slow on common starts.
+// start with it. FTS5's own `word*` reads and merges the doclists of every such word before
+// returning the first row (measured at 5 M companies: `de*`, 4,169 words, 260 ms per part); the
+// OR of exact terms is walked lazily, like any other clause, but opening each term costs ~15 µs
+// per part and rowid range (4,169 words: 65 ms), and the vocabulary grows with the month. So:
+// - up to MAX_EXPANSION words, the OR;
+// - beyond, the prefix is CHECKED on the rows' names (checks.ts): the other clauses find the
+//   candidates, a cost that follows the share of names holding such a word, not the vocabulary.
+//   A page first tries that for a few rows; when the prefix is rare among the candidates and has
+//   at most MAX_OR words, it goes on with the OR (page.ts). Counts use the OR when they can.
 import { InvalidFilter, MATRIZ_FILIAL, SITUACOES, parseIsoDate, type CompanyFilters, type PartnerFilters } from './filters.ts';
 import { normalizeText } from './normalize.ts';
 import { capitalBucketRange, FLAG, flagTerms, lastDayOfMonth, term } from './terms.ts';
 
-export const MAX_EXPANSION = 2048;
+export const MAX_EXPANSION = 256;
+/** A checked prefix of at most this many words keeps them, to fall back on their OR. */
+export const MAX_OR = 2048;
 
 /** What the plan needs to know about the index (implemented over search.db by index.ts). */
 export interface IndexLookups {
@@ -30,11 +35,16 @@ export interface IndexLookups {
   rangeTerms(kind: '_y' | '_k'): ReadonlyMap<string, number>;
 }
 
-/** One clause: OR of exact terms, or a prefix query (`word*`) when `prefix` is set. */
+/**
+ * One clause: OR of exact terms, or a prefix query (`word*`) when `prefix` is set, or, when
+ * `checked` too, a prefix the row's names are checked against (never sent to FTS5 as such; its
+ * `terms`, when any, are its words for an OR instead).
+ */
 export interface Clause {
   param: keyof CompanyFilters | keyof PartnerFilters;
   terms: string[];
   prefix?: string;
+  checked?: boolean;
   /** The yes/no filters a flags clause stands for (terms.ts FLAG). */
   flags?: Partial<Record<keyof typeof FLAG, boolean>>;
 }
@@ -61,6 +71,7 @@ const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
 /** The FTS5 syntax of one clause. */
 export function clauseSql(c: Clause): string {
+  if (c.checked) throw new Error('a checked prefix is not an index clause');
   if (c.prefix !== undefined) return `${quote(c.prefix)}*`;
   return c.terms.length === 1 ? quote(c.terms[0]) : `(${c.terms.map(quote).join(' OR ')})`;
 }
@@ -84,10 +95,11 @@ export function wordClauses(param: Clause['param'], text: string, ix: IndexLooku
   return words.map((w, i) => {
     if (i < words.length - 1 || w.length < 2) return { param, terms: [w] };
     if (!/^[a-z]/.test(w)) return { param, terms: [], prefix: w };
-    const found = ix.wordsWithPrefix(w, MAX_EXPANSION);
-    if (found.length > MAX_EXPANSION) return { param, terms: [], prefix: w };
+    const found = ix.wordsWithPrefix(w, MAX_OR);
     // The word itself stays even when absent: an absent term costs one lookup and matches nothing.
-    return { param, terms: found.includes(w) ? found : [w, ...found] };
+    const terms = found.includes(w) ? found : [w, ...found];
+    if (found.length <= MAX_EXPANSION) return { param, terms };
+    return { param, terms: found.length > MAX_OR ? [] : terms, prefix: w, checked: true };
   });
 }
 

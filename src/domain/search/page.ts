@@ -4,23 +4,25 @@
 // alphanumeric CNPJs, rowid.ts), so a page is the merge by CNPJ of parts × 2 sorted streams, each
 // an FTS5 query read lazily (an open statement, rows pulled as the merge needs them).
 //
-// Keyset paging: the cursor is the last CNPJ, the next page starts at `rowid > cursor`. FTS5 takes
-// that bound but reaches it by stepping through each doclist from its start (measured ~40 ns per
-// skipped document: half a second deep into "situação ativa" at full size), while it skips through
-// a doclist by its index when an AND partner is further on. So after a cursor, the numeric stream
-// runs block by block: `(filters) AND _r<2 digits>` for the cursor's block, then the next ones:
-// each block's term starts near the cursor and the other terms skip to it; the stepping is
-// confined to one block (1% of the CNPJs). Page 1,000 then costs about what page 1 costs.
+// Keyset paging: the cursor is the last CNPJ, the next page starts at `rowid > cursor`, which
+// FTS5 reaches through each doclist's index, as fast as a first page. The bound must be bound as
+// an INTEGER (a BigInt here): FTS5 ignores a REAL one (a JS number) and SQLite then steps through
+// every match before it (~40 ns a document: half a second deep into "situação ativa" at full size).
 //
-// Rows of a range filter's cut terms and long CEP prefixes (match.ts) are checked against the
-// row; a page whose checks reject SCAN_BUDGET candidates stops early, shorter, with a cursor to go on.
-import type { Statement } from 'better-sqlite3';
-import { matchSql, type Clause, type Plan, type RangeClause } from './match.ts';
+// A query may be several variants (checks.ts: a range's whole and cut terms, each with its own
+// row check); each has its streams, all merged. A page whose checks reject SCAN_BUDGET candidates
+// stops early, shorter, with a cursor to go on (~15–30 µs a check: a fetch of the row by CNPJ).
+// A name prefix checked on the rows (match.ts) first gets PROBE_BUDGET rejections: past them, a
+// prefix of at most MAX_OR words goes on from there with the OR of its words, which gives the same
+// rows (so the two halves of the page join exactly) at a cost that does not follow its rarity.
+import { matchSql } from './match.ts';
+import type { Plan } from './match.ts';
 import { ALNUM_BASE, boundsAfter, cnpjOfRowid } from './rowid.ts';
 import type { Statements } from './lookups.ts';
-import { term } from './terms.ts';
+import { checkedPrefixes, indexOnly, variantsOf } from './checks.ts';
 
-export const SCAN_BUDGET = 10_000;
+export const SCAN_BUDGET = 2_000;
+export const PROBE_BUDGET = 300;
 
 export interface Page {
   cnpjs: string[];
@@ -28,63 +30,38 @@ export interface Page {
   next: string | null;
 }
 
-/** The clause of a range filter: every term it touches (the cut ones are checked per row). */
-export const rangeClause = (r: RangeClause): Clause => ({ param: r.param === 'inicio_atividade' ? 'inicio_atividade_min' : 'capital_social_min', terms: [...r.whole, ...r.cut] });
-
-/**
- * A check of each candidate row, or null when the index terms are exact: the cut terms of range
- * filters (the row's value must be in the range) and CEP prefixes longer than the 5-digit terms.
- */
-export function rowCheck(st: Statements, ranges: readonly RangeClause[], cep: readonly string[] | null): ((cnpj: string) => boolean) | null {
-  const cut = ranges.filter((r) => r.cut.length);
-  if (!cut.length && cep === null) return null;
-  const fetch = st
-    .get(
-      'SELECT e.data_inicio_atividade, c.capital_social_cents, e.cep FROM est.establishments e ' +
-        'LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8) WHERE e.cnpj = ?',
-    )
-    .raw(true) as Statement<[string], [unknown, unknown, unknown]>;
-  const number = (v: unknown) => (typeof v === 'number' || typeof v === 'bigint' ? Number(v) : NaN);
-  return (cnpj) => {
-    const row = fetch.get(cnpj);
-    if (row === undefined) return false;
-    const inRanges = cut.every((r) => {
-      const n = number(row[r.param === 'inicio_atividade' ? 0 : 1]);
-      return n >= r.min && n <= r.max;
-    });
-    if (!inRanges || cep === null) return inRanges;
-    // As the build reads it (importer/search/document-sql.ts): an integer, leading zeros restored.
-    const n = number(row[2]);
-    const digits = Number.isInteger(n) && n >= 0 && n < 1e8 ? String(n).padStart(8, '0') : null;
-    return digits !== null && cep.some((p) => digits.startsWith(p));
-  };
-}
-
 /** The CNPJs of one part and rowid range, in order, read lazily. */
-function* stream(st: Statements, part: string, alnum: boolean, match: string, after: string | null): Generator<string> {
+function* stream(st: Statements, part: string, alnum: boolean, match: string, after: string | null, variant: number): Generator<string> {
   const b = boundsAfter(after);
-  if (alnum) {
-    const stmt = st.get(`SELECT rowid FROM ${part}.est_fts WHERE est_fts MATCH ? AND rowid > ? ORDER BY rowid`).pluck(true).safeIntegers(true);
-    for (const rowid of stmt.iterate(match, b.alnum) as Iterable<bigint>) yield cnpjOfRowid(rowid);
-    return;
-  }
-  const stmt = st.get(`SELECT rowid FROM ${part}.est_fts WHERE est_fts MATCH ? AND rowid > ? AND rowid < ${ALNUM_BASE} ORDER BY rowid`).pluck(true);
-  if (after === null || b.numeric < 0) {
-    for (const rowid of stmt.iterate(match, b.numeric) as Iterable<number>) yield cnpjOfRowid(rowid);
-    return;
-  }
-  for (let block = Math.floor(b.numeric / 1e10); block < 100; block++) {
-    const inBlock = `(${match}) AND "${term.block(String(block).padStart(2, '0'))}"`;
-    for (const rowid of stmt.iterate(inBlock, b.numeric) as Iterable<number>) yield cnpjOfRowid(rowid);
-  }
+  const range = alnum ? '' : ` AND rowid < ${ALNUM_BASE}`;
+  // One statement per variant: the variants' streams of a part are open at the same time.
+  const sql = `SELECT rowid FROM ${part}.est_fts WHERE est_fts MATCH ? AND rowid > ?${range} ORDER BY rowid /* ${variant} */`;
+  const stmt = st.get(sql).pluck(true).safeIntegers(alnum);
+  for (const rowid of stmt.iterate(match, alnum ? b.alnum : BigInt(b.numeric)) as Iterable<number | bigint>) yield cnpjOfRowid(rowid);
 }
 
 export function searchPage(st: Statements, plan: Plan, limit: number, after: string | null): Page {
   if (plan.empty) return { cnpjs: [], next: null };
-  const match = matchSql([...plan.clauses, ...plan.ranges.map(rangeClause)]);
-  if (match === null) throw new Error('a search needs at least one filter');
-  const check = rowCheck(st, plan.ranges, plan.cep);
-  const streams = st.files.parts.flatMap((p) => [stream(st, p, false, match, after), stream(st, p, true, match, after)]);
+  const alternative = checkedPrefixes(plan).length ? indexOnly(plan) : null;
+  const first = scan(st, plan, limit, after, alternative ? PROBE_BUDGET : SCAN_BUDGET);
+  if (alternative === null || !first.stopped) return first;
+  const rest = scan(st, alternative, limit - first.cnpjs.length, first.next, SCAN_BUDGET);
+  return { cnpjs: [...first.cnpjs, ...rest.cnpjs], next: rest.next };
+}
+
+/** A page of `plan`, ending early (`stopped`) once its checks rejected `budget` candidates. */
+function scan(st: Statements, plan: Plan, limit: number, after: string | null, budget: number): Page & { stopped?: true } {
+  const streams: Generator<string>[] = [];
+  const checks: (((cnpj: string) => boolean) | null)[] = [];
+  for (const [i, v] of variantsOf(st, plan).entries()) {
+    const match = matchSql(v.clauses)!;
+    for (const p of st.files.parts) {
+      for (const alnum of [false, true]) {
+        streams.push(stream(st, p, alnum, match, after, i));
+        checks.push(v.check);
+      }
+    }
+  }
   const heads = streams.map((s) => s.next());
   try {
     const cnpjs: string[] = [];
@@ -100,8 +77,9 @@ export function searchPage(st: Statements, plan: Plan, limit: number, after: str
       if (cnpjs.length === limit) return { cnpjs, next: cnpjs[limit - 1] };
       const cnpj = heads[best].value as string;
       heads[best] = streams[best].next();
+      const check = checks[best];
       if (check === null || check(cnpj)) cnpjs.push(cnpj);
-      else if (++rejected >= SCAN_BUDGET) return { cnpjs, next: cnpj };
+      else if (++rejected >= budget) return { cnpjs, next: cnpj, stopped: true };
     }
   } finally {
     // Ends the statements still open (a generator's return runs its iterator's cleanup).

@@ -7,7 +7,10 @@ import { mapSocio, type Lookups } from '../company/map.ts';
 import type { Socio } from '../company/schema.ts';
 import { InvalidFilter, type PartnerFilters } from './filters.ts';
 import type { Statements } from './lookups.ts';
+import { hasWordStarting } from './checks.ts';
 import { matchSql, wordClauses, type Clause, type IndexLookups } from './match.ts';
+import { normalizeText } from './normalize.ts';
+import { PROBE_BUDGET, SCAN_BUDGET } from './page.ts';
 import { partnerKeyTerm } from './partner-key.ts';
 
 export interface PartnerCompany {
@@ -44,18 +47,55 @@ export function partnerClauses(f: PartnerFilters, ix: IndexLookups): Clause[] {
   return clauses;
 }
 
+/** A checked prefix as an index clause: the OR of its words when kept, else FTS5's `word*`. */
+const indexed = (c: Clause): Clause => (!c.checked ? c : c.terms.length ? { param: c.param, terms: c.terms } : { param: c.param, terms: [], prefix: c.prefix });
+
+/**
+ * A name prefix of too many words (match.ts) is checked on the partner's name when another
+ * clause can find the candidates (as for companies, checks.ts): PROBE_BUDGET rejections, then
+ * the OR of its words from there when it has at most MAX_OR, else SCAN_BUDGET (a shorter page).
+ * Alone, it is looked up in the index (there is no "every partner" term to drive it).
+ */
 export function searchPartners(st: Statements, clauses: Clause[], lookups: Lookups, limit: number, after: number | null): PartnerPage {
+  const prefix = clauses.find((c) => c.checked);
+  const others = clauses.filter((c) => !c.checked);
+  let found: Scan;
+  if (prefix === undefined || !others.length) {
+    found = scanPartners(st, clauses.map(indexed), null, limit, after, Infinity);
+  } else {
+    const name = st.get('SELECT nome FROM reg.partners WHERE rowid = ?').pluck();
+    const check = (id: number) => hasWordStarting(normalizeText(String(name.get(id) ?? '')), prefix.prefix!);
+    found = scanPartners(st, others, check, limit, after, prefix.terms.length ? PROBE_BUDGET : SCAN_BUDGET);
+    if (found.stopped && prefix.terms.length) {
+      const rest = scanPartners(st, clauses.map(indexed), null, limit - found.ids.length, found.next, Infinity);
+      found = { ids: [...found.ids, ...rest.ids], next: rest.next };
+    }
+  }
+  return { rows: found.ids.map((id) => partnerHit(st, id, lookups)), next: found.next };
+}
+
+type Scan = { ids: number[]; next: number | null; stopped?: true };
+
+/** Up to `limit` partner rowids after `after` passing `check`; stops early after `budget` rejections. */
+function scanPartners(st: Statements, clauses: Clause[], check: ((id: number) => boolean) | null, limit: number, after: number | null, budget: number): Scan {
   const match = matchSql(clauses)!;
   const ids: number[] = [];
-  let bound = after ?? -1;
+  let rejected = 0;
   for (const p of st.files.parts) {
-    if (ids.length > limit) break;
-    const stmt = st.get(`SELECT rowid FROM ${p}.partner_fts WHERE partner_fts MATCH ? AND rowid > ? ORDER BY rowid LIMIT ?`).pluck(true);
-    ids.push(...(stmt.all(match, bound, limit + 1 - ids.length) as number[]));
-    if (ids.length) bound = ids[ids.length - 1];
+    // A BigInt binds as an INTEGER: FTS5 ignores a rowid bound that is a REAL (a JS number) and
+    // SQLite then filters every match before it one by one.
+    const stmt = st.get(`SELECT rowid FROM ${p}.partner_fts WHERE partner_fts MATCH ? AND rowid > ? ORDER BY rowid`).pluck(true);
+    for (const id of stmt.iterate(match, BigInt(ids.length ? ids[ids.length - 1] : (after ?? -1))) as Iterable<number>) {
+      if (check === null || check(id)) {
+        // One more match beyond a full page: the page ends at its last row.
+        if (ids.length === limit) return { ids, next: ids[limit - 1] };
+        ids.push(id);
+      } else if (++rejected >= budget) {
+        return { ids, next: id, stopped: true };
+      }
+    }
   }
-  const page = ids.slice(0, limit);
-  return { rows: page.map((id) => partnerHit(st, id, lookups)), next: ids.length > limit ? page[page.length - 1] : null };
+  return { ids, next: null };
 }
 
 function partnerHit(st: Statements, id: number, lookups: Lookups): PartnerHit {

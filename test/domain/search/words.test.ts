@@ -6,7 +6,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { normalizeText } from '../../../src/domain/search/normalize.ts';
 import { checkDigits } from '../../../src/domain/cnpj.ts';
-import { MAX_EXPANSION } from '../../../src/domain/search/match.ts';
+import { MAX_EXPANSION, MAX_OR } from '../../../src/domain/search/match.ts';
+import { PROBE_BUDGET } from '../../../src/domain/search/page.ts';
 import { rec, tempDir, writeZip } from '../../importer/helpers.ts';
 import { allPages, importMonth, type Imported } from './helpers.ts';
 import fs from 'node:fs';
@@ -53,8 +54,18 @@ const NAMES: [string, string, string][] = [
   ['55555555', 'MARIA SANTOS 12345678901', ''],
   // `_` would make a filter term of a name word (`_usp`): such names are normalised first.
   ['77777777', 'LOJA _URJ CAFE', 'AGUA_M7107'],
-  // Many words starting with "xy": past MAX_EXPANSION, the prefix falls back to FTS5's xy*.
-  ...Array.from({ length: MAX_EXPANSION + 2 }, (_, i): [string, string, string] => [String(60000000 + i), `XY${i.toString(36).toUpperCase()}Q COMERCIO`, '']),
+  // Prefixes of too many words, checked on the rows' names (match.ts): "xy" has more than MAX_OR
+  // (checked only), "qw" more than MAX_EXPANSION (checked, then the OR of its words once the
+  // "zz" rows before them were rejected). Some hold it only in the nome fantasia, after another
+  // word; one only inside words (no match).
+  ...Array.from({ length: MAX_OR + 2 }, (_, i): [string, string, string] => [
+    String(60000000 + i),
+    i % 3 === 0 ? 'LOJA COMERCIO' : `XY${i.toString(36).toUpperCase()}Q COMERCIO`,
+    i % 3 === 0 ? `BAR XY${i}` : '',
+  ]),
+  ...Array.from({ length: PROBE_BUDGET + 100 }, (_, i): [string, string, string] => [String(50000000 + i), 'ZZ COMERCIO', '']),
+  ...Array.from({ length: MAX_EXPANSION + 2 }, (_, i): [string, string, string] => [String(70000000 + i), `QW${i.toString(36).toUpperCase()} COMERCIO`, i % 2 ? 'LOJA' : '']),
+  ['99999999', 'AXYZ COMERCIO', 'LOJAXY'],
 ];
 
 let m: Imported;
@@ -63,7 +74,10 @@ before(async () => {
   dump = tempDir();
   writeZip(path.join(dump, 'Empresas0.zip'), 'K3241.K03200Y0.D60913.EMPRECSV', NAMES.map(([b, r]) => emp(b, r)).join(''));
   writeZip(path.join(dump, 'Estabelecimentos0.zip'), 'K3241.K03200Y0.D60913.ESTABELE', NAMES.map(([b, , f]) => est(b, '0001', f)).join('') + est('11111111', '0002', 'FILIAL DO PÃO', 'RJ'));
-  m = await importMonth([dump], { searchParts: 1 });
+  // Partners: "maria" with a heavy prefix (xy, qw) or not; the zz ones are rejected by a check.
+  const partners = NAMES.filter(([b]) => Number(b) >= 50000000).map(([b, r], i) => rec(b, '2', `MARIA ${r.split(' ')[0]} SILVA`, `***${String(i).padStart(6, '0')}**`, '49', '20200101', '', '', '', '', '4'));
+  writeZip(path.join(dump, 'Socios0.zip'), 'K3241.K03200Y0.D60913.SOCIOCSV', partners.join(''));
+  m = await importMonth([dump], { searchParts: 2 });
 });
 after(() => {
   m?.close();
@@ -94,8 +108,56 @@ test('the last word is also a prefix (2 characters or more); the others are exac
   assert.deepEqual(find('sao j'), [], 'a last word of one character is exact');
   assert.deepEqual(find('1234'), ['55555555'], 'a prefix of digits (FTS5 prefix query)');
   const xy = find('xy');
-  assert.equal(xy.length, MAX_EXPANSION + 2, 'past the expansion limit, xy* still finds them all');
+  assert.equal(xy.length, MAX_OR + 2, 'past the expansion limit, the rows checked still find them all');
   assert.deepEqual(find('comercio xy'), xy);
+});
+
+test('a prefix of too many words, checked on the rows: the oracle\'s answers, pages, counts', () => {
+  const cases = [
+    { q: 'xy' },
+    { q: 'comercio xy' },
+    { q: 'loja xy' },
+    { q: 'xy', uf: ['SP'] },
+    { q: 'xy', uf: ['RJ'] },
+    { q: 'bar xy' },
+    { q: 'qw' },
+    { q: 'comercio qw' },
+    { q: 'loja qw' },
+    { q: 'qw', uf: ['SP'] },
+    { q: 'xy', inicio_atividade_min: '2019-06-15', inicio_atividade_max: '2021-01-01' },
+  ];
+  for (const f of cases) {
+    const expected = m.oracle.companies(f);
+    for (const limit of [1, 7, 100]) assert.deepEqual(allPages(m.search, f, limit).cnpjs, expected, `${JSON.stringify(f)} limit ${limit}`);
+    assert.deepEqual(m.search.count(f), { count: expected.length, exact: true, source: 'index' }, JSON.stringify(f));
+  }
+  assert.equal(m.oracle.companies({ q: 'loja xy' }).length, Math.ceil((MAX_OR + 2) / 3), 'xy in the nome fantasia');
+  assert.equal(m.oracle.companies({ q: 'comercio qw' }).length, MAX_EXPANSION + 2);
+  // The first page of "comercio qw" checks the zz rows first: past PROBE_BUDGET rejections it
+  // goes on with the OR of the qw words, and still fills the page.
+  assert.deepEqual(m.search.search({ q: 'comercio qw' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qw' }).slice(0, 20));
+  assert.equal(m.search.count({ q: 'xy' }, { bound: 10 }).exact, false);
+});
+
+test('partners: a prefix of too many words is checked on the names, with another word to drive it', () => {
+  const walk = (nome: string, limit: number) => {
+    const ids: number[] = [];
+    let after: number | null = null;
+    for (let i = 0; i < 10_000; i++) {
+      const page = m.search.partners({ nome }, { limit, after });
+      ids.push(...page.rows.map((r) => Number(r.cnpj_cpf_socio.slice(3, 9))));
+      if (page.next === null) return ids;
+      after = page.next;
+    }
+    throw new Error('runaway paging');
+  };
+  for (const nome of ['maria xy', 'maria qw', 'silva qw', 'xy', 'qw', 'maria zz']) {
+    const expected = m.oracle.partners({ nome }, () => true).map((rowid) => Number((m.oracle.db.prepare('SELECT cnpj_cpf FROM reg.partners WHERE rowid = ?').pluck().get(rowid) as string).slice(3, 9)));
+    assert.ok(expected.length > 0, nome);
+    for (const limit of [1, 20, 100]) assert.deepEqual(walk(nome, limit), expected, `${nome} limit ${limit}`);
+  }
+  // The zz partners come first: "maria qw" rejects PROBE_BUDGET of them, then goes on with the OR.
+  assert.equal(m.search.partners({ nome: 'maria qw' }, { limit: 20 }).rows.length, 20);
 });
 
 test('query text is never FTS5 syntax', () => {
