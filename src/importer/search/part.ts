@@ -5,7 +5,7 @@
 // Streaming: memory depends on the chunk size and the code tables, not on the dump.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
+import { journalOff, openSqlite, type Sqlite } from '../../storage/sqlite.ts';
 import { attachSnapshot } from '../../storage/snapshots/attach.ts';
 import { SEARCH_PART_DDL, SEARCH_SHARED_DDL, searchPartFile } from '../../storage/snapshots/search-schema.ts';
 import { SNAPSHOT_PAGE_SIZE } from '../../storage/snapshots/tables.ts';
@@ -44,7 +44,7 @@ export function countsFile(dir: string, part: number): string {
 /** Nothing here needs to survive a crash: a failed import throws the whole build folder away. */
 function bulkPragmas(db: Sqlite): void {
   db.pragma(`page_size = ${SNAPSHOT_PAGE_SIZE}`);
-  db.pragma('journal_mode = OFF');
+  journalOff(db);
   db.pragma('synchronous = OFF');
   db.pragma('locking_mode = EXCLUSIVE');
   db.pragma('temp_store = FILE');
