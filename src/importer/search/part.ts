@@ -41,7 +41,10 @@ export function countsFile(dir: string, part: number): string {
   return path.join(dir, `.search-${part}-counts.db`);
 }
 
-/** Larger than any snapshot file (SQLite caps it at its compile-time limit, 64 GiB here). */
+/**
+ * As much of each snapshot file as SQLite maps: it caps this at its compile-time limit, ~2 GB in
+ * better-sqlite3's build, so a full month's companies.db (12 GB) is mapped for its first sixth.
+ */
 const SNAPSHOT_MMAP_BYTES = 64 * 1024 ** 3;
 
 /** Nothing here needs to survive a crash: a failed import throws the whole build folder away. */
@@ -102,7 +105,7 @@ export async function buildSearchPart(job: SearchPartJob, onProgress: (p: Search
     for (const ddl of SEARCH_PART_DDL) write.exec(ddl);
     for (const t of ['est_fts', 'partner_fts']) ftsConfig(write, t, true);
     attachSnapshot(write, job.dir);
-    // The snapshot files are read-only here: map them whole. Every establishment looks up its
+    // The snapshot files are read-only here: map them. Every establishment looks up its
     // company and Simples row at random (4 B-tree descents); through SQLite's 16 MB cache each
     // missed page is a pread and a 4 KB copy. Measured on 1 M companies: the joins 3.2 → 2.0 s
     // CPU per part. The mapped pages are the OS cache's (they show in the peak RSS, but are not
