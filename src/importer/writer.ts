@@ -3,7 +3,7 @@
 // (SQLite allows one writer per file; two writers use both cores).
 import fs from 'node:fs';
 import path from 'node:path';
-import { openSqlite, type Sqlite } from '../storage/sqlite.ts';
+import { journalOff, openSqlite, type Sqlite } from '../storage/sqlite.ts';
 import type { TableStats } from '../storage/snapshots/records.ts';
 import { ALL_TABLES, SNAPSHOT_PAGE_SIZE, createIndexSql, createTableSql, type SnapshotFile, type TableDef } from '../storage/snapshots/tables.ts';
 import { BatchInserter } from './batch-insert.ts';
@@ -43,7 +43,7 @@ const BATCH = 50_000;
 function bulkPragmas(db: Sqlite, maxPageCount?: number): void {
   // Nothing here needs to survive a crash: a killed import throws the whole file away.
   db.pragma(`page_size = ${SNAPSHOT_PAGE_SIZE}`); // before the first table: see tables.ts
-  db.pragma('journal_mode = OFF');
+  journalOff(db);
   db.pragma('synchronous = OFF');
   db.pragma('locking_mode = EXCLUSIVE');
   db.pragma('temp_store = FILE');

@@ -26,3 +26,19 @@ export function openSqlite(file: string, options: OpenOptions = {}): Sqlite {
   if (nativeBinding) (opts as { nativeBinding?: unknown }).nativeBinding = nativeBinding;
   return new Database(file, opts);
 }
+
+/**
+ * `journal_mode = OFF` for a file whose build is thrown away on any failure. better-sqlite3 opens
+ * connections in SQLite's defensive mode, which silently keeps the old mode (the pragma answers
+ * 'delete'): every bulk build wrote a rollback journal beside its file (2 GB per search part at
+ * full size). Defensive mode is lifted for this pragma only, and the answer is checked.
+ */
+export function journalOff(db: Sqlite): void {
+  db.unsafeMode(true);
+  try {
+    const mode = db.pragma('journal_mode = OFF', { simple: true });
+    if (mode !== 'off') throw new Error(`SQLite kept journal_mode = ${String(mode)}`);
+  } finally {
+    db.unsafeMode(false);
+  }
+}

@@ -3,14 +3,14 @@
 // search version, written last: a search.db without it is never used (domain/registry/reader.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { openSqlite } from '../../storage/sqlite.ts';
+import { journalOff, openSqlite } from '../../storage/sqlite.ts';
 import { COUNT_TABLES, SEARCH_FILE, SEARCH_SCHEMA_VERSION, SEARCH_SHARED_DDL, SEARCH_SHARED_INDEXES } from '../../storage/snapshots/search-schema.ts';
 import { countsFile, type SearchPartResult } from './part.ts';
 
 export function finishSearch(dir: string, results: SearchPartResult[]): void {
   const db = openSqlite(path.join(dir, SEARCH_FILE));
   try {
-    db.pragma('journal_mode = OFF');
+    journalOff(db);
     db.pragma('synchronous = OFF');
     for (const ddl of SEARCH_SHARED_DDL) db.exec(ddl);
     const parts = results.map((_, i) => `counts${i}`);
