@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cacheRoot, cleanEnv, log, publishDir, repoRoot, run } from './util.ts';
+import { cacheRoot, cleanEnv, findNodeGyp, log, publishDir, repoRoot, run, sqliteBuildEnv } from './util.ts';
 import type { NodeRuntime } from './runtime.ts';
 
 export interface Addon {
@@ -14,28 +14,12 @@ export interface Addon {
   key: string;
 }
 
-/** node-gyp: the one npm runs for install scripts (npm sets npm_config_node_gyp), else npm's own. */
-function findNodeGyp(): string {
-  const candidates: string[] = [];
-  if (process.env.npm_config_node_gyp) candidates.push(process.env.npm_config_node_gyp);
-  if (process.env.npm_execpath) candidates.push(path.resolve(path.dirname(process.env.npm_execpath), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
-  try {
-    const npmRoot = run('npm', ['root', '-g'], { env: cleanEnv() }).trim();
-    candidates.push(path.join(npmRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
-  } catch {
-    // npm without a global root: the other candidates only
-  }
-  candidates.push(path.join(repoRoot, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
-  const found = candidates.find((c) => fs.existsSync(c));
-  if (!found) throw new Error(`node-gyp not found (looked at ${candidates.join(', ')})`);
-  return found;
-}
-
 export function ensureAddon(runtime: NodeRuntime): Addon {
   const pkgDir = path.join(repoRoot, 'node_modules', 'better-sqlite3');
   const { version } = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { version: string };
-  // "-nowraphooks": compiled with patchedNodeDir() below; the suffix keeps older cache entries out.
-  const key = `better-sqlite3-${version}-abi${runtime.abi}-${process.platform}-${process.arch}-nowraphooks`;
+  // "-nowraphooks": compiled with patchedNodeDir() below; "-mmap": with sqliteBuildEnv()'s memory-map
+  // ceiling. The suffixes keep older cache entries out.
+  const key = `better-sqlite3-${version}-abi${runtime.abi}-${process.platform}-${process.arch}-nowraphooks-mmap`;
   const dir = path.join(cacheRoot, 'addon', key);
   const file = path.join(dir, 'better_sqlite3.node');
   if (!fs.existsSync(file)) {
@@ -52,7 +36,7 @@ export function ensureAddon(runtime: NodeRuntime): Addon {
       const nodedir = patchedNodeDir(runtime, path.join(work, 'nodedir'));
       run(process.execPath, [findNodeGyp(), 'rebuild', '--release', `--nodedir=${nodedir}`, `--jobs=${jobs}`], {
         cwd: path.join(work, 'pkg'),
-        env: cleanEnv(),
+        env: sqliteBuildEnv(cleanEnv()),
       });
       const built = path.join(work, 'pkg', 'build', 'Release', 'better_sqlite3.node');
       fs.mkdirSync(path.join(work, 'out'));

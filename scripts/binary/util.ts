@@ -31,6 +31,35 @@ export function run(cmd: string, args: string[], opts: SpawnSyncOptions = {}): s
   return String(r.stdout ?? '');
 }
 
+/** node-gyp: the one npm runs for install scripts (npm sets npm_config_node_gyp), else npm's own. */
+export function findNodeGyp(): string {
+  const candidates: string[] = [];
+  if (process.env.npm_config_node_gyp) candidates.push(process.env.npm_config_node_gyp);
+  if (process.env.npm_execpath) candidates.push(path.resolve(path.dirname(process.env.npm_execpath), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+  try {
+    const npmRoot = run('npm', ['root', '-g'], { env: cleanEnv() }).trim();
+    candidates.push(path.join(npmRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+  } catch {
+    // npm without a global root: the other candidates only
+  }
+  candidates.push(path.join(repoRoot, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+  const found = candidates.find((c) => fs.existsSync(c));
+  if (!found) throw new Error(`node-gyp not found (looked at ${candidates.join(', ')})`);
+  return found;
+}
+
+/**
+ * SQLite's memory-map ceiling for our builds of better-sqlite3: 64 GiB instead of the 2 GB that
+ * SQLite compiles in by default, so a whole snapshot file (10–12 GB on a full month) is mapped and
+ * a lookup reads its B-tree pages from memory instead of one pread() each (docs/benchmarks.md).
+ */
+export const SQLITE_MAX_MMAP_SIZE = 2 ** 36;
+
+/** `env` plus the C flags that set SQLITE_MAX_MMAP_SIZE (node-gyp's Makefile appends CFLAGS). */
+export function sqliteBuildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, CFLAGS: `${env.CFLAGS ?? ''} -DSQLITE_MAX_MMAP_SIZE=${SQLITE_MAX_MMAP_SIZE}`.trim() };
+}
+
 /** Environment for child builds without npm's exported config (npm run sets npm_config_nodedir=...). */
 export function cleanEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_/i.test(k)));

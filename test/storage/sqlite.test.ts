@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { journalOff, openSqlite } from '../../src/storage/sqlite.ts';
+import { SNAPSHOT_MMAP_BYTES } from '../../src/storage/snapshots/tables.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -28,6 +29,17 @@ test('journalOff really turns the rollback journal off (a bare pragma is refused
       sawJournal = fs.existsSync(`${file}-journal`);
     })();
     assert.equal(sawJournal, false);
+  } finally {
+    db.close();
+  }
+});
+
+test('the installed SQLite memory-maps whole snapshot files (npm install recompiles it: scripts/build-sqlite.ts)', () => {
+  const db = openSqlite(path.join(dir, 'mmap.db'));
+  try {
+    const granted = Number(db.pragma(`mmap_size = ${SNAPSHOT_MMAP_BYTES}`, { simple: true }));
+    // 2147418112 (2 GB) is SQLite's default ceiling: a full month's files are 10–12 GB.
+    assert.ok(granted >= 2 ** 36, `SQLite maps at most ${granted} bytes of a file; run \`node --import tsx scripts/build-sqlite.ts\``);
   } finally {
     db.close();
   }

@@ -13,7 +13,7 @@ import { searchPartSchema } from '../../storage/snapshots/search-schema.ts';
 import { activeSnapshot, type SnapshotInfo } from '../../storage/snapshots/records.ts';
 import { openAppSqlite } from '../../storage/app-db.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
-import { LOOKUP_TABLES, SNAPSHOT_SCHEMA_VERSION, type LookupTable } from '../../storage/snapshots/tables.ts';
+import { LOOKUP_TABLES, SNAPSHOT_MMAP_BYTES, SNAPSHOT_SCHEMA_VERSION, type LookupTable } from '../../storage/snapshots/tables.ts';
 import { prepareRootRows, type RootRows } from './root-rows.ts';
 import { compile, type ColumnSelection, type Compiled, type RegistryRows } from './rows.ts';
 
@@ -119,9 +119,8 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
       attachSnapshot(sqlite, snap.dir);
       const search = attachSearch(sqlite, snap.dir);
       const searchSchemas = 'parts' in search ? Array.from({ length: search.parts }, (_, i) => searchPartSchema(i)) : [];
-      // The snapshot files are immutable: memory-map them so hot pages are shared with the OS
-      // cache instead of copied into SQLite's page cache.
-      for (const schema of ['est', 'reg', ...searchSchemas]) sqlite.pragma(`${schema}.mmap_size = 2147418112`);
+      // The snapshot files are immutable: memory-map them whole (see SNAPSHOT_MMAP_BYTES).
+      for (const schema of ['est', 'reg', ...searchSchemas]) sqlite.pragma(`${schema}.mmap_size = ${SNAPSHOT_MMAP_BYTES}`);
       // app.db too: every counted call commits on another connection, which empties this
       // connection's page cache for app.db; mapped pages come back without a read() each.
       sqlite.pragma('main.mmap_size = 268435456');

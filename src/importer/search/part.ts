@@ -8,7 +8,7 @@ import path from 'node:path';
 import { journalOff, openSqlite, type Sqlite } from '../../storage/sqlite.ts';
 import { attachSnapshot } from '../../storage/snapshots/attach.ts';
 import { SEARCH_PART_DDL, SEARCH_SHARED_DDL, searchPartFile } from '../../storage/snapshots/search-schema.ts';
-import { SNAPSHOT_PAGE_SIZE } from '../../storage/snapshots/tables.ts';
+import { SNAPSHOT_MMAP_BYTES, SNAPSHOT_PAGE_SIZE } from '../../storage/snapshots/tables.ts';
 import { Aggregates } from './aggregates.ts';
 import { indexEstablishments, registerDocumentFunctions } from './establishments.ts';
 import { indexPartners } from './partners.ts';
@@ -40,12 +40,6 @@ export interface SearchPartResult {
 export function countsFile(dir: string, part: number): string {
   return path.join(dir, `.search-${part}-counts.db`);
 }
-
-/**
- * As much of each snapshot file as SQLite maps: it caps this at its compile-time limit, ~2 GB in
- * better-sqlite3's build, so a full month's companies.db (12 GB) is mapped for its first sixth.
- */
-const SNAPSHOT_MMAP_BYTES = 64 * 1024 ** 3;
 
 /** Nothing here needs to survive a crash: a failed import throws the whole build folder away. */
 function bulkPragmas(db: Sqlite): void {

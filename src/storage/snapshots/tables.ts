@@ -190,6 +190,17 @@ export function createTableSql(def: TableDef): string {
   return `CREATE TABLE ${def.name} (${def.columns.map(([n, t]) => (t === 'DIGITS' ? n : `${n} ${t}`)).join(', ')})`;
 }
 
+/**
+ * How much of each snapshot file a reading connection memory-maps: more than any file, so all of
+ * it. SQLite caps it at its compile-time ceiling: 64 GiB in our build of better-sqlite3
+ * (scripts/build-sqlite.ts), 2 GB in SQLite's default one. Mapped, a page is read from memory
+ * instead of by one pread() into SQLite's cache, and this VM's kernel keeps mapped file pages
+ * cached where it drops unmapped ones within a minute (docs/benchmarks.md). Mapped pages belong
+ * to the OS cache, not the heap: they count in RSS, and the kernel reclaims them like any
+ * cached file page.
+ */
+export const SNAPSHOT_MMAP_BYTES = 2 ** 40;
+
 /** Page size of the snapshot files, set before their first table is created. */
 export const SNAPSHOT_PAGE_SIZE = 4096;
 
