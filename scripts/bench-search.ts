@@ -2,6 +2,10 @@
 // data dir, p50/p99 of the first page (limit 20), counts and partner pages, warm cache.
 //   npm run bench:search -- --data-dir /path/to/data [--runs 200]
 // Values are drawn from the snapshot itself (seeded), so every query has something to find.
+// --cold: before each run, the snapshot is closed (unmapped), the OS cache of its files dropped
+// (`dd iflag=nocache count=0` per file: no root needed) and the snapshot opened again.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
@@ -19,13 +23,14 @@ const argv = await yargs(hideBin(process.argv))
   .option('runs', numberOption('runs', { integer: true, min: 1 }, { default: 200 }))
   .option('seed', numberOption('seed', { integer: true }, { default: 1 }))
   .option('slowest', { type: 'boolean', default: false, describe: 'print the values of each shape\'s slowest run' })
+  .option('cold', { type: 'boolean', default: false, describe: 'drop the OS cache of the snapshot files before each run' })
   .strict()
   .parse();
 
-const registry = new CompanyRegistry({ dataDir: argv['data-dir'], contacts: () => [], pollMs: 0, log: () => {} });
-const snapshot = registry.snapshot;
-const search = searchOf(snapshot);
-if (!snapshot || !search) throw new Error('no snapshot with a search index in this data dir');
+const open = () => new CompanyRegistry({ dataDir: argv['data-dir'], contacts: () => [], pollMs: 0, log: () => {} });
+let registry = open();
+let search = searchOf(registry.snapshot)!;
+if (!search) throw new Error('no snapshot with a search index in this data dir');
 // A second connection to draw values from the data (what a client would ask for).
 const rng = new Rng(argv.seed);
 const dir = path.join(dataPaths(argv['data-dir']).registryDir, registry.info!.id);
@@ -59,11 +64,23 @@ const cnpjAt = (f: CompanyFilters, offset: number) => {
   return after;
 };
 
+/** Cold: the snapshot unmapped, its files dropped from the OS cache, opened again. */
+function dropCaches(): void {
+  registry.close();
+  for (const f of fs.readdirSync(dir)) {
+    const r = spawnSync('dd', [`if=${path.join(dir, f)}`, 'iflag=nocache', 'count=0'], { stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`dd could not drop the cache of ${f}`);
+  }
+  registry = open();
+  search = searchOf(registry.snapshot)!;
+}
+
 /** p50/p99/max of `run` over N runs; `--slowest` also prints the arguments of the slowest run. */
 function measure<A>(label: string, args: (i: number) => A, run: (a: A) => unknown): void {
   const times: [number, number][] = [];
   for (let i = 0; i < N; i++) {
     const a = args(i);
+    if (argv.cold) dropCaches();
     const t = performance.now();
     run(a);
     times.push([performance.now() - t, i]);
@@ -75,7 +92,7 @@ function measure<A>(label: string, args: (i: number) => A, run: (a: A) => unknow
 }
 
 const page = (f: CompanyFilters, after: string | null = null) => search.search(f, { limit: 20, after });
-console.log(`snapshot ${registry.info?.id}: ${registry.info?.counts.establishments?.toLocaleString('en-US')} establishments; ${N} runs each, warm`);
+console.log(`snapshot ${registry.info?.id}: ${registry.info?.counts.establishments?.toLocaleString('en-US')} establishments; ${N} runs each, ${argv.cold ? 'cold (OS cache dropped before each run)' : 'warm'}`);
 const company = (f: (i: number) => CompanyFilters) => [f, (a: CompanyFilters) => page(a)] as const;
 const counted = (f: (i: number) => CompanyFilters, bound?: number) => [f, (a: CompanyFilters) => search.count(a, { bound })] as const;
 const partner = (f: (i: number) => PartnerFilters) => [f, (a: PartnerFilters) => search.partners(a, { limit: 20 })] as const;
