@@ -1,0 +1,126 @@
+// The differences between two imported snapshots (the month before and the new one), as change
+// records: establishments by CNPJ, companies (with their Simples row and partners) by base, both
+// sides read in key order and walked together (sides.ts): memory stays flat whatever the size.
+// Raw column values are compared; only a changed value is turned into what the lookup shows, by the
+// lookup's own mapping (mapCompany, mapSocio), so a change reads exactly like the lookup did.
+import { MAPPED_COLUMNS, mapCompany, mapSocio, type Lookups, type MappedEstablishment, type MappedPartner, type SnapshotRows } from '../company/map.ts';
+import type { Company, Socio } from '../company/schema.ts';
+import { hydrator } from '../registry/rows.ts';
+import type { Tipo } from '../../storage/history/schema.ts';
+import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, SIMPLES_FIELDS, SOCIOS, positions } from './fields.ts';
+import { mergeWalk, SnapshotSide, type CompanySide, type EstablishmentSide } from './sides.ts';
+
+/** Receives each change; `campo` is '' and the values null for abertura/encerramento. */
+export type ChangeSink = (cnpj: string, tipo: Tipo, campo: string, antes: string | null, depois: string | null) => void;
+
+const EST = positions(ESTABLISHMENT_FIELDS, MAPPED_COLUMNS.establishment);
+const COMPANY = positions(COMPANY_FIELDS, MAPPED_COLUMNS.company);
+const SIMPLES = positions(SIMPLES_FIELDS, MAPPED_COLUMNS.simples);
+const establishment = hydrator<MappedEstablishment>(MAPPED_COLUMNS.establishment);
+const company = hydrator<NonNullable<SnapshotRows['company']>>(MAPPED_COLUMNS.company);
+const simples = hydrator<NonNullable<SnapshotRows['simples']>>(MAPPED_COLUMNS.simples);
+const partner = hydrator<MappedPartner>(MAPPED_COLUMNS.partner);
+const NO_ESTABLISHMENT = establishment(MAPPED_COLUMNS.establishment.map(() => null));
+/** What tells one partner from another, and the compared qualificação (see partnerDiff). */
+const PARTNER_KEY = ['nome', 'cnpj_cpf', 'qualificacao'].map((c) => MAPPED_COLUMNS.partner.indexOf(c as never));
+
+/** The lookup's company fields for rows of one side (only the levels given; the rest empty). */
+function shown(lookups: Lookups, rows: Partial<SnapshotRows>): Company {
+  return mapCompany({ establishment: NO_ESTABLISHMENT, company: null, simples: null, partners: [], regimes: [], ...rows }, lookups, []).company;
+}
+
+/**
+ * Fields whose raw value differs (columns at `fields`' positions) and whose shown values differ:
+ * each reported with both shown values as JSON. `show` maps a side lazily (only when needed).
+ */
+function fieldDiff(a: unknown[], b: unknown[], fields: [string, number][], show: (side: 0 | 1) => Company, report: (campo: string, antes: string, depois: string) => void): void {
+  let sa: Company | undefined;
+  let sb: Company | undefined;
+  for (const [campo, i] of fields) {
+    if (a[i] === b[i]) continue;
+    sa ??= show(0);
+    sb ??= show(1);
+    const x = JSON.stringify(sa[campo as keyof Company]);
+    const y = JSON.stringify(sb[campo as keyof Company]);
+    if (x !== y) report(campo, x, y);
+  }
+}
+
+/**
+ * The partner set's change: partners (told by name, document and qualificação) removed and added,
+ * as multisets. A qualificação change shows as the partner in both lists. Entry date and age band
+ * are shown but not compared (the age band moves with time, not with the company).
+ */
+function partnerDiff(a: unknown[][], b: unknown[][]): [unknown[][], unknown[][]] {
+  const key = (p: unknown[]) => JSON.stringify(PARTNER_KEY.map((i) => p[i]));
+  const count = new Map<string, number>();
+  for (const p of b) count.set(key(p), (count.get(key(p)) ?? 0) + 1);
+  const removed: unknown[][] = [];
+  for (const p of a) {
+    const n = count.get(key(p)) ?? 0;
+    if (n > 0) count.set(key(p), n - 1);
+    else removed.push(p);
+  }
+  const added: unknown[][] = [];
+  for (const p of b) {
+    const n = count.get(key(p)) ?? 0;
+    if (n > 0) {
+      added.push(p);
+      count.set(key(p), n - 1);
+    }
+  }
+  return [removed, added];
+}
+
+const socios = (rows: unknown[][], lookups: Lookups): Socio[] =>
+  rows.map((p) => mapSocio(partner(p), lookups)).sort((x, y) => (x.nome_socio < y.nome_socio ? -1 : x.nome_socio > y.nome_socio ? 1 : 0));
+
+/** Compares the snapshots in two directories; returns the count of changes per tipo (alteracao: per campo). */
+export function compareSnapshots(beforeDir: string, afterDir: string, sink: ChangeSink): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const emit: ChangeSink = (cnpj, tipo, campo, antes, depois) => {
+    const k = campo || tipo;
+    counts[k] = (counts[k] ?? 0) + 1;
+    sink(cnpj, tipo, campo, antes, depois);
+  };
+  const sides = [new SnapshotSide(beforeDir)];
+  try {
+    sides.push(new SnapshotSide(afterDir));
+    const [old, now] = sides;
+    const lk = [old.lookups, now.lookups];
+    mergeWalk<EstablishmentSide>(old.establishments(), now.establishments(), {
+      onlyBefore: ([cnpj]) => emit(cnpj, 'encerramento', '', null, null),
+      onlyAfter: ([cnpj]) => emit(cnpj, 'abertura', '', null, null),
+      both([cnpj, x], [, y]) {
+        if (x === y) return;
+        const rows = [JSON.parse(x) as unknown[], JSON.parse(y) as unknown[]];
+        fieldDiff(rows[0], rows[1], EST, (s) => shown(lk[s], { establishment: establishment(rows[s]) }), (campo, a, b) => emit(cnpj, 'alteracao', campo, a, b));
+      },
+    });
+    // A base on one side only is a company opened or gone: its establishments said so.
+    mergeWalk<CompanySide>(old.companies(), now.companies(), {
+      onlyBefore() {},
+      onlyAfter() {},
+      both(a, b) {
+        const basico = a[0];
+        const report = (campo: string, x: string, y: string) => emit(basico, 'alteracao', campo, x, y);
+        if (a[1] !== b[1]) {
+          const rows = [JSON.parse(a[1]) as unknown[], JSON.parse(b[1]) as unknown[]];
+          fieldDiff(rows[0], rows[1], COMPANY, (s) => shown(lk[s], { company: company(rows[s]) }), report);
+        }
+        if (a[2] !== b[2]) {
+          const rows = [a[2], b[2]].map((t) => (t === null ? null : (JSON.parse(t) as unknown[])));
+          const none = MAPPED_COLUMNS.simples.map(() => null);
+          fieldDiff(rows[0] ?? none, rows[1] ?? none, SIMPLES, (s) => shown(lk[s], { simples: rows[s] && simples(rows[s]) }), report);
+        }
+        if (a[3] !== b[3]) {
+          const [removed, added] = partnerDiff(JSON.parse(a[3]) as unknown[][], JSON.parse(b[3]) as unknown[][]);
+          if (removed.length || added.length) report(SOCIOS, JSON.stringify(socios(removed, lk[0])), JSON.stringify(socios(added, lk[1])));
+        }
+      },
+    });
+  } finally {
+    for (const s of sides) s.close();
+  }
+  return counts;
+}
