@@ -1,6 +1,6 @@
 // The differences between two imported snapshots (the month before and the new one), as change
-// records: establishments by CNPJ, companies (with their Simples row and partners) by base, both
-// sides read in key order and walked together (sides.ts): memory stays flat whatever the size.
+// records: establishments by CNPJ, companies, their Simples row and partners by base. SQLite finds
+// the rows that differ, streaming (pair.ts): memory stays flat whatever the size.
 // Raw column values are compared; only a changed value is turned into what the lookup shows, by the
 // lookup's own mapping (mapCompany, mapSocio), so a change reads exactly like the lookup did.
 import { MAPPED_COLUMNS, mapCompany, mapSocio, type Lookups, type MappedEstablishment, type MappedPartner, type SnapshotRows } from '../company/map.ts';
@@ -8,7 +8,7 @@ import type { Company, Socio } from '../company/schema.ts';
 import { hydrator } from '../registry/rows.ts';
 import type { Tipo } from '../../storage/history/schema.ts';
 import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, SIMPLES_FIELDS, SOCIOS, positions } from './fields.ts';
-import { mergeWalk, SnapshotSide, type CompanySide, type EstablishmentSide } from './sides.ts';
+import { PAIR_SQL, SnapshotPair, type Pair } from './pair.ts';
 
 /** Receives each change; `campo` is '' and the values null for abertura/encerramento. */
 export type ChangeSink = (cnpj: string, tipo: Tipo, campo: string, antes: string | null, depois: string | null) => void;
@@ -83,44 +83,38 @@ export function compareSnapshots(beforeDir: string, afterDir: string, sink: Chan
     counts[k] = (counts[k] ?? 0) + 1;
     sink(cnpj, tipo, campo, antes, depois);
   };
-  const sides = [new SnapshotSide(beforeDir)];
+  const pair = new SnapshotPair(beforeDir, afterDir);
   try {
-    sides.push(new SnapshotSide(afterDir));
-    const [old, now] = sides;
-    const lk = [old.lookups, now.lookups];
-    mergeWalk<EstablishmentSide>(old.establishments(), now.establishments(), {
-      onlyBefore: ([cnpj]) => emit(cnpj, 'encerramento', '', null, null),
-      onlyAfter: ([cnpj]) => emit(cnpj, 'abertura', '', null, null),
-      both([cnpj, x], [, y]) {
-        if (x === y) return;
-        const rows = [JSON.parse(x) as unknown[], JSON.parse(y) as unknown[]];
-        fieldDiff(rows[0], rows[1], EST, (s) => shown(lk[s], { establishment: establishment(rows[s]) }), (campo, a, b) => emit(cnpj, 'alteracao', campo, a, b));
-      },
-    });
-    // A base on one side only is a company opened or gone: its establishments said so.
-    mergeWalk<CompanySide>(old.companies(), now.companies(), {
-      onlyBefore() {},
-      onlyAfter() {},
-      both(a, b) {
-        const basico = a[0];
-        const report = (campo: string, x: string, y: string) => emit(basico, 'alteracao', campo, x, y);
-        if (a[1] !== b[1]) {
-          const rows = [JSON.parse(a[1]) as unknown[], JSON.parse(b[1]) as unknown[]];
-          fieldDiff(rows[0], rows[1], COMPANY, (s) => shown(lk[s], { company: company(rows[s]) }), report);
-        }
-        if (a[2] !== b[2]) {
-          const rows = [a[2], b[2]].map((t) => (t === null ? null : (JSON.parse(t) as unknown[])));
-          const none = MAPPED_COLUMNS.simples.map(() => null);
-          fieldDiff(rows[0] ?? none, rows[1] ?? none, SIMPLES, (s) => shown(lk[s], { simples: rows[s] && simples(rows[s]) }), report);
-        }
-        if (a[3] !== b[3]) {
-          const [removed, added] = partnerDiff(JSON.parse(a[3]) as unknown[][], JSON.parse(b[3]) as unknown[][]);
-          if (removed.length || added.length) report(SOCIOS, JSON.stringify(socios(removed, lk[0])), JSON.stringify(socios(added, lk[1])));
-        }
-      },
-    });
+    const lk = pair.lookups;
+    const parse = (t: string | null) => (t === null ? null : (JSON.parse(t) as unknown[]));
+    for (const [cnpj, x, y] of pair.rows<Pair>(PAIR_SQL.establishments)) {
+      if (x === null) {
+        emit(cnpj, 'abertura', '', null, null);
+        continue;
+      }
+      const rows = [parse(x)!, parse(y)!];
+      fieldDiff(rows[0], rows[1], EST, (s) => shown(lk[s], { establishment: establishment(rows[s]) }), (campo, a, b) => emit(cnpj, 'alteracao', campo, a, b));
+    }
+    for (const [cnpj] of pair.rows<[string]>(PAIR_SQL.gone)) emit(cnpj, 'encerramento', '', null, null);
+    // A base in one month only is a company opened or gone: its establishments said so.
+    for (const [basico, x, y] of pair.rows<Pair>(PAIR_SQL.companies)) {
+      const rows = [parse(x)!, parse(y)!];
+      fieldDiff(rows[0], rows[1], COMPANY, (s) => shown(lk[s], { company: company(rows[s]) }), (campo, a, b) => emit(basico, 'alteracao', campo, a, b));
+    }
+    const none = MAPPED_COLUMNS.simples.map(() => null);
+    for (const [basico, x, y] of pair.rows<Pair>(PAIR_SQL.simples)) {
+      const rows = [parse(x), parse(y)];
+      fieldDiff(rows[0] ?? none, rows[1] ?? none, SIMPLES, (s) => shown(lk[s], { simples: rows[s] && simples(rows[s]) }), (campo, a, b) => emit(basico, 'alteracao', campo, a, b));
+    }
+    // The candidates first (few), then each one's lists: one statement at a time on the connection.
+    const bases = [...pair.rows<[string]>(PAIR_SQL.partnerBases)].map(([b]) => b);
+    for (const basico of bases) {
+      const [[x, y]] = [...pair.rows<[string, string]>(PAIR_SQL.partners, basico, basico)];
+      const [removed, added] = partnerDiff(JSON.parse(x) as unknown[][], JSON.parse(y) as unknown[][]);
+      if (removed.length || added.length) emit(basico, 'alteracao', SOCIOS, JSON.stringify(socios(removed, lk[0])), JSON.stringify(socios(added, lk[1])));
+    }
   } finally {
-    for (const s of sides) s.close();
+    pair.close();
   }
   return counts;
 }
