@@ -1,5 +1,5 @@
 // Measures the change history's comparison alone on two imported months of a data directory:
-//   node --import tsx scripts/bench-history.ts --data-dir D --before 2026-09 --after 2026-10
+//   npm run bench:history -- --data-dir D --before 2026-09 --after 2026-10
 // Records the differences (the rules of src/domain/history/record.ts apply: the same month again
 // replaces them) and prints the time, the rows and the bytes history.db grew by.
 import { statSync } from 'node:fs';

@@ -211,3 +211,11 @@ test('reads: a month in keyset pages, one company with its base newest month fir
     db.close();
   }
 });
+
+test('pruning snapshots leaves the history whole', async () => {
+  const before = [allRows(months[1].month), allRows(months[2].month)];
+  await runImport({ dataDir, inputs: [join(dir, 'm2')], month: months[2].month, keep: 1, search: false, log: () => {} });
+  assert.throws(() => snapshotDir(dataDir, months[1].month), /no snapshot/);
+  assert.deepEqual([allRows(months[1].month), allRows(months[2].month)], before);
+  assert.ok(before[0].length > 0 && before[1].length > 0);
+});
