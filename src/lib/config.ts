@@ -13,6 +13,8 @@ export interface DataPaths {
   root: string;
   appDb: string;
   registryDir: string;
+  /** The change history (docs/history.md): beside the snapshots, never pruned with them. */
+  historyDb: string;
 }
 
 export function dataPaths(dataDir: string): DataPaths {
@@ -20,6 +22,7 @@ export function dataPaths(dataDir: string): DataPaths {
     root: dataDir,
     appDb: path.join(dataDir, 'app.db'),
     registryDir: path.join(dataDir, 'registry'),
+    historyDb: path.join(dataDir, 'history.db'),
   };
 }
 

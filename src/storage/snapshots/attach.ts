@@ -13,9 +13,9 @@ function readOnlyUri(file: string): string {
   return `file:${encodeURI(file).replace(/[?#]/g, encodeURIComponent)}?mode=ro&immutable=1`;
 }
 
-/** ATTACHes both files of a snapshot, read-only, to an open connection. */
-export function attachSnapshot(sqlite: Sqlite, dir: string): void {
-  for (const [file, schema] of Object.entries(ATTACHED) as [SnapshotFile, string][]) {
+/** ATTACHes both files of a snapshot, read-only, to an open connection (under other names to attach two snapshots). */
+export function attachSnapshot(sqlite: Sqlite, dir: string, names: Record<SnapshotFile, string> = ATTACHED): void {
+  for (const [file, schema] of Object.entries(names) as [SnapshotFile, string][]) {
     sqlite.prepare(`ATTACH DATABASE ? AS ${schema}`).run(readOnlyUri(path.join(dir, SNAPSHOT_FILES[file])));
   }
 }

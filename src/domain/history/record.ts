@@ -1,0 +1,54 @@
+// Recording a month's differences in history.db, and the rules for months that come out of order
+// (docs/history.md):
+// - a month after the last recorded one is recorded;
+// - the last recorded month again (a re-import) REPLACES its differences, in one transaction;
+// - a month before the last recorded one records nothing (history is a chain of consecutive
+//   imports; slotting an old month in would make its neighbour's differences wrong), and says so.
+import { historyMonths, openHistoryDb, writeMonth } from '../../storage/history/db.ts';
+import type { HistoryMonth } from '../../storage/history/schema.ts';
+import { compareSnapshots } from './compare.ts';
+
+/** A snapshot to compare: its month and its directory. */
+export interface MonthSnapshot {
+  month: string;
+  dir: string;
+}
+
+export type HistoryDecision = { record: true; replaces: boolean } | { record: false; reason: string };
+
+export function decideMonth(recorded: readonly HistoryMonth[], before: string, after: string): HistoryDecision {
+  if (before >= after) return { record: false, reason: `the earlier snapshot's month ${before} is not before ${after}` };
+  const last = recorded.reduce<string | null>((m, r) => (m === null || r.month > m ? r.month : m), null);
+  if (last !== null && after < last) {
+    return { record: false, reason: `the history already goes to ${last}; an older month (${after}) records nothing` };
+  }
+  return { record: true, replaces: last === after };
+}
+
+export type RecordResult =
+  | { recorded: true; month: string; fromMonth: string; replaced: boolean; counts: Record<string, number>; seconds: number }
+  | { recorded: false; month: string; reason: string };
+
+/** Compares `before` with `after` and records the differences as `after.month`'s, by the rules above. */
+export function recordMonth(dataDir: string, before: MonthSnapshot, after: MonthSnapshot): RecordResult {
+  const db = openHistoryDb(dataDir);
+  try {
+    const decision = decideMonth(historyMonths(db), before.month, after.month);
+    if (!decision.record) return { recorded: false, month: after.month, reason: decision.reason };
+    const started = process.hrtime.bigint();
+    const counts = writeMonth(db, after.month, before.month, (insert) => compareSnapshots(before.dir, after.dir, insert));
+    return { recorded: true, month: after.month, fromMonth: before.month, replaced: decision.replaces, counts, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The snapshot to compare a newly imported month with: the newest kept snapshot of an earlier
+ * month (not the active one when the same month is imported again). Null when none is kept.
+ */
+export function previousSnapshot<S extends MonthSnapshot & { status: string }>(snapshots: readonly S[], month: string): S | null {
+  let best: S | null = null;
+  for (const s of snapshots) if (s.status !== 'deleted' && s.month < month && (best === null || s.month > best.month)) best = s;
+  return best;
+}

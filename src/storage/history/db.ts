@@ -1,0 +1,81 @@
+// history.db: opened (created and set up when new) beside the snapshots. Its own file so that
+// pruning snapshots never touches it and a month's recording never holds app.db's write lock.
+import fs from 'node:fs';
+import { dataPaths } from '../../lib/config.ts';
+import { openSqlite, type Sqlite } from '../sqlite.ts';
+import { HISTORY_DDL, HISTORY_SCHEMA_VERSION, HISTORY_SQL, type ChangeRow, type HistoryMonth } from './schema.ts';
+
+export function openHistoryDb(dataDir: string): Sqlite {
+  const paths = dataPaths(dataDir);
+  fs.mkdirSync(paths.root, { recursive: true });
+  const db = openSqlite(paths.historyDb);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 10000');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version !== 0 && version !== HISTORY_SCHEMA_VERSION) {
+      throw new Error(`${paths.historyDb} has schema version ${version}, this program reads ${HISTORY_SCHEMA_VERSION}`);
+    }
+    db.transaction(() => {
+      for (const ddl of HISTORY_DDL) db.exec(ddl);
+      db.pragma(`user_version = ${HISTORY_SCHEMA_VERSION}`);
+    })();
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+interface MonthRaw {
+  month: string;
+  from_month: string;
+  recorded_at: string;
+  counts_json: string;
+  seconds: number;
+}
+
+/** The recorded months, newest first. */
+export function historyMonths(db: Sqlite): HistoryMonth[] {
+  return (db.prepare(HISTORY_SQL.months).all() as MonthRaw[]).map((r) => ({
+    month: r.month,
+    fromMonth: r.from_month,
+    recordedAt: r.recorded_at,
+    counts: JSON.parse(r.counts_json) as Record<string, number>,
+    seconds: r.seconds,
+  }));
+}
+
+/** A page of one month's changes after the key `after` (from the start: ['', '']), in (cnpj, campo) order. */
+export function changesPage(db: Sqlite, month: string, after: readonly [cnpj: string, campo: string], limit: number): ChangeRow[] {
+  return db.prepare(HISTORY_SQL.page).all(month, after[0], after[1], limit) as ChangeRow[];
+}
+
+/** Every recorded change of a CNPJ and of its base (company-level fields), newest month first. */
+export function changesOf(db: Sqlite, cnpj: string): ChangeRow[] {
+  const stmt = db.prepare(HISTORY_SQL.ofKey);
+  const rows = [...(stmt.all(cnpj) as ChangeRow[]), ...(cnpj.length > 8 ? (stmt.all(cnpj.slice(0, 8)) as ChangeRow[]) : [])];
+  return rows.sort((a, b) => (a.month === b.month ? 0 : a.month > b.month ? -1 : 1));
+}
+
+/**
+ * Writes one month's changes in ONE transaction: that month's earlier rows are deleted first, so a
+ * re-recorded month replaces its differences whole, and a failure (or a kill) leaves the history as
+ * it was. `write` receives the insert function and returns the month's counts.
+ */
+export function writeMonth(
+  db: Sqlite,
+  month: string,
+  fromMonth: string,
+  write: (insert: (cnpj: string, tipo: ChangeRow['tipo'], campo: string, antes: string | null, depois: string | null) => void) => Record<string, number>,
+): Record<string, number> {
+  const started = process.hrtime.bigint();
+  const insert = db.prepare(HISTORY_SQL.insert);
+  return db.transaction(() => {
+    db.prepare(HISTORY_SQL.deleteMonth).run(month);
+    const counts = write((cnpj, tipo, campo, antes, depois) => insert.run(month, cnpj, campo, tipo, antes, depois));
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    db.prepare(HISTORY_SQL.putMonth).run(month, fromMonth, new Date().toISOString(), JSON.stringify(counts), seconds);
+    return counts;
+  }).immediate();
+}

@@ -1,0 +1,221 @@
+// The change history between real imported months: a synthetic month of 2,000 companies evolved
+// twice (src/demo/evolve.ts), each imported, then compared. Every example of the manifest's kinds
+// of change is checked against the LOOKUP of both snapshots (the values a client saw before and
+// after), the counts against the manifest, and the rules for a month recorded again or out of order.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { generateDump, type DumpManifest } from '../../../src/demo/generate.ts';
+import { MAPPED_COLUMNS, mapCompany } from '../../../src/domain/company/map.ts';
+import type { CompanyResponse } from '../../../src/domain/company/schema.ts';
+import { compareSnapshots } from '../../../src/domain/history/compare.ts';
+import { ESTABLISHMENT_FIELDS } from '../../../src/domain/history/fields.ts';
+import { decideMonth, previousSnapshot, recordMonth } from '../../../src/domain/history/record.ts';
+import { PAIR_SQL, SnapshotPair } from '../../../src/domain/history/pair.ts';
+import { compile } from '../../../src/domain/registry/rows.ts';
+import { runImport } from '../../../src/importer/run.ts';
+import { changesOf, changesPage, historyMonths, openHistoryDb } from '../../../src/storage/history/db.ts';
+import { HISTORY_SQL, type ChangeRow } from '../../../src/storage/history/schema.ts';
+import { attachSnapshot } from '../../../src/storage/snapshots/attach.ts';
+import { openSqlite } from '../../../src/storage/sqlite.ts';
+import { snapshotDir } from '../../../scripts/evolve-check.ts';
+
+let dir: string;
+let dataDir: string;
+const months: DumpManifest[] = [];
+const snap = (i: number) => ({ month: months[i].month, dir: snapshotDir(dataDir, months[i].month) });
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'history-'));
+  dataDir = join(dir, 'data');
+  months.push(await generateDump({ companies: 2000, out: join(dir, 'm0'), seed: 42, month: '2026-11' }));
+  months.push(await generateDump({ companies: 0, out: join(dir, 'm1'), evolveFrom: join(dir, 'm0') }));
+  months.push(await generateDump({ companies: 0, out: join(dir, 'm2'), evolveFrom: join(dir, 'm1'), seed: 7 }));
+  for (let i = 0; i < 3; i++) await runImport({ dataDir, inputs: [join(dir, `m${i}`)], month: months[i].month, keep: 3, search: false, log: () => {} });
+});
+
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The lookup of a snapshot, as the API answers it (the reader's statement and the mapping). */
+function lookupOf(snapshotDirPath: string): (cnpj: string) => CompanyResponse | null {
+  const pair = new SnapshotPair(snapshotDirPath, snapshotDirPath);
+  const lookups = pair.lookups[0];
+  pair.close();
+  const db = openSqlite(':memory:');
+  attachSnapshot(db, snapshotDirPath);
+  const compiled = compile(MAPPED_COLUMNS);
+  const stmt = db.prepare<[string], string>(compiled.sql).pluck();
+  return (cnpj) => {
+    const text = stmt.get(cnpj);
+    return text === undefined ? null : mapCompany(compiled.rows(text), lookups, []);
+  };
+}
+
+const ESTABLISHMENT_KINDS: Record<string, string> = {
+  baixa: 'situacao_cadastral', inapta: 'situacao_cadastral', suspensa: 'situacao_cadastral', reativacao: 'situacao_cadastral',
+  endereco: 'logradouro', municipio: 'municipio', uf: 'uf', cnae: 'cnae_fiscal', cnae_secundaria: 'cnaes_secundarios',
+  nome_fantasia: 'nome_fantasia', telefone: 'telefone_1', email: 'email',
+};
+const COMPANY_KINDS: Record<string, string> = {
+  razao_social: 'razao_social', natureza_juridica: 'natureza_juridica', capital_social: 'capital_social', porte: 'porte',
+  simples_entrada: 'opc_simples', simples_saida: 'opc_simples', mei_entrada: 'opc_mei', mei_saida: 'opc_mei',
+  socio_entrada: 'socios', socio_saida: 'socios', socio_qualificacao: 'socios',
+};
+
+function allRows(month: string): ChangeRow[] {
+  const db = openHistoryDb(dataDir);
+  try {
+    return db.prepare('SELECT * FROM changes WHERE month = ? ORDER BY cnpj, campo').all(month) as ChangeRow[];
+  } finally {
+    db.close();
+  }
+}
+
+test('each row of one month probes the other month through its key index; the history is read through its own', () => {
+  const pair = new SnapshotPair(snap(0).dir, snap(1).dir);
+  try {
+    for (const sql of Object.values(PAIR_SQL)) {
+      const plan = pair.plan(sql);
+      // every lookup of one side in the other through a key index (no sort, no automatic index)
+      assert.ok(plan.every((d) => !/AUTOMATIC|FOR ORDER BY/.test(d) && (!d.startsWith('SEARCH') || /INDEX \w+_by_basico|INDEX \w+_by_cnpj/.test(d))), plan.join('; '));
+    }
+  } finally {
+    pair.close();
+  }
+  const db = openHistoryDb(dataDir);
+  try {
+    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x', 'y', 'z', 1) as { detail: string }[]).map((r) => r.detail).join('; ');
+    assert.match(plan(HISTORY_SQL.page), /SEARCH changes USING PRIMARY KEY \(month=\? AND \(cnpj,campo\)>\(\?,\?\)\)/);
+    assert.doesNotMatch(plan(HISTORY_SQL.page), /TEMP B-TREE/);
+    assert.match(db.prepare(`EXPLAIN QUERY PLAN ${HISTORY_SQL.ofKey}`).all('x').map((r) => (r as { detail: string }).detail).join(), /changes_by_cnpj/);
+  } finally {
+    db.close();
+  }
+});
+
+test('a snapshot compared with itself: no change at all', () => {
+  const seen: string[] = [];
+  assert.deepEqual(compareSnapshots(snap(0).dir, snap(0).dir, (cnpj) => seen.push(cnpj)), {});
+  assert.equal(seen.length, 0);
+});
+
+for (const step of [1, 2]) {
+  test(`month ${step}: every example recorded with the lookup's values before and after; the counts are the manifest's`, () => {
+    const r = recordMonth(dataDir, snap(step - 1), snap(step));
+    assert.ok(r.recorded, JSON.stringify(r));
+    const m = months[step];
+    const c = m.changes!;
+    const rows = allRows(m.month);
+    const byKey = new Map<string, ChangeRow[]>();
+    for (const row of rows) byKey.set(row.cnpj, [...(byKey.get(row.cnpj) ?? []), row]);
+    const [old, now] = [lookupOf(snap(step - 1).dir), lookupOf(snap(step).dir)];
+
+    for (const cnpj of c.abertura.examples) assert.deepEqual(byKey.get(cnpj), [{ month: m.month, cnpj, tipo: 'abertura', campo: '', antes: null, depois: null }]);
+    for (const cnpj of c.encerramento.examples) assert.deepEqual(byKey.get(cnpj), [{ month: m.month, cnpj, tipo: 'encerramento', campo: '', antes: null, depois: null }]);
+    for (const [kind, campo] of Object.entries(ESTABLISHMENT_KINDS)) {
+      for (const cnpj of c[kind].examples) {
+        const [a, b] = [old(cnpj)!.company, now(cnpj)!.company];
+        // exactly the fields the lookup shows differently, each once, with the shown values
+        const want = Object.keys(ESTABLISHMENT_FIELDS).filter((f) => JSON.stringify(a[f as keyof typeof a]) !== JSON.stringify(b[f as keyof typeof b]))
+          .map((f) => ({ month: m.month, cnpj, tipo: 'alteracao', campo: f, antes: JSON.stringify(a[f as keyof typeof a]), depois: JSON.stringify(b[f as keyof typeof b]) }))
+          .sort((x, y) => (x.campo < y.campo ? -1 : 1));
+        assert.ok(want.some((w) => w.campo === campo), `${kind} ${cnpj}`);
+        assert.deepEqual(byKey.get(cnpj), want, `${kind} ${cnpj}`);
+      }
+    }
+    for (const [kind, campo] of Object.entries(COMPANY_KINDS)) {
+      for (const cnpj of c[kind].examples) {
+        const base = cnpj.slice(0, 8);
+        const found = (byKey.get(base) ?? []).filter((x) => x.campo === campo);
+        assert.equal(found.length, 1, `${kind} ${cnpj}`);
+        const [a, b] = [old(cnpj)!, now(cnpj)!];
+        if (campo === 'socios') {
+          const [gone, added] = [JSON.parse(found[0].antes!), JSON.parse(found[0].depois!)];
+          const key = (s: object) => JSON.stringify(s);
+          for (const s of gone) assert.ok(a.socios.some((x) => key(x) === key(s)) && !b.socios.some((x) => key(x) === key(s)), kind);
+          for (const s of added) assert.ok(b.socios.some((x) => key(x) === key(s)) && !a.socios.some((x) => key(x) === key(s)), kind);
+          const sizes = kind === 'socio_entrada' ? [0, 1] : kind === 'socio_saida' ? [1, 0] : [1, 1];
+          assert.deepEqual([gone.length, added.length], sizes, `${kind} ${cnpj}`);
+        } else {
+          const f = campo as keyof typeof a.company;
+          assert.deepEqual([found[0].antes, found[0].depois], [JSON.stringify(a.company[f]), JSON.stringify(b.company[f])], `${kind} ${cnpj}`);
+        }
+      }
+    }
+
+    // counts: nothing recorded beyond the manifest's changes
+    const count = (p: (x: ChangeRow) => boolean) => rows.filter(p).length;
+    const sum = (...kinds: string[]) => kinds.reduce((n, k) => n + c[k].count, 0);
+    assert.equal(count((x) => x.tipo === 'abertura'), c.abertura.count);
+    assert.equal(count((x) => x.tipo === 'encerramento'), c.encerramento.count);
+    const changedEstablishments = new Set(rows.filter((x) => x.tipo === 'alteracao' && x.cnpj.length === 14).map((x) => x.cnpj));
+    assert.equal(changedEstablishments.size, sum(...Object.keys(ESTABLISHMENT_KINDS)), 'establishments changed');
+    assert.equal(count((x) => x.campo === 'situacao_cadastral'), sum('baixa', 'inapta', 'suspensa', 'reativacao'));
+    for (const k of ['uf', 'nome_fantasia', 'email', 'razao_social', 'natureza_juridica', 'capital_social', 'porte']) {
+      assert.equal(count((x) => x.campo === k), c[k].count, k);
+    }
+    assert.equal(count((x) => x.campo === 'socios'), sum('socio_entrada', 'socio_saida', 'socio_qualificacao'));
+    // a closing ends the Simples/MEI option too: those bases apart, the option changes are the manifest's
+    const closed = new Set(rows.filter((x) => x.campo === 'situacao_cadastral' && x.depois === '"BAIXADA"').map((x) => x.cnpj.slice(0, 8)));
+    // (leaving the Simples also ends a MEI option: one change of the manifest, one or two campos here)
+    const options = new Set(rows.filter((x) => (x.campo === 'opc_simples' || x.campo === 'opc_mei') && !closed.has(x.cnpj)).map((x) => x.cnpj));
+    assert.equal(options.size, sum('simples_entrada', 'simples_saida', 'mei_entrada', 'mei_saida'));
+    assert.equal(count((x) => x.campo === 'opc_simples' && !closed.has(x.cnpj)), sum('simples_entrada', 'simples_saida'));
+    const db = openHistoryDb(dataDir);
+    try {
+      assert.deepEqual(historyMonths(db)[0].counts, r.counts);
+    } finally {
+      db.close();
+    }
+  });
+}
+
+test('re-import rules: the last month again replaces its differences; an older month records nothing', () => {
+  const before2 = allRows(months[2].month);
+  const before1 = allRows(months[1].month);
+  const again = recordMonth(dataDir, snap(1), snap(2));
+  assert.ok(again.recorded && again.replaced);
+  assert.deepEqual(allRows(months[2].month), before2, 'replaced, not doubled');
+  const older = recordMonth(dataDir, snap(0), snap(1));
+  assert.ok(!older.recorded);
+  assert.match(older.reason, /already goes to 2027-01; an older month \(2026-12\) records nothing/);
+  assert.deepEqual(allRows(months[1].month), before1);
+  // a comparison that fails leaves the month as it was (one transaction)
+  assert.throws(() => recordMonth(dataDir, { month: months[1].month, dir: join(dir, 'nowhere') }, snap(2)));
+  assert.deepEqual(allRows(months[2].month), before2);
+  assert.deepEqual(decideMonth([], '2026-12', '2026-12'), { record: false, reason: "the earlier snapshot's month 2026-12 is not before 2026-12" });
+  const snaps = [{ month: '2026-12', dir: 'a', status: 'active' }, { month: '2026-11', dir: 'b', status: 'retired' }, { month: '2026-10', dir: 'c', status: 'retired' }];
+  assert.equal(previousSnapshot(snaps, '2026-12')?.dir, 'b', 'the same month again is compared with the month before');
+  assert.equal(previousSnapshot(snaps, '2026-10'), null);
+});
+
+test('reads: a month in keyset pages, one company with its base newest month first', () => {
+  const db = openHistoryDb(dataDir);
+  try {
+    const all = allRows(months[2].month);
+    const paged: ChangeRow[] = [];
+    for (let after: [string, string] = ['', '']; ; ) {
+      const page = changesPage(db, months[2].month, after, 50);
+      paged.push(...page);
+      if (page.length < 50) break;
+      after = [page[page.length - 1].cnpj, page[page.length - 1].campo];
+    }
+    assert.deepEqual(paged, all);
+    const cnpj = months[2].changes!.razao_social.examples[0];
+    const history = changesOf(db, cnpj);
+    assert.ok(history.some((x) => x.cnpj === cnpj.slice(0, 8) && x.campo === 'razao_social' && x.month === months[2].month));
+    assert.deepEqual(history.map((x) => x.month), [...history.map((x) => x.month)].sort().reverse());
+  } finally {
+    db.close();
+  }
+});
+
+test('pruning snapshots leaves the history whole', async () => {
+  const before = [allRows(months[1].month), allRows(months[2].month)];
+  await runImport({ dataDir, inputs: [join(dir, 'm2')], month: months[2].month, keep: 1, search: false, log: () => {} });
+  assert.throws(() => snapshotDir(dataDir, months[1].month), /no snapshot/);
+  assert.deepEqual([allRows(months[1].month), allRows(months[2].month)], before);
+  assert.ok(before[0].length > 0 && before[1].length > 0);
+});
