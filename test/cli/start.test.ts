@@ -36,10 +36,14 @@ test('first run (the README command): synthetic month, demo token, working curl 
     first.child.kill('SIGTERM');
     await new Promise((r) => first.child.on('exit', r));
   }
-  const second = await startUntil(dataDir, /serving on http/);
-  second.child.kill('SIGTERM');
-  await new Promise((r) => second.child.on('exit', r));
-  assert.doesNotMatch(second.out, /SYNTHETIC month|Demo API token/, 'an existing registry is just served');
+  try {
+    const second = await startUntil(dataDir, /serving on http/);
+    second.child.kill('SIGTERM');
+    await new Promise((r) => second.child.on('exit', r));
+    assert.doesNotMatch(second.out, /SYNTHETIC month|Demo API token/, 'an existing registry is just served');
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 test('start --public-url: the demo curl line and the banner show the public URL', async () => {

@@ -2,14 +2,23 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after } from 'node:test';
 import { ZipWriter } from '../../src/demo/zip-writer.ts';
 import { openAppDb } from '../../src/storage/app-db.ts';
 import { activeSnapshot, type SnapshotInfo } from '../../src/storage/snapshots/records.ts';
 import { openSqlite } from '../../src/storage/sqlite.ts';
 import { RECEITA_MINI } from '../fixtures/index.ts';
 
+const made: string[] = [];
+// Every temp dir of the test file is removed when the file's tests are done, whatever they did.
+after(() => {
+  for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = 'cnpj-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(d);
+  return d;
 }
 
 /** Writes a one-member zip whose member text is encoded as Latin-1, like the Receita files. */
