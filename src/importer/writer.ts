@@ -3,9 +3,10 @@
 // (SQLite allows one writer per file; two writers use both cores).
 import fs from 'node:fs';
 import path from 'node:path';
-import { journalOff, openSqlite, type Sqlite } from '../storage/sqlite.ts';
+import { openSqlite, type Sqlite } from '../storage/sqlite.ts';
+import { bulkPragmas } from '../storage/snapshots/bulk-pragmas.ts';
 import type { TableStats } from '../storage/snapshots/records.ts';
-import { ALL_TABLES, SNAPSHOT_PAGE_SIZE, createIndexSql, createTableSql, type SnapshotFile, type TableDef } from '../storage/snapshots/tables.ts';
+import { ALL_TABLES, createIndexSql, createTableSql, type SnapshotFile, type TableDef } from '../storage/snapshots/tables.ts';
 import { BatchInserter } from './batch-insert.ts';
 import { DelimitedParser } from './read/delimited.ts';
 import { RecordParser, type RejectedRecord } from './read/records.ts';
@@ -40,18 +41,6 @@ export interface WriterResult {
 
 const BATCH = 50_000;
 
-function bulkPragmas(db: Sqlite, maxPageCount?: number): void {
-  // Nothing here needs to survive a crash: a killed import throws the whole file away.
-  db.pragma(`page_size = ${SNAPSHOT_PAGE_SIZE}`); // before the first table: see tables.ts
-  journalOff(db);
-  db.pragma('synchronous = OFF');
-  db.pragma('locking_mode = EXCLUSIVE');
-  db.pragma('temp_store = FILE');
-  // 16 MB of page cache per writer (also the sorter's memory when the index is built): appends need
-  // little, and two writers plus the parent must stay under 500 MB RSS.
-  db.pragma('cache_size = -16000');
-  if (maxPageCount) db.pragma(`max_page_count = ${maxPageCount}`);
-}
 
 /**
  * Rejected records written per rejects file; the rest are only counted (the summary has the
@@ -89,7 +78,8 @@ export async function writeSnapshotPart(job: WriterJob, onProgress: (p: WriterPr
   const tables = ALL_TABLES.filter((t) => t.file === job.file);
   const stats: Record<string, TableStats> = Object.fromEntries(tables.map((t) => [t.name, { rows: 0, rejected: 0, duplicates: 0 }]));
   try {
-    bulkPragmas(db, job.maxPageCount);
+    bulkPragmas(db);
+    if (job.maxPageCount) db.pragma(`max_page_count = ${job.maxPageCount}`);
     for (const t of tables) db.exec(createTableSql(t));
     if (job.meta) {
       db.exec('CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');

@@ -5,10 +5,11 @@
 // Streaming: memory depends on the chunk size and the code tables, not on the dump.
 import fs from 'node:fs';
 import path from 'node:path';
-import { journalOff, openSqlite, type Sqlite } from '../../storage/sqlite.ts';
+import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
+import { bulkPragmas } from '../../storage/snapshots/bulk-pragmas.ts';
 import { attachSnapshot } from '../../storage/snapshots/attach.ts';
 import { SEARCH_PART_DDL, SEARCH_SHARED_DDL, searchPartFile } from '../../storage/snapshots/search-schema.ts';
-import { SNAPSHOT_MMAP_BYTES, SNAPSHOT_PAGE_SIZE } from '../../storage/snapshots/tables.ts';
+import { SNAPSHOT_MMAP_BYTES } from '../../storage/snapshots/tables.ts';
 import { Aggregates } from './aggregates.ts';
 import { indexEstablishments, registerDocumentFunctions } from './establishments.ts';
 import { indexPartners } from './partners.ts';
@@ -39,18 +40,6 @@ export interface SearchPartResult {
 /** The scratch file where part `i` writes its share of the shared tables. */
 export function countsFile(dir: string, part: number): string {
   return path.join(dir, `.search-${part}-counts.db`);
-}
-
-/** Nothing here needs to survive a crash: a failed import throws the whole build folder away. */
-function bulkPragmas(db: Sqlite): void {
-  db.pragma(`page_size = ${SNAPSHOT_PAGE_SIZE}`);
-  journalOff(db);
-  db.pragma('synchronous = OFF');
-  db.pragma('locking_mode = EXCLUSIVE');
-  db.pragma('temp_store = FILE');
-  // 16 MB, as the writers: the snapshot files are read through the OS cache either way, and two
-  // builders plus the importer should stay near the writers' memory.
-  db.pragma('cache_size = -16000');
 }
 
 /**
