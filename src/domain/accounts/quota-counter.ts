@@ -1,6 +1,7 @@
-// The monthly quota, exact across processes: each call is one atomic check-and-increment of the
-// account's monthly row under SQLite's write lock, plus the token's daily row (the account's
-// web row for the Consulta page's calls) and its lazy last_used_at stamp. The counting methods run inside the caller's transaction (ApiAccess's
+// The monthly quota, exact across processes: the calls of a counting transaction are checked and
+// counted against the account's monthly row under SQLite's write lock (MonthTally), plus the
+// token's daily row (the account's web row for the Consulta page's calls) and its lazy
+// last_used_at stamp. The counting methods run inside the caller's transaction (ApiAccess's
 // counting transaction, grouped by GroupCommit), so a crash keeps all of a batch or none.
 import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../../storage/sqlite.ts';
@@ -64,16 +65,8 @@ export class QuotaCounter {
     return new MonthTally(month, (accountId) => this.monthlyCalls.get(accountId, month) ?? 0, (accountId, n) => this.addMonthly.run(accountId, month, n));
   }
 
-  /** Counts `n` calls at once, all or nothing, in a tally of their own: the new count, or undefined. */
-  bump(id: AccessIdentity, month: string, n = 1): number | undefined {
-    const tally = this.tally(month);
-    const calls = tally.take(id, n);
-    tally.write();
-    return calls;
-  }
-
   /**
-   * The daily rows and last-used stamps of the calls bump() counted: calls per token id, and the
+   * The daily rows and last-used stamps of the calls a tally counted: calls per token id, and the
    * web app's Consulta calls (no token) per account id.
    */
   record(tokenCalls: Map<number, number>, day: string, at: Date, webCalls?: Map<number, number>): void {
@@ -89,16 +82,14 @@ export class QuotaCounter {
   }
 
   /**
-   * The answer for calls bump() or a tally counted (`calls`: the new count) or refused (undefined). A refused
-   * batch of `needed` > 1 calls says how many remain: it may have been refused with some left.
+   * The answer for `needed` calls a tally counted (`calls`: the new count) or refused (undefined),
+   * `used` being the account's count as the tally has it. A refused batch of `needed` > 1 calls
+   * says how many remain: it may have been refused with some left (a single call, only with none).
    */
-  answer(id: AccessIdentity, calls: number | undefined, at: Date, needed = 1, used?: number): AccessResult {
+  answer(id: AccessIdentity, calls: number | undefined, at: Date, needed: number, used: number): AccessResult {
     const reset = nextMonthStartEpoch(at);
     const limit = id.limit;
-    if (calls === undefined) {
-      const remaining = needed > 1 ? Math.max(0, limit - (used ?? this.monthlyCalls.get(id.accountId, spMonth(at)) ?? 0)) : 0;
-      return quotaExceeded({ limit, remaining, reset }, at, needed);
-    }
+    if (calls === undefined) return quotaExceeded({ limit, remaining: Math.max(0, limit - used), reset }, at, needed);
     return { ok: true, accountId: id.accountId, accountName: id.accountName, tokenId: id.tokenId, limit, quota: { limit, remaining: Math.max(0, limit - calls), reset } };
   }
 }

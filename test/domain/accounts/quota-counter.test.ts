@@ -83,7 +83,7 @@ test('last_used_at is written lazily, at most once a minute per token', async ()
   }
 });
 
-test('QuotaCounter: bump() stops at the limit (a limit of 0 counts nothing), record() writes the daily rows', async () => {
+test('QuotaCounter: a tally stops at the limit (a limit of 0 counts nothing), record() writes the daily rows', async () => {
   const { app, cleanup } = await tempAppDb();
   try {
     const clock = manualClock('2026-04-10T12:00:00-03:00');
@@ -91,16 +91,23 @@ test('QuotaCounter: bump() stops at the limit (a limit of 0 counts nothing), rec
     const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
     const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' });
     const id = { ok: true as const, accountId: acc.id, accountName: 'Acme', tokenId: t.id, limit: 2 };
-    assert.equal(quota.bump({ ...id, limit: 0 }, '2026-04'), undefined);
+    // One call per tally, each written at once: what three counting transactions would do.
+    const bump = (who: typeof id) => {
+      const tally = quota.tally('2026-04');
+      const calls = tally.take(who, 1);
+      tally.write();
+      return calls;
+    };
+    assert.equal(bump({ ...id, limit: 0 }), undefined);
     assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 0, 'no row for a limit of 0');
-    assert.deepEqual([quota.bump(id, '2026-04'), quota.bump(id, '2026-04'), quota.bump(id, '2026-04')], [1, 2, undefined]);
+    assert.deepEqual([bump(id), bump(id), bump(id)], [1, 2, undefined]);
     quota.record(new Map([[t.id, 2]]), '2026-04-10', clock());
     assert.deepEqual(dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.calls]), [['2026-04-10', 2]]);
 
     const over = denied(quota.state(id));
     assert.deepEqual([over.error, over.status, over.quota?.remaining], ['quota_exceeded', 429, 0]);
     assert.equal(over.retryAfter, 21 * 86_400 - 12 * 3600); // until May 1st, 00:00 in São Paulo
-    assert.deepEqual(granted(quota.answer(id, 1, clock())).quota, over.quota && { ...over.quota, remaining: 1 });
+    assert.deepEqual(granted(quota.answer(id, 1, clock(), 1, 1)).quota, over.quota && { ...over.quota, remaining: 1 });
   } finally {
     await cleanup();
   }
