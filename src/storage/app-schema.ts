@@ -16,6 +16,8 @@ export interface PlansTable {
   monthly_quota: number;
   api_included: 0 | 1;
   sort_order: Generated<number>;
+  /** 0007: CNPJs an account of this plan may watch. */
+  watchlist_limit: Generated<number>;
 }
 
 export interface AccountsTable {
@@ -115,6 +117,51 @@ export interface LoginAttemptsTable {
   attempted_at: string;
 }
 
+// 0007_watchlists_webhooks.
+export interface WatchlistTable {
+  account_id: number;
+  /** 14 characters. */
+  cnpj: string;
+  added_at: string;
+}
+
+export interface WebhooksTable {
+  id: Generated<number>;
+  account_id: number;
+  url: string;
+  /** The HMAC key; shown to the user once. */
+  secret: string;
+  enabled: Generated<0 | 1>;
+  created_at: string;
+  /** A user id (as text) or 'cli'. */
+  created_by: string;
+}
+
+export interface WebhookDeliveriesTable {
+  /** The delivery id sent to the receiver (idempotency key). */
+  id: string;
+  webhook_id: number;
+  event: 'changes' | 'test';
+  month: string | null;
+  /** The exact JSON body sent on every attempt. */
+  body: string;
+  status: Generated<'pending' | 'delivered' | 'failed'>;
+  attempts: Generated<number>;
+  created_at: string;
+  next_attempt_at: string;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+}
+
+export interface WebhookMonthsTable {
+  webhook_id: number;
+  month: string;
+  queued_at: string;
+  changes: number;
+}
+
 export interface AppDatabase {
   registry_snapshots: RegistrySnapshotsTable;
   plans: PlansTable;
@@ -129,6 +176,10 @@ export interface AppDatabase {
   auth_epoch: AuthEpochTable;
   contacts_epoch: ContactsEpochTable;
   login_attempts: LoginAttemptsTable;
+  watchlist: WatchlistTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_months: WebhookMonthsTable;
 }
 
 export type { Generated };

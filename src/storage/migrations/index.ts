@@ -7,6 +7,7 @@ import * as m0003 from './0003_web_sessions.ts';
 import * as m0004 from './0004_auth_epoch.ts';
 import * as m0005 from './0005_contacts_epoch.ts';
 import * as m0006 from './0006_usage_daily_web.ts';
+import * as m0007 from './0007_watchlists_webhooks.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_registry_snapshots': m0001,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0004_auth_epoch': m0004,
   '0005_contacts_epoch': m0005,
   '0006_usage_daily_web': m0006,
+  '0007_watchlists_webhooks': m0007,
 };
