@@ -79,3 +79,20 @@ export function writeMonth(
     return counts;
   }).immediate();
 }
+
+/**
+ * A read-only connection for the server (change feed, histories, watchlists, webhooks), or null
+ * while no month has been recorded (no history.db yet). WAL lets it read while an import records.
+ */
+export function openHistoryReader(dataDir: string): Sqlite | null {
+  const file = dataPaths(dataDir).historyDb;
+  if (!fs.existsSync(file)) return null;
+  const db = openSqlite(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** One key's changes (a 14-character CNPJ or an 8-character base) in one month, by campo. */
+export function changesOfKeyInMonth(db: Sqlite, key: string, month: string): ChangeRow[] {
+  return db.prepare(HISTORY_SQL.ofKeyInMonth).all(key, month) as ChangeRow[];
+}
