@@ -40,3 +40,22 @@ test('watchedChanges: own and company rows of the month, under the watched CNPJ'
     reader.close();
   }
 });
+
+test('HistoryReader: nothing before history.db exists, then its months newest first', async () => {
+  const { HistoryReader } = await import('../../../src/domain/history/reader.ts');
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'history-reader-'));
+  const reader = new HistoryReader(empty);
+  try {
+    assert.equal(reader.connection(), null);
+    assert.equal(reader.latestMonth(), null);
+    const db = openHistoryDb(empty);
+    writeMonth(db, '2026-03', '2026-02', () => ({}));
+    writeMonth(db, '2026-04', '2026-03', () => ({}));
+    db.close();
+    assert.deepEqual(reader.months().map((m) => m.month), ['2026-04', '2026-03']);
+    assert.equal(reader.latestMonth(), '2026-04');
+  } finally {
+    reader.close();
+    fs.rmSync(empty, { recursive: true, force: true });
+  }
+});
