@@ -5,7 +5,8 @@
 // Rows keep their order (the de-duplication keeps the row inserted last).
 import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../storage/sqlite.ts';
-import { insertSql, type TableDef } from '../storage/snapshots/tables.ts';
+import { insertSql, insertWidth, type TableDef } from '../storage/snapshots/tables.ts';
+import { rowDigest } from './row-digest.ts';
 import type { SqlParam } from './tables/source-table.ts';
 
 /** About 256 parameters per statement: 9 establishments rows, 36 companies rows (measured best). */
@@ -13,6 +14,9 @@ const PARAMS_PER_STATEMENT = 256;
 
 export class BatchInserter {
   private readonly width: number;
+  /** The table's own columns: the digest, when the table has one, follows them. */
+  private readonly columns: number;
+  private readonly digest: boolean;
   private readonly rowsPerGroup: number;
   private readonly group: Statement<SqlParam[]>;
   private readonly single: Statement<SqlParam[]>;
@@ -21,7 +25,9 @@ export class BatchInserter {
   private pending = 0;
 
   constructor(db: Sqlite, table: TableDef) {
-    this.width = table.columns.length;
+    this.width = insertWidth(table);
+    this.columns = table.columns.length;
+    this.digest = table.digest === true;
     this.rowsPerGroup = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / this.width));
     this.group = db.prepare<SqlParam[]>(insertSql(table, this.rowsPerGroup));
     this.single = db.prepare<SqlParam[]>(insertSql(table));
@@ -29,9 +35,11 @@ export class BatchInserter {
   }
 
   add(row: readonly SqlParam[]): void {
-    const w = this.width;
-    const at = this.pending * w;
-    for (let i = 0; i < w; i++) this.values[at + i] = row[i];
+    const n = this.columns;
+    const at = this.pending * this.width;
+    for (let i = 0; i < n; i++) this.values[at + i] = row[i];
+    // The key (column 0) is not part of the digest: the index holds it beside.
+    if (this.digest) this.values[at + n] = rowDigest(row, 1, n);
     if (++this.pending === this.rowsPerGroup) {
       // Spread, not run(array): better-sqlite3 binds call arguments faster than array elements.
       this.group.run(...this.values);

@@ -8,7 +8,7 @@ import type { Company, Socio } from '../company/schema.ts';
 import { hydrator } from '../registry/rows.ts';
 import type { Tipo } from '../../storage/history/schema.ts';
 import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, SIMPLES_FIELDS, SOCIOS, positions } from './fields.ts';
-import { PAIR_SQL, SnapshotPair, type Pair } from './pair.ts';
+import { SnapshotPair, type Pair } from './pair.ts';
 
 /** Receives each change; `campo` is '' and the values null for abertura/encerramento. */
 export type ChangeSink = (cnpj: string, tipo: Tipo, campo: string, antes: string | null, depois: string | null) => void;
@@ -76,18 +76,19 @@ const socios = (rows: unknown[][], lookups: Lookups): Socio[] =>
   rows.map((p) => mapSocio(partner(p), lookups)).sort((x, y) => (x.nome_socio < y.nome_socio ? -1 : x.nome_socio > y.nome_socio ? 1 : 0));
 
 /** Compares the snapshots in two directories; returns the count of changes per tipo (alteracao: per campo). */
-export function compareSnapshots(beforeDir: string, afterDir: string, sink: ChangeSink): Record<string, number> {
+export function compareSnapshots(beforeDir: string, afterDir: string, sink: ChangeSink, options: { digests?: boolean } = {}): Record<string, number> {
   const counts: Record<string, number> = {};
   const emit: ChangeSink = (cnpj, tipo, campo, antes, depois) => {
     const k = campo || tipo;
     counts[k] = (counts[k] ?? 0) + 1;
     sink(cnpj, tipo, campo, antes, depois);
   };
-  const pair = new SnapshotPair(beforeDir, afterDir);
+  const pair = new SnapshotPair(beforeDir, afterDir, options);
+  const sql = pair.sql;
   try {
     const lk = pair.lookups;
     const parse = (t: string | null) => (t === null ? null : (JSON.parse(t) as unknown[]));
-    for (const [cnpj, x, y] of pair.rows<Pair>(PAIR_SQL.establishments)) {
+    for (const [cnpj, x, y] of pair.rows<Pair>(sql.establishments)) {
       if (x === null) {
         emit(cnpj, 'abertura', '', null, null);
         continue;
@@ -95,21 +96,21 @@ export function compareSnapshots(beforeDir: string, afterDir: string, sink: Chan
       const rows = [parse(x)!, parse(y)!];
       fieldDiff(rows[0], rows[1], EST, (s) => shown(lk[s], { establishment: establishment(rows[s]) }), (campo, a, b) => emit(cnpj, 'alteracao', campo, a, b));
     }
-    for (const [cnpj] of pair.rows<[string]>(PAIR_SQL.gone)) emit(cnpj, 'encerramento', '', null, null);
+    for (const [cnpj] of pair.rows<[string]>(sql.gone)) emit(cnpj, 'encerramento', '', null, null);
     // A base in one month only is a company opened or gone: its establishments said so.
-    for (const [basico, x, y] of pair.rows<Pair>(PAIR_SQL.companies)) {
+    for (const [basico, x, y] of pair.rows<Pair>(sql.companies)) {
       const rows = [parse(x)!, parse(y)!];
       fieldDiff(rows[0], rows[1], COMPANY, (s) => shown(lk[s], { company: company(rows[s]) }), (campo, a, b) => emit(basico, 'alteracao', campo, a, b));
     }
     const none = MAPPED_COLUMNS.simples.map(() => null);
-    for (const [basico, x, y] of pair.rows<Pair>(PAIR_SQL.simples)) {
+    for (const [basico, x, y] of pair.rows<Pair>(sql.simples)) {
       const rows = [parse(x), parse(y)];
       fieldDiff(rows[0] ?? none, rows[1] ?? none, SIMPLES, (s) => shown(lk[s], { simples: rows[s] && simples(rows[s]) }), (campo, a, b) => emit(basico, 'alteracao', campo, a, b));
     }
     // The candidates first (few), then each one's lists: one statement at a time on the connection.
-    const bases = [...pair.rows<[string]>(PAIR_SQL.partnerBases)].map(([b]) => b);
+    const bases = [...pair.rows<[string]>(sql.partnerBases)].map(([b]) => b);
     for (const basico of bases) {
-      const [[x, y]] = [...pair.rows<[string, string]>(PAIR_SQL.partners, basico, basico)];
+      const [[x, y]] = [...pair.rows<[string, string]>(sql.partners, basico, basico)];
       const [removed, added] = partnerDiff(JSON.parse(x) as unknown[][], JSON.parse(y) as unknown[][]);
       if (removed.length || added.length) emit(basico, 'alteracao', SOCIOS, JSON.stringify(socios(removed, lk[0])), JSON.stringify(socios(added, lk[1])));
     }

@@ -6,7 +6,7 @@
 // JavaScript and comparing there (every row crossed into V8 twice; docs/history.md).
 import { attachSnapshot } from '../../storage/snapshots/attach.ts';
 import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
-import { LOOKUP_TABLES, SNAPSHOT_MMAP_BYTES, type LookupTable } from '../../storage/snapshots/tables.ts';
+import { DIGEST_COLUMN, LOOKUP_TABLES, SNAPSHOT_MMAP_BYTES, type LookupTable } from '../../storage/snapshots/tables.ts';
 import { MAPPED_COLUMNS, type Lookups } from '../company/map.ts';
 import { columnNames } from '../registry/rows.ts';
 import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, SIMPLES_FIELDS } from './fields.ts';
@@ -18,43 +18,84 @@ const same = (fields: Record<string, string>) => `(${columnNames(Object.values(f
 const inBoth = (t: string) => `EXISTS (SELECT 1 FROM oc.companies x WHERE x.basico = ${t}.basico) AND EXISTS (SELECT 1 FROM nc.companies y WHERE y.basico = ${t}.basico)`;
 const E = MAPPED_COLUMNS.establishment;
 
-/** The statements, apart so a test can check their plans probe the key indexes. */
-export const PAIR_SQL = {
-  /** New CNPJs (old JSON null) and establishments changed in a compared column: [cnpj, old, new]. */
-  establishments: `SELECT n.cnpj, CASE WHEN o.cnpj IS NULL THEN NULL ELSE ${json(E, 'o')} END, ${json(E, 'n')}
-    FROM ne.establishments n LEFT JOIN oe.establishments o ON o.cnpj = n.cnpj
-    WHERE o.cnpj IS NULL OR NOT ${same(ESTABLISHMENT_FIELDS)}`,
-  /** CNPJs gone from the new month (the key indexes alone). */
-  gone: `SELECT o.cnpj FROM oe.establishments o WHERE NOT EXISTS (SELECT 1 FROM ne.establishments n WHERE n.cnpj = o.cnpj)`,
-  /** Companies in both months changed in a compared column: [basico, old, new]. */
-  companies: `SELECT n.basico, ${json(MAPPED_COLUMNS.company, 'o')}, ${json(MAPPED_COLUMNS.company, 'n')}
-    FROM nc.companies n JOIN oc.companies o ON o.basico = n.basico WHERE NOT ${same(COMPANY_FIELDS)}`,
-  /** Simples rows changed, added or removed, of companies in both months: [basico, old or null, new or null]. */
-  simples: `SELECT n.basico, CASE WHEN o.basico IS NULL THEN NULL ELSE ${json(MAPPED_COLUMNS.simples, 'o')} END, ${json(MAPPED_COLUMNS.simples, 'n')}
-    FROM nc.simples n LEFT JOIN oc.simples o ON o.basico = n.basico WHERE (o.basico IS NULL OR NOT ${same(SIMPLES_FIELDS)}) AND ${inBoth('n')}
-    UNION ALL SELECT o.basico, ${json(MAPPED_COLUMNS.simples, 'o')}, NULL FROM oc.simples o
-    WHERE NOT EXISTS (SELECT 1 FROM nc.simples n WHERE n.basico = o.basico) AND ${inBoth('o')}`,
+/** The row's digest equals the other month's row of the same key: unchanged, told from the index alone. */
+const sameDigest = (other: string, table: string, key: string, t: string) =>
+  `EXISTS (SELECT 1 FROM ${other}.${table} x WHERE x.${key} = ${t}.${key} AND x.digest = ${t}.digest)`;
+
+/**
+ * The statements, apart so a test can check their plans probe the key indexes. With `digests`
+ * (both snapshots have the row digest, storage/snapshots/tables.ts), a row whose digest is found in
+ * the other month's index is skipped before its twin is read: only changed rows cost a table read.
+ */
+export function pairSql(digests: boolean) {
   /**
-   * Bases of companies in both months where a partner (name, document, qualificação) of one month
-   * has no equal in the other: the candidates; partnerDiff (compare.ts) decides on the lists.
+   * The new month's rows of `table` (as `n`) that may have changed. By digest: the key index is
+   * scanned in key order (each probe of the other month's index lands beside the previous one)
+   * and only a row whose digest is not found there is read. Else every row.
    */
-  partnerBases: `SELECT basico FROM (
-      SELECT n.basico FROM nc.partners n WHERE NOT EXISTS (SELECT 1 FROM oc.partners o WHERE o.basico = n.basico AND o.nome IS n.nome AND o.cnpj_cpf IS n.cnpj_cpf AND o.qualificacao IS n.qualificacao)
-      UNION SELECT o.basico FROM oc.partners o WHERE NOT EXISTS (SELECT 1 FROM nc.partners n WHERE n.basico = o.basico AND n.nome IS o.nome AND n.cnpj_cpf IS o.cnpj_cpf AND n.qualificacao IS o.qualificacao)
-    ) b WHERE ${inBoth('b')}`,
-  /** One base's partners in each month, as JSON arrays of the mapping's columns. */
-  partners: `SELECT (SELECT json_group_array(${json(MAPPED_COLUMNS.partner, 'o')}) FROM oc.partners o WHERE o.basico = ?),
-    (SELECT json_group_array(${json(MAPPED_COLUMNS.partner, 'n')}) FROM nc.partners n WHERE n.basico = ?)`,
-} as const;
+  const changedRows = (schema: string, other: string, table: string, key: string) =>
+    digests
+      ? `(SELECT k.rowid AS r FROM ${schema}.${table} k INDEXED BY ${table}_by_${key} WHERE NOT ${sameDigest(other, table, key, 'k')}) c
+        CROSS JOIN ${schema}.${table} n ON n.rowid = c.r`
+      : `${schema}.${table} n`;
+  // Partners: the digest covers every column, so it finds candidates; partnerDiff decides.
+  const partnerHere = (other: string, t: string) =>
+    digests
+      ? `NOT ${sameDigest(other, 'partners', 'basico', t)}`
+      : `NOT EXISTS (SELECT 1 FROM ${other}.partners x WHERE x.basico = ${t}.basico AND x.nome IS ${t}.nome AND x.cnpj_cpf IS ${t}.cnpj_cpf AND x.qualificacao IS ${t}.qualificacao)`;
+  return {
+    /** New CNPJs (old JSON null) and establishments changed in a compared column: [cnpj, old, new]. */
+    establishments: `SELECT n.cnpj, CASE WHEN o.cnpj IS NULL THEN NULL ELSE ${json(E, 'o')} END, ${json(E, 'n')}
+      FROM ${changedRows('ne', 'oe', 'establishments', 'cnpj')} LEFT JOIN oe.establishments o ON o.cnpj = n.cnpj
+      WHERE o.cnpj IS NULL OR NOT ${same(ESTABLISHMENT_FIELDS)}`,
+    /** CNPJs gone from the new month (the key indexes alone). */
+    gone: `SELECT o.cnpj FROM oe.establishments o WHERE NOT EXISTS (SELECT 1 FROM ne.establishments n WHERE n.cnpj = o.cnpj)`,
+    /** Companies in both months changed in a compared column: [basico, old, new]. */
+    companies: `SELECT n.basico, ${json(MAPPED_COLUMNS.company, 'o')}, ${json(MAPPED_COLUMNS.company, 'n')}
+      FROM ${changedRows('nc', 'oc', 'companies', 'basico')} CROSS JOIN oc.companies o ON o.basico = n.basico WHERE NOT ${same(COMPANY_FIELDS)}`,
+    /** Simples rows changed, added or removed, of companies in both months: [basico, old or null, new or null]. */
+    simples: `SELECT n.basico, CASE WHEN o.basico IS NULL THEN NULL ELSE ${json(MAPPED_COLUMNS.simples, 'o')} END, ${json(MAPPED_COLUMNS.simples, 'n')}
+      FROM ${changedRows('nc', 'oc', 'simples', 'basico')} LEFT JOIN oc.simples o ON o.basico = n.basico
+      WHERE (o.basico IS NULL OR NOT ${same(SIMPLES_FIELDS)}) AND ${inBoth('n')}
+      UNION ALL SELECT o.basico, ${json(MAPPED_COLUMNS.simples, 'o')}, NULL
+      FROM (SELECT k.rowid AS r FROM oc.simples k INDEXED BY simples_by_basico WHERE NOT EXISTS (SELECT 1 FROM nc.simples x WHERE x.basico = k.basico)) c
+      CROSS JOIN oc.simples o ON o.rowid = c.r WHERE ${inBoth('o')}`,
+    /**
+     * Bases of companies in both months where a partner of one month has no equal in the other
+     * (by name, document and qualificação; or by digest): the candidates, partnerDiff (compare.ts)
+     * decides on the lists.
+     */
+    partnerBases: `SELECT basico FROM (
+        SELECT n.basico FROM nc.partners n WHERE ${partnerHere('oc', 'n')}
+        UNION SELECT o.basico FROM oc.partners o WHERE ${partnerHere('nc', 'o')}
+      ) b WHERE ${inBoth('b')}`,
+    /** One base's partners in each month, as JSON arrays of the mapping's columns. */
+    partners: `SELECT (SELECT json_group_array(${json(MAPPED_COLUMNS.partner, 'o')}) FROM oc.partners o WHERE o.basico = ?),
+      (SELECT json_group_array(${json(MAPPED_COLUMNS.partner, 'n')}) FROM nc.partners n WHERE n.basico = ?)`,
+  } as const;
+}
+
+export type PairSql = ReturnType<typeof pairSql>;
 
 export type Pair = [string, string | null, string | null];
+
+/** The tables compared by digest, and the schemas (both months) that must have it. */
+const DIGEST_TABLES = [
+  [['oe', 'ne'], 'establishments'],
+  [['oc', 'nc'], 'companies'],
+  [['oc', 'nc'], 'simples'],
+  [['oc', 'nc'], 'partners'],
+] as const;
 
 export class SnapshotPair {
   /** Code tables of the month before and of the new month. */
   readonly lookups: [Lookups, Lookups];
   readonly sqlite: Sqlite;
+  /** The statements for these two snapshots: by digest when both have them. */
+  readonly sql: PairSql;
 
-  constructor(beforeDir: string, afterDir: string) {
+  /** `digests: false` compares column by column even when both snapshots have digests (tests). */
+  constructor(beforeDir: string, afterDir: string, options: { digests?: boolean } = {}) {
     this.sqlite = openSqlite(':memory:');
     try {
       attachSnapshot(this.sqlite, beforeDir, { establishments: 'oe', companies: 'oc' });
@@ -62,10 +103,15 @@ export class SnapshotPair {
       // Immutable files: map them whole (see SNAPSHOT_MMAP_BYTES).
       for (const schema of ['oe', 'oc', 'ne', 'nc']) this.sqlite.pragma(`${schema}.mmap_size = ${SNAPSHOT_MMAP_BYTES}`);
       this.lookups = [this.codeTables('oc'), this.codeTables('nc')];
+      this.sql = pairSql(options.digests !== false && DIGEST_TABLES.every(([schemas, table]) => schemas.every((sc) => this.hasDigest(sc, table))));
     } catch (err) {
       this.sqlite.close();
       throw err;
     }
+  }
+
+  private hasDigest(schema: string, table: string): boolean {
+    return this.sqlite.prepare('SELECT 1 FROM pragma_table_info(?, ?) WHERE name = ?').get(table, schema, DIGEST_COLUMN) !== undefined;
   }
 
   private codeTables(schema: string): Lookups {

@@ -13,7 +13,7 @@ import type { CompanyResponse } from '../../../src/domain/company/schema.ts';
 import { compareSnapshots } from '../../../src/domain/history/compare.ts';
 import { ESTABLISHMENT_FIELDS } from '../../../src/domain/history/fields.ts';
 import { decideMonth, previousSnapshot, recordMonth } from '../../../src/domain/history/record.ts';
-import { PAIR_SQL, SnapshotPair } from '../../../src/domain/history/pair.ts';
+import { pairSql, SnapshotPair } from '../../../src/domain/history/pair.ts';
 import { compile } from '../../../src/domain/registry/rows.ts';
 import { runImport } from '../../../src/importer/run.ts';
 import { changesOf, changesPage, historyMonths, openHistoryDb } from '../../../src/storage/history/db.ts';
@@ -76,10 +76,16 @@ function allRows(month: string): ChangeRow[] {
 test('each row of one month probes the other month through its key index; the history is read through its own', () => {
   const pair = new SnapshotPair(snap(0).dir, snap(1).dir);
   try {
-    for (const sql of Object.values(PAIR_SQL)) {
-      const plan = pair.plan(sql);
-      // every lookup of one side in the other through a key index (no sort, no automatic index)
-      assert.ok(plan.every((d) => !/AUTOMATIC|FOR ORDER BY/.test(d) && (!d.startsWith('SEARCH') || /INDEX \w+_by_basico|INDEX \w+_by_cnpj/.test(d))), plan.join('; '));
+    assert.match(pair.sql.establishments, /x\.digest = k\.digest/, 'new snapshots are compared by digest');
+    for (const digests of [true, false]) {
+      for (const sql of Object.values(pairSql(digests))) {
+        const plan = pair.plan(sql);
+        // every lookup of one side in the other through a key index, or of a row found by its rowid
+        // (no sort, no automatic index)
+        assert.ok(plan.every((d) => !/AUTOMATIC|FOR ORDER BY/.test(d) && (!d.startsWith('SEARCH') || /INDEX \w+_by_basico|INDEX \w+_by_cnpj|INTEGER PRIMARY KEY/.test(d))), plan.join('; '));
+        // by digest, the unchanged test reads the index alone
+        if (digests) assert.ok(plan.filter((d) => / x USING/.test(d)).every((d) => /COVERING INDEX/.test(d)), plan.join('; '));
+      }
     }
   } finally {
     pair.close();
@@ -92,6 +98,20 @@ test('each row of one month probes the other month through its key index; the hi
     assert.match(db.prepare(`EXPLAIN QUERY PLAN ${HISTORY_SQL.ofKey}`).all('x').map((r) => (r as { detail: string }).detail).join(), /changes_by_cnpj/);
   } finally {
     db.close();
+  }
+});
+
+test('by digest or column by column: the same changes', () => {
+  for (const [a, b] of [[0, 1], [1, 2]]) {
+    const rows = (digests: boolean) => {
+      const out: unknown[][] = [];
+      const counts = compareSnapshots(snap(a).dir, snap(b).dir, (...change) => out.push(change), { digests });
+      // By digest, rows come in key order; column by column, in the table's order.
+      return { counts, out: out.map((c) => JSON.stringify(c)).sort() };
+    };
+    const fast = rows(true);
+    assert.ok(fast.out.length > 100, `months ${a}→${b} have changes`);
+    assert.deepEqual(fast, rows(false));
   }
 });
 
