@@ -13,7 +13,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseMonth } from '../lib/month.ts';
+import { addMonths, parseMonth } from '../lib/month.ts';
 import type { Bases } from './bases.ts';
 import { dayOf } from './days.ts';
 import { Drawer, type CompanyRecords } from './draw.ts';
@@ -54,10 +54,7 @@ export interface EvolutionPlan {
 }
 
 export function nextMonth(month: string): string {
-  const ym = parseMonth(month);
-  if (!ym) throw new Error(`month must be YYYY-MM, got ${month}`);
-  const [y, m] = ym.month === 12 ? [ym.year + 1, 1] : [ym.year, ym.month + 1];
-  return `${y}-${String(m).padStart(2, '0')}`;
+  return addMonths(month, 1);
 }
 
 export function extractionDayOf(month: string): number {

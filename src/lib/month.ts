@@ -12,3 +12,11 @@ export function parseMonth(s: string): { year: number; month: number } | null {
   const m = MONTH.exec(s);
   return m ? { year: Number(m[1]), month: Number(m[2]) } : null;
 }
+
+/** The month `n` months after `month` (before it when n < 0). */
+export function addMonths(month: string, n: number): string {
+  const ym = parseMonth(month);
+  if (!ym) throw new Error(`month must be YYYY-MM, got ${month}`);
+  const i = ym.year * 12 + (ym.month - 1) + n;
+  return `${Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`;
+}

@@ -9,6 +9,7 @@ import { createAccount, getAccountByName } from '../../domain/accounts/accounts.
 import { createToken } from '../../domain/accounts/tokens.ts';
 import { createUser } from '../../domain/accounts/users.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, dataPaths } from '../../lib/config.ts';
+import { addMonths } from '../../lib/month.ts';
 import { openAppDb } from '../../storage/app-db.ts';
 import { activeSnapshot } from '../../storage/snapshots/records.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
@@ -44,18 +45,28 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     const dataDir = dataDirOf(argv);
     const paths = dataPaths(dataDir);
     const app = await openAppDb(dataDir);
-    let demo: { token: string; password: string | null; cnpj: string } | null = null;
+    let demo: { token: string; password: string | null; cnpj: string; month: string } | null = null;
     try {
       if (!activeSnapshot(app.sqlite, paths.registryDir)) {
+        // Two months, the second evolved from the first, so the change feed and the companies'
+        // histories have something to show from the start.
         const month = new Date().toISOString().slice(0, 7);
-        const out = path.join(dataDir, 'synthetic', month);
-        console.log(`No registry in ${dataDir} yet: generating a SYNTHETIC month (${argv.companies.toLocaleString('en-US')} fictitious companies, not real data) ...`);
-        fs.rmSync(out, { recursive: true, force: true });
-        const manifest = await generateDump({ companies: argv.companies, out, seed: 1, month });
-        const s = await runImport({ dataDir, inputs: [out], month, synthetic: true, progress: process.stderr.isTTY, skipSpaceCheck: true });
-        fs.rmSync(out, { recursive: true, force: true });
+        const before = addMonths(month, -1);
+        const outs = [before, month].map((m) => path.join(dataDir, 'synthetic', m));
+        console.log(`No registry in ${dataDir} yet: generating two SYNTHETIC months, ${before} and ${month} (${argv.companies.toLocaleString('en-US')} fictitious companies, not real data) ...`);
+        for (const out of outs) fs.rmSync(out, { recursive: true, force: true });
+        await generateDump({ companies: argv.companies, out: outs[0], seed: 1, month: before });
+        const manifest = await generateDump({ companies: 0, out: outs[1], evolveFrom: outs[0] });
+        // The month before serves no search: it is only compared with.
+        await runImport({ dataDir, inputs: [outs[0]], month: before, synthetic: true, search: false, progress: process.stderr.isTTY, skipSpaceCheck: true });
+        const s = await runImport({ dataDir, inputs: [outs[1]], month, synthetic: true, progress: process.stderr.isTTY, skipSpaceCheck: true });
+        fs.rmSync(path.join(dataDir, 'synthetic'), { recursive: true, force: true });
         console.log(`Imported synthetic snapshot ${s.snapshotId} in ${s.stats.seconds.toFixed(1)} s.`);
-        demo = { ...(await createDemo(app.sqlite, demoPassword(app.sqlite))), cnpj: manifest.sampleCnpjs.includes(SERPRO_BRANCH) ? SERPRO_BRANCH : manifest.sampleCnpjs[0] };
+        demo = {
+          ...(await createDemo(app.sqlite, demoPassword(app.sqlite))),
+          cnpj: manifest.sampleCnpjs.includes(SERPRO_BRANCH) ? SERPRO_BRANCH : manifest.sampleCnpjs[0],
+          month,
+        };
       }
     } catch (e) {
       await app.close();
@@ -72,6 +83,7 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     if (demo) {
       console.log(`\nDemo API token (shown once, keep it):\n  ${demo.token}\n`);
       console.log(`Try it:\n  curl -H "Authorization: Bearer ${demo.token}" ${base}/api/v1/brazilian_companies/${demo.cnpj}/company\n`);
+      console.log(`What changed this month:\n  curl -H "Authorization: Bearer ${demo.token}" "${base}/api/v1/changes?month=${demo.month}&limit=5"\n`);
       if (demo.password) console.log(`Web app login: ${DEMO_EMAIL} / ${demo.password}\n`);
     } else {
       console.log('Create an API token with: npx cnpj-api tokens create --account <name> --name <label>');
