@@ -245,3 +245,21 @@ describe('the change feed and a company history', () => {
     assert.equal((await get(`${server.url}/api/v1/brazilian_companies/${cnpj}/history?limit=2`, bearer(acct.token))).status, 400);
   });
 });
+
+test('/openapi.json and /docs: both operations, parameters from the schema, examples that match it', async () => {
+  const { buildOpenApi } = await import('../../../src/server/api/openapi.ts');
+  const { buildDocsHtml } = await import('../../../src/server/api/docs.ts');
+  const { Value } = await import('@sinclair/typebox/value');
+  const { ChangesPageSchema, ChangesQuerySchema, CompanyHistorySchema } = await import('../../../src/domain/history/feed-schema.ts');
+  const { changesExample, historyExample } = await import('../../../src/server/api/examples-changes.ts');
+  const o = buildOpenApi('https://api.example') as any;
+  const feed = o.paths['/api/v1/changes'].get;
+  assert.deepEqual(feed.parameters.map((p: { name: string }) => p.name).sort(), Object.keys(ChangesQuerySchema.properties).sort());
+  assert.ok(feed.responses['404'] && feed.responses['400'] && feed['x-codeSamples'][0].source.includes('/api/v1/changes?'));
+  assert.ok(o.paths['/api/v1/brazilian_companies/{cnpj}/history'].get.responses['404']);
+  assert.ok(Value.Check(ChangesPageSchema, changesExample()));
+  assert.ok(Value.Check(CompanyHistorySchema, historyExample()));
+  const html = buildDocsHtml('https://api.example');
+  assert.match(html, /id="mudancas"/);
+  assert.match(html, /month_not_recorded/);
+});
