@@ -100,6 +100,13 @@ describe('the change feed and a company history', () => {
     const none = await feed('');
     assert.equal(none.status, 404);
     assert.equal(none.body.error, 'month_not_recorded');
+    // No history yet: a CNPJ of the served snapshot has an empty history, not an error.
+    const known = openSqlite(':memory:');
+    attachSnapshot(known, snap(2).dir);
+    const some = known.prepare('SELECT cnpj FROM est.establishments LIMIT 1').pluck().get() as string;
+    known.close();
+    const empty = await get(`${server.url}/api/v1/brazilian_companies/${some}/history`, bearer(acct.token));
+    assert.deepEqual([empty.status, empty.body], [200, { cnpj: some, data: [] }]);
     for (const i of [1, 2]) {
       const r = recordMonth(dataDir, snap(i - 1), snap(i));
       assert.ok(r.recorded);
