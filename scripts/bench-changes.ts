@@ -54,15 +54,22 @@ const n = rows.changes.get(month) ?? 0;
 const mid = db.prepare('SELECT cnpj FROM subjects WHERE month = ? ORDER BY cnpj LIMIT 1 OFFSET ?').pluck().get(month, Math.floor((rows.subjects.get(month) ?? 0) / 2)) as string;
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+console.log(`load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 function measure(label: string, run: (i: number) => number) {
   const ms: number[] = [];
+  const cpu: number[] = [];
   let items = 0;
   for (let i = 0; i < argv.runs; i++) {
     const t = process.hrtime.bigint();
+    const c = process.cpuUsage();
     items = run(i);
+    const u = process.cpuUsage(c);
     ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+    cpu.push((u.user + u.system) / 1e3);
   }
-  console.log(`${label.padEnd(58)} p50 ${pct(ms, 50).toFixed(2).padStart(7)} ms   p99 ${pct(ms, 99).toFixed(2).padStart(7)} ms   (${items} items)`);
+  const f = (x: number) => x.toFixed(2).padStart(7);
+  // CPU time beside wall time: on a shared, loaded machine the wall p99 is mostly waiting for a core.
+  console.log(`${label.padEnd(56)} p50 ${f(pct(ms, 50))} ms  p99 ${f(pct(ms, 99))} ms   cpu p50 ${f(pct(cpu, 50))} ms  p99 ${f(pct(cpu, 99))} ms   (${items} items)`);
 }
 const page = (f: FeedFilters, after: FeedKey | null = null) => () => {
   const p = feedPage(db, month, f, after, argv.limit);
