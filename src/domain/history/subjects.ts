@@ -52,8 +52,9 @@ export function writeSubjects(db: Sqlite, month: string, beforeDir: string, afte
     let group = new Map<string, { kinds: number; company: number; closed: boolean }>();
     const flush = () => {
       for (const [cnpj, g] of [...group].sort(([a], [b]) => (a < b ? -1 : 1))) {
-        const s: Side = g.closed || side.n.est(cnpj) === undefined ? 'o' : 'n';
-        const e = side[s].est(cnpj) ?? [null, null, null, null, null];
+        const now = g.closed ? undefined : side.n.est(cnpj);
+        const s: Side = now === undefined ? 'o' : 'n';
+        const e = now ?? side.o.est(cnpj) ?? [null, null, null, null, null];
         const row: SubjectRow = {
           cnpj, kinds: g.kinds, company: g.company,
           ...zip(['uf', 'municipio', 'cnae', 'situacao', 'matriz'], e),
