@@ -149,15 +149,17 @@ export function feedPage(db: Sqlite, month: string, f: FeedFilters, after: FeedK
     const cnpj = r[0];
     // Out of budget: resume after the last subject read whole (every wanted change of it given).
     if (++examined > budget && done !== null) return { items, next: [done, AFTER_CNPJ] };
-    if (((r[col.kinds] as number) & mask) === 0 || !check(r)) continue;
-    const rows = (ofKey.all(month, cnpj) as ChangeRow[]).concat(r[col.company] ? (ofKey.all(month, cnpj.slice(0, 8)) as ChangeRow[]) : []);
-    rows.sort((a, b) => (a.campo < b.campo ? -1 : a.campo > b.campo ? 1 : 0));
-    for (const c of rows) {
-      if (!wanted(c) || (after && cnpj === after[0] && c.campo <= after[1])) continue;
-      if (items.length === limit) return { items, next: keys[limit - 1] };
-      items.push(changeItem(c, cnpj));
-      keys.push([cnpj, c.campo]);
+    if (((r[col.kinds] as number) & mask) !== 0 && check(r)) {
+      const rows = (ofKey.all(month, cnpj) as ChangeRow[]).concat(r[col.company] ? (ofKey.all(month, cnpj.slice(0, 8)) as ChangeRow[]) : []);
+      rows.sort((a, b) => (a.campo < b.campo ? -1 : a.campo > b.campo ? 1 : 0));
+      for (const c of rows) {
+        if (!wanted(c) || (after && cnpj === after[0] && c.campo <= after[1])) continue;
+        if (items.length === limit) return { items, next: keys[limit - 1] };
+        items.push(changeItem(c, cnpj));
+        keys.push([cnpj, c.campo]);
+      }
     }
+    // Matching or not, this subject is read whole: a page out of budget resumes after it.
     done = cnpj;
   }
   return { items, next: null };

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generateDump, type DumpManifest } from '../../../src/demo/generate.ts';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
+import { feedPage, type FeedKey } from '../../../src/domain/history/feed.ts';
 import { recordMonth } from '../../../src/domain/history/record.ts';
 import { runImport } from '../../../src/importer/run.ts';
 import { openHistoryDb } from '../../../src/storage/history/db.ts';
@@ -161,6 +162,28 @@ describe('the change feed and a company history', () => {
       const want = strip(all.filter(keep));
       assert.ok(want.length > 0, `${qs} selects something`);
       assert.deepEqual((await walk(qs, 50)).items, want, qs);
+    }
+  });
+
+  test('a page out of budget (SCAN_BUDGET) is short, resumes after the last subject read, and the walk still gives every change once', () => {
+    const db = openSqlite(join(dataDir, 'history.db'), { readonly: true });
+    try {
+      for (const f of [{ campo: ['natureza_juridica', 'porte', 'uf'] }, { tipo: ['abertura' as const] }, {}]) {
+        const want = strip(expected.get('2027-01')!.filter((x) => (f.campo ? f.campo.includes(x.campo!) : f.tipo ? x.tipo === 'abertura' : true)));
+        const got: Item[] = [];
+        let after: FeedKey | null = null;
+        let pages = 0;
+        do {
+          const p = feedPage(db, '2027-01', f, after, 10, 25);
+          got.push(...p.items);
+          after = p.next;
+          assert.ok(++pages < 5000, 'the walk ends');
+        } while (after !== null);
+        assert.deepEqual(got, want, JSON.stringify(f));
+        assert.ok(pages > want.length / 10, 'budget-short pages happen');
+      }
+    } finally {
+      db.close();
     }
   });
 
