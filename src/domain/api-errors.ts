@@ -124,6 +124,12 @@ export const ERRORS = {
     message: 'A busca de empresas ainda não está disponível na base carregada neste servidor; a consulta por CNPJ continua funcionando. Tente novamente mais tarde.',
     when: 'A base carregada foi importada sem o índice de busca (até ser importada de novo); a consulta por CNPJ funciona.',
   },
+  month_not_recorded: {
+    status: 404,
+    error: 'month_not_recorded',
+    message: 'Não há mudanças registradas para o mês pedido neste servidor. Omita month para o mês mais recente.',
+    when: 'GET /api/v1/changes com um month sem mudanças registradas, ou antes do primeiro mês registrado (não conta como consulta).',
+  },
   route_not_found: {
     status: 404,
     error: 'not_found',

@@ -9,6 +9,7 @@ import type { AppDatabase } from '../storage/app-schema.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
 import { sendError } from './api/errors.ts';
 import { apiRoutes } from './api/routes.ts';
+import type { HistoryReader } from '../domain/history/reader.ts';
 import { HSTS, isHttps } from './http/forwarded.ts';
 import { IN_FLIGHT_LIMITS, InFlight, type InFlightLimits } from './http/in-flight.ts';
 import { logRequest, redactTokens, type LogFn } from './http/log.ts';
@@ -21,6 +22,8 @@ export interface AppDeps {
   db: Kysely<AppDatabase>;
   access: ApiAccess;
   reader: CompanyRegistry;
+  /** The server's one history.db reader (change feed, histories; watchlists and webhooks reuse it). */
+  history: HistoryReader;
   now: () => Date;
   /** Shown in /openapi.json, /docs and the web app: --public-url, else the listening address. */
   baseUrl: string;

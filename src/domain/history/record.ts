@@ -7,6 +7,7 @@
 import { historyMonths, openHistoryDb, writeMonth } from '../../storage/history/db.ts';
 import type { HistoryMonth } from '../../storage/history/schema.ts';
 import { compareSnapshots } from './compare.ts';
+import { writeSubjects } from './subjects.ts';
 
 /** A snapshot to compare: its month and its directory. */
 export interface MonthSnapshot {
@@ -36,7 +37,12 @@ export function recordMonth(dataDir: string, before: MonthSnapshot, after: Month
     const decision = decideMonth(historyMonths(db), before.month, after.month);
     if (!decision.record) return { recorded: false, month: after.month, reason: decision.reason };
     const started = process.hrtime.bigint();
-    const counts = writeMonth(db, after.month, before.month, (insert) => compareSnapshots(before.dir, after.dir, insert));
+    const counts = writeMonth(db, after.month, before.month, (insert) => {
+      const counts = compareSnapshots(before.dir, after.dir, insert);
+      // The feed's filters read these (subjects.ts); in the same transaction as the changes.
+      writeSubjects(db, after.month, before.dir, after.dir);
+      return counts;
+    });
     return { recorded: true, month: after.month, fromMonth: before.month, replaced: decision.replaces, counts, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
   } finally {
     db.close();

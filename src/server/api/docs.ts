@@ -9,6 +9,7 @@ import { layout } from '../web/layout.ts';
 import { ERRORS } from '../../domain/api-errors.ts';
 import { fieldTable } from './docs-parts.ts';
 import { batchSection, establishmentsSection } from './docs-lists.ts';
+import { changesSection } from './docs-changes.ts';
 import { countSection, partnersSection, searchSection } from './docs-search.ts';
 import { lookupCurl } from './examples.ts';
 import { API_DESCRIPTION } from './openapi.ts';
@@ -27,6 +28,7 @@ const TITLES = {
   socios: 'Buscar sócios',
   estabelecimentos: 'Estabelecimentos de uma empresa',
   lote: 'Consulta em lote',
+  mudancas: 'Mudanças do mês e histórico',
   erros: 'Erros',
   'outras-rotas': 'Outras rotas',
 } as const;
@@ -40,6 +42,7 @@ const CONTENTS: readonly (readonly [SectionId, readonly SectionId[]])[] = [
   ['socios', []],
   ['estabelecimentos', []],
   ['lote', []],
+  ['mudancas', []],
   ['erros', []],
   ['outras-rotas', []],
 ];
@@ -120,6 +123,11 @@ ${establishmentsSection(baseUrl)}
 <section class="card">
 ${h2('lote')}
 ${batchSection(baseUrl)}
+</section>
+
+<section class="card">
+${h2('mudancas')}
+${changesSection(baseUrl)}
 </section>
 
 <section class="card">

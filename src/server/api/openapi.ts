@@ -6,6 +6,7 @@ import { BatchRequestSchema, BatchResponseSchema, EstablishmentsPageSchema } fro
 import { ERRORS } from '../../domain/api-errors.ts';
 import { lookupCurl } from './examples.ts';
 import { listPaths } from './openapi-lists.ts';
+import { CHANGES_SCHEMAS, changesPaths } from './openapi-changes.ts';
 import { searchPaths } from './openapi-search.ts';
 import { CompanySearchPageSchema, CountResponseSchema, PartnersPageSchema } from '../../domain/search/query-schema.ts';
 import { COMMON_ERRORS, curlSample, errorResponses, okJson, plain } from './openapi-parts.ts';
@@ -39,6 +40,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
         BatchResponse: plain(BatchResponseSchema),
         Error: plain(ErrorSchema),
         Status: plain(StatusSchema),
+        ...CHANGES_SCHEMAS,
       },
     },
     paths: {
@@ -69,6 +71,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
       },
       ...searchPaths(baseUrl),
       ...listPaths(baseUrl),
+      ...changesPaths(baseUrl),
       '/api/v1/status': {
         get: {
           operationId: 'getStatus',

@@ -5,8 +5,10 @@ import type { ServerResponse } from 'node:http';
 import type { ApiAccess } from '../../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import type { StatusBody } from '../../domain/company/schema.ts';
+import type { HistoryReader } from '../../domain/history/reader.ts';
 import type { Route } from '../http/router.ts';
 import { BATCH_ROUTE, batchHandler } from './batch.ts';
+import { CHANGES_ROUTE, changesHandler, HISTORY_ROUTE, HISTORY_ROUTE_SLASHED, historyHandler } from './changes.ts';
 import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, companyHandler } from './company.ts';
 import { ESTABLISHMENTS_ROUTE, ESTABLISHMENTS_ROUTE_SLASHED, establishmentsHandler } from './establishments.ts';
 import { buildDocsHtml } from './docs.ts';
@@ -19,6 +21,8 @@ import { setSecurityHeaders } from '../web/http.ts';
 export interface ApiDeps {
   access: ApiAccess;
   reader: CompanyRegistry;
+  /** history.db, read by the change feed and the company history (one per server). */
+  history: HistoryReader;
   now: () => Date;
   /** Shown in /openapi.json and /docs. */
   baseUrl: string;
@@ -40,6 +44,7 @@ function fixed(body: string, type: string, secure: (res: ServerResponse) => void
 export function apiRoutes(deps: ApiDeps): Route[] {
   const lookup = companyHandler(deps);
   const establishments = establishmentsHandler(deps);
+  const history = historyHandler(deps);
   const status = (_req: unknown, res: ServerResponse) => {
     const info = deps.reader.info;
     const body: StatusBody = info
@@ -59,6 +64,9 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     { method: 'GET', path: COUNT_ROUTE, handler: countHandler(deps) },
     { method: 'GET', path: PARTNERS_ROUTE, handler: partnersHandler(deps) },
     { method: 'POST', path: BATCH_ROUTE, handler: batchHandler(deps) },
+    { method: 'GET', path: CHANGES_ROUTE, handler: changesHandler(deps) },
+    { method: 'GET', path: HISTORY_ROUTE, handler: history },
+    { method: 'GET', path: HISTORY_ROUTE_SLASHED, handler: history },
     { method: 'GET', path: '/healthz', handler: (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }) },
     { method: 'GET', path: '/api/v1/status', handler: status },
     { method: 'GET', path: '/openapi.json', handler: fixed(JSON.stringify(buildOpenApi(deps.baseUrl)), 'application/json; charset=utf-8', (res) => res.setHeader('X-Content-Type-Options', 'nosniff')) },

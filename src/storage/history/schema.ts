@@ -11,6 +11,8 @@
 // - `antes`/`depois` are JSON texts of the values as the lookup shows them (NULL for abertura and
 //   encerramento).
 
+import { SUBJECTS_DDL } from './subjects.ts';
+
 export type Tipo = 'abertura' | 'encerramento' | 'alteracao';
 
 export interface ChangeRow {
@@ -33,7 +35,7 @@ export interface HistoryMonth {
 }
 
 /** Bumped when the layout changes (PRAGMA user_version). */
-export const HISTORY_SCHEMA_VERSION = 1;
+export const HISTORY_SCHEMA_VERSION = 2;
 
 export const HISTORY_DDL = [
   `CREATE TABLE IF NOT EXISTS history_months (
@@ -53,6 +55,8 @@ export const HISTORY_DDL = [
      PRIMARY KEY (month, cnpj, campo)
    ) WITHOUT ROWID`,
   `CREATE INDEX IF NOT EXISTS changes_by_cnpj ON changes (cnpj, month DESC)`,
+  // The change feed's filters (subjects.ts); version 2.
+  ...SUBJECTS_DDL,
 ];
 
 export const HISTORY_SQL = {

@@ -1,0 +1,71 @@
+// The change feed's "subjects" (history.db, docs/history.md): one row per CNPJ the month's feed
+// shows, with the attributes its filters read, so that a filtered page seeks an index of history.db
+// instead of joining every change to a snapshot at query time.
+//
+// - `cnpj`: the 14-character CNPJ a change is shown under (an establishment's own; for the
+//   company-level changes, recorded under the 8-character base, its head office's).
+// - `kinds`: a bit per tipo/campo present under this CNPJ (KINDS, domain/history/kinds.ts): the
+//   tipo/campo filters are a bit test on the row, before any change is read.
+// - `company`: 1 when the base's company-level changes are shown under this CNPJ.
+// - the attributes as raw snapshot codes, of the new month (of the month before for encerramento):
+//   uf, municipio (the dump's code), cnae (fiscal), situacao, matriz (1/2), natureza, porte,
+//   simples/mei (0/1).
+// - WITHOUT ROWID on (month, cnpj): the unfiltered feed walks it in CNPJ order; the indexes on
+//   (month, uf | municipio | cnae, cnpj) give each value's subjects in CNPJ order (a selective
+//   filter seeks, several values are merged in CNPJ order by the reader).
+// - `municipio_names`: the dump's municipality names (normalised, normalize.ts) → code, from the
+//   newest recorded month, so `municipio=<name>` works without the snapshot's search index.
+
+export interface SubjectRow {
+  cnpj: string;
+  kinds: number;
+  company: number;
+  uf: string | null;
+  municipio: number | null;
+  cnae: number | null;
+  situacao: number | null;
+  matriz: number | null;
+  natureza: number | null;
+  porte: number | null;
+  simples: number | null;
+  mei: number | null;
+}
+
+export const SUBJECT_COLUMNS = ['cnpj', 'kinds', 'company', 'uf', 'municipio', 'cnae', 'situacao', 'matriz', 'natureza', 'porte', 'simples', 'mei'] as const satisfies readonly (keyof SubjectRow)[];
+
+/** The columns with an index (month, column, cnpj): what a filter may seek on. */
+export type IndexedColumn = 'uf' | 'municipio' | 'cnae';
+
+export const SUBJECTS_DDL = [
+  `CREATE TABLE IF NOT EXISTS subjects (
+     month TEXT NOT NULL,
+     cnpj TEXT NOT NULL,
+     kinds INTEGER NOT NULL,
+     company INTEGER NOT NULL,
+     uf TEXT, municipio INTEGER, cnae INTEGER, situacao INTEGER, matriz INTEGER,
+     natureza INTEGER, porte INTEGER, simples INTEGER, mei INTEGER,
+     PRIMARY KEY (month, cnpj)
+   ) WITHOUT ROWID`,
+  `CREATE INDEX IF NOT EXISTS subjects_by_uf ON subjects (month, uf, cnpj)`,
+  `CREATE INDEX IF NOT EXISTS subjects_by_municipio ON subjects (month, municipio, cnpj)`,
+  `CREATE INDEX IF NOT EXISTS subjects_by_cnae ON subjects (month, cnae, cnpj)`,
+  `CREATE TABLE IF NOT EXISTS municipio_names (name TEXT NOT NULL, code INTEGER NOT NULL, PRIMARY KEY (name, code)) WITHOUT ROWID`,
+];
+
+const COLS = SUBJECT_COLUMNS.join(', ');
+
+export const SUBJECTS_SQL = {
+  deleteMonth: `DELETE FROM subjects WHERE month = ?`,
+  insert: `INSERT INTO subjects (month, ${COLS}) VALUES (?, ${SUBJECT_COLUMNS.map(() => '?').join(', ')})`,
+  /** A month's subjects from a CNPJ on, in CNPJ order (the unfiltered walk). */
+  from: `SELECT ${COLS} FROM subjects WHERE month = ? AND cnpj >= ? ORDER BY cnpj`,
+  /** One value's subjects from a CNPJ on, in CNPJ order, through its index. */
+  fromValue: (column: IndexedColumn) => `SELECT ${COLS} FROM subjects INDEXED BY subjects_by_${column} WHERE month = ? AND ${column} = ? AND cnpj >= ? ORDER BY cnpj`,
+  /** The next value of an indexed column after one, below a bound: one seek (a CNAE prefix's codes present, walked). */
+  nextValue: (column: IndexedColumn) => `SELECT min(${column}) FROM subjects INDEXED BY subjects_by_${column} WHERE month = ? AND ${column} > ? AND ${column} < ?`,
+  clearNames: `DELETE FROM municipio_names`,
+  putName: `INSERT OR IGNORE INTO municipio_names (name, code) VALUES (?, ?)`,
+  codesOfName: `SELECT code FROM municipio_names WHERE name = ?`,
+  /** A month's changes under one key (a CNPJ or a base), by campo. */
+  changesOfKey: `SELECT month, cnpj, tipo, campo, antes, depois FROM changes WHERE month = ? AND cnpj = ? ORDER BY campo`,
+} as const;

@@ -1,0 +1,295 @@
+// GET /api/v1/changes and GET /api/v1/brazilian_companies/{cnpj}/history on a real server, over
+// three imported synthetic months (2,000 companies evolved twice) whose differences are recorded
+// by recordMonth. The expected feed is built here independently, from history.db's changes and
+// the snapshots' rows (head office, attributes): every filter, whole-month walks with no
+// duplicate and no gap, parameters, months, counting, and the history of both levels.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { generateDump, type DumpManifest } from '../../../src/demo/generate.ts';
+import { makeCnpj } from '../../../src/domain/cnpj.ts';
+import { feedPage, type FeedKey } from '../../../src/domain/history/feed.ts';
+import { recordMonth } from '../../../src/domain/history/record.ts';
+import { runImport } from '../../../src/importer/run.ts';
+import { openHistoryDb } from '../../../src/storage/history/db.ts';
+import type { ChangeRow } from '../../../src/storage/history/schema.ts';
+import { attachSnapshot } from '../../../src/storage/snapshots/attach.ts';
+import { openSqlite, type Sqlite } from '../../../src/storage/sqlite.ts';
+import { snapshotDir } from '../../../scripts/evolve-check.ts';
+import { bearer, get, makeAccount, serve, type TestAccount, type TestServer } from '../helpers.ts';
+
+type Item = { cnpj: string; tipo: string; campo?: string; antes?: unknown; depois?: unknown };
+const SIT: Record<number, string> = { 1: 'nula', 2: 'ativa', 3: 'suspensa', 4: 'inapta', 8: 'baixada' };
+type Attrs = { uf: string; municipio: number; cnae: number; situacao: number; matriz: number; natureza: number; porte: number; simples: number; mei: number };
+
+describe('the change feed and a company history', () => {
+  let dir: string;
+  let dataDir: string;
+  let server: TestServer;
+  let acct: TestAccount;
+  const months: DumpManifest[] = [];
+  /** Per month: every item of the feed in order, with the attributes of its CNPJ. */
+  const expected = new Map<string, (Item & { attrs: Attrs | null; level: 'est' | 'company' })[]>();
+  let municipioName = '';
+
+  const snap = (i: number) => ({ month: months[i].month, dir: snapshotDir(dataDir, months[i].month) });
+  const feed = (qs: string, a = acct) => get(`${server.url}/api/v1/changes${qs}`, bearer(a.token));
+  const remaining = (r: { headers: Headers }) => Number(r.headers.get('x-ratelimit-remaining'));
+
+  /** Every page of a query; each page but the last full (no filter here leaves budget-short pages at this size). */
+  async function walk(qs: string, limit = 100): Promise<{ items: Item[]; pages: number; month: string }> {
+    const items: Item[] = [];
+    let pages = 0;
+    let cursor: string | null = null;
+    let month = '';
+    do {
+      const r = await feed(`?${qs}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      month = r.body.month;
+      pages++;
+      items.push(...r.body.data);
+      cursor = r.body.next_cursor;
+      if (cursor !== null) assert.equal(r.body.data.length, limit);
+    } while (cursor !== null);
+    return { items, pages, month };
+  }
+
+  function reference(i: number) {
+    const [old, neu] = [openSqlite(':memory:'), openSqlite(':memory:')];
+    attachSnapshot(old, snap(i - 1).dir);
+    attachSnapshot(neu, snap(i).dir);
+    const attrs = (db: Sqlite, cnpj: string): Attrs | null =>
+      (db
+        .prepare(
+          `SELECT e.uf, e.municipio, e.cnae_fiscal AS cnae, e.situacao_cadastral AS situacao, e.matriz_filial AS matriz, c.natureza_juridica AS natureza, c.porte,
+             coalesce(s.opcao_simples = 'S', 0) AS simples, coalesce(s.opcao_mei = 'S', 0) AS mei
+           FROM est.establishments e LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8) LEFT JOIN reg.simples s ON s.basico = c.basico WHERE e.cnpj = ?`,
+        )
+        .get(cnpj) as Attrs | undefined) ?? null;
+    const head = (db: Sqlite, base: string) =>
+      (db.prepare(`SELECT cnpj FROM est.establishments WHERE substr(cnpj, 1, 8) = ? ORDER BY matriz_filial <> 1, cnpj LIMIT 1`).pluck().get(base) as string | undefined) ?? null;
+    const h = openHistoryDb(dataDir);
+    const rows = h.prepare('SELECT * FROM changes WHERE month = ?').all(months[i].month) as ChangeRow[];
+    h.close();
+    const items = rows.map((r) => {
+      const shown = r.cnpj.length === 14 ? r.cnpj : (head(neu, r.cnpj) ?? head(old, r.cnpj) ?? makeCnpj(r.cnpj, '0001'));
+      const a = r.tipo === 'encerramento' ? attrs(old, shown) : (attrs(neu, shown) ?? attrs(old, shown));
+      const item: Item = r.tipo === 'alteracao' ? { cnpj: shown, tipo: r.tipo, campo: r.campo, antes: JSON.parse(r.antes!), depois: JSON.parse(r.depois!) } : { cnpj: shown, tipo: r.tipo };
+      return { ...item, attrs: a, level: r.cnpj.length === 14 ? ('est' as const) : ('company' as const) };
+    });
+    items.sort((a, b) => (a.cnpj !== b.cnpj ? (a.cnpj < b.cnpj ? -1 : 1) : (a.campo ?? '') < (b.campo ?? '') ? -1 : 1));
+    expected.set(months[i].month, items);
+    municipioName = neu.prepare(`SELECT description FROM reg.municipios WHERE code = ?`).pluck().get(items.find((x) => x.attrs)!.attrs!.municipio) as string;
+    old.close();
+    neu.close();
+  }
+
+  const strip = (xs: readonly (Item & { attrs?: unknown; level?: unknown })[]) => xs.map(({ attrs: _a, level: _l, ...x }) => x);
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'changes-api-'));
+    dataDir = join(dir, 'data');
+    months.push(await generateDump({ companies: 2000, out: join(dir, 'm0'), seed: 42, month: '2026-11' }));
+    months.push(await generateDump({ companies: 0, out: join(dir, 'm1'), evolveFrom: join(dir, 'm0') }));
+    months.push(await generateDump({ companies: 0, out: join(dir, 'm2'), evolveFrom: join(dir, 'm1'), seed: 7 }));
+    for (let i = 0; i < 3; i++) await runImport({ dataDir, inputs: [join(dir, `m${i}`)], month: months[i].month, keep: 3, search: false, log: () => {} });
+    acct = await makeAccount(dataDir, 'Cliente', { plan: 'Ouro' });
+    server = await serve(dataDir);
+    // Before any month is recorded: no history.db yet, while the server runs.
+    const none = await feed('');
+    assert.equal(none.status, 404);
+    assert.equal(none.body.error, 'month_not_recorded');
+    // No history yet: a CNPJ of the served snapshot has an empty history, not an error.
+    const known = openSqlite(':memory:');
+    attachSnapshot(known, snap(2).dir);
+    const some = known.prepare('SELECT cnpj FROM est.establishments LIMIT 1').pluck().get() as string;
+    known.close();
+    const empty = await get(`${server.url}/api/v1/brazilian_companies/${some}/history`, bearer(acct.token));
+    assert.deepEqual([empty.status, empty.body], [200, { cnpj: some, data: [] }]);
+    for (const i of [1, 2]) {
+      const r = recordMonth(dataDir, snap(i - 1), snap(i));
+      assert.ok(r.recorded);
+      reference(i);
+    }
+  });
+  after(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a whole month, page after page: every change once, in (CNPJ, campo) order; company-level changes under the head office', async () => {
+    for (const limit of [100, 7]) {
+      const { items, month } = await walk('month=2026-12', limit);
+      assert.equal(month, '2026-12');
+      assert.deepEqual(items, strip(expected.get('2026-12')!));
+    }
+    const { items, month } = await walk('');
+    assert.equal(month, '2027-01', 'the newest recorded month by default');
+    const all = expected.get('2027-01')!;
+    assert.deepEqual(items, strip(all));
+    const company = all.filter((x) => x.level === 'company');
+    assert.ok(company.length > 20 && new Set(company.map((x) => x.campo)).size >= 5, 'company-level changes of several campos');
+    for (const x of company) assert.equal(x.attrs?.matriz, 1, `${x.cnpj} ${x.campo} is shown under a head office`);
+    assert.equal(new Set(items.map((x) => `${x.cnpj} ${x.campo ?? ''}`)).size, items.length, 'no duplicate');
+  });
+
+  test('every filter: the changes whose CNPJ has the attribute (new month; the month before for encerramento)', async () => {
+    const all = expected.get('2027-01')!;
+    const a0 = all.find((x) => x.attrs && x.tipo === 'alteracao')!.attrs!;
+    const closed = [...all, ...expected.get('2026-12')!].find((x) => x.tipo === 'encerramento' && x.attrs)!;
+    assert.ok(closed, 'an encerramento in the months');
+    const cases: [string, (x: (typeof all)[number]) => boolean][] = [
+      ['tipo=abertura', (x) => x.tipo === 'abertura'],
+      ['tipo=encerramento,abertura', (x) => x.tipo !== 'alteracao'],
+      ['campo=situacao_cadastral,municipio', (x) => x.campo === 'situacao_cadastral' || x.campo === 'municipio'],
+      ['tipo=alteracao&campo=socios', (x) => x.campo === 'socios'],
+      [`uf=${a0.uf.toLowerCase()}`, (x) => x.attrs?.uf === a0.uf],
+      [`municipio=${a0.municipio}`, (x) => x.attrs?.municipio === a0.municipio],
+      [`municipio=${encodeURIComponent(municipioName.toLowerCase())}`, (x) => x.attrs?.municipio === expected.get('2027-01')!.find((y) => y.attrs)!.attrs!.municipio],
+      [`cnae=${String(a0.cnae).slice(0, 2)}`, (x) => String(x.attrs?.cnae).padStart(7, '0').startsWith(String(a0.cnae).slice(0, 2))],
+      [`cnae=${a0.cnae}&uf=${a0.uf}`, (x) => x.attrs?.cnae === a0.cnae && x.attrs?.uf === a0.uf],
+      ['situacao_cadastral=baixada', (x) => x.attrs?.situacao === 8],
+      [`situacao_cadastral=${SIT[closed.attrs!.situacao]}&tipo=encerramento`, (x) => x.attrs?.situacao === closed.attrs!.situacao && x.tipo === 'encerramento'],
+      ['matriz_filial=filial', (x) => x.attrs?.matriz === 2],
+      ['natureza_juridica=2062', (x) => x.attrs?.natureza === 2062],
+      ['porte=1,3', (x) => x.attrs?.porte === 1 || x.attrs?.porte === 3],
+      ['opc_simples=true', (x) => x.attrs?.simples === 1],
+      ['opc_mei=false&campo=razao_social', (x) => x.attrs?.mei === 0 && x.campo === 'razao_social'],
+    ];
+    for (const [qs, keep] of cases) {
+      const want = strip(all.filter(keep));
+      assert.ok(want.length > 0, `${qs} selects something`);
+      assert.deepEqual((await walk(qs, 50)).items, want, qs);
+    }
+  });
+
+  test('a page out of budget (SCAN_BUDGET) is short, resumes after the last subject read, and the walk still gives every change once', () => {
+    const db = openSqlite(join(dataDir, 'history.db'), { readonly: true });
+    try {
+      for (const f of [{ campo: ['natureza_juridica', 'porte', 'uf'] }, { tipo: ['abertura' as const] }, {}]) {
+        const want = strip(expected.get('2027-01')!.filter((x) => (f.campo ? f.campo.includes(x.campo!) : f.tipo ? x.tipo === 'abertura' : true)));
+        const got: Item[] = [];
+        let after: FeedKey | null = null;
+        let pages = 0;
+        do {
+          const p = feedPage(db, '2027-01', f, after, 10, 25);
+          got.push(...p.items);
+          after = p.next;
+          assert.ok(++pages < 5000, 'the walk ends');
+        } while (after !== null);
+        assert.deepEqual(got, want, JSON.stringify(f));
+        assert.ok(pages > want.length / 10, 'budget-short pages happen');
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  test('bad parameters: 400 naming the parameter; an unknown month 404; nothing counted', async () => {
+    const before = remaining(await feed('?limit=1'));
+    for (const [qs, name] of [
+      ['?month=2026-13', 'month'], ['?month=202612', 'month'], ['?tipo=aberta', 'tipo'], ['?campo=cor', 'campo'], ['?limit=0', 'limit'],
+      ['?limit=101', 'limit'], ['?uf=SPX', 'uf'], ['?cnae=4', 'cnae'], ['?cnae_secundario=true', 'cnae_secundario'], ['?q=padaria', 'q'],
+      ['?cursor=abc', 'cursor'], ['?municipio=Cidade%20Inexistente', 'municipio'], ['?uf=SP&uf=RJ', 'uf'],
+    ]) {
+      const r = await feed(qs);
+      assert.equal(r.status, 400, qs);
+      assert.equal(r.body.error, 'invalid_parameter', qs);
+      assert.match(r.body.message, new RegExp(name), qs);
+      assert.ok(r.headers.get('x-ratelimit-limit'), qs);
+    }
+    // A cursor of another filter set, or of another month, is refused.
+    const first = await feed('?uf=SP&limit=1');
+    assert.equal((await feed(`?uf=RJ&limit=1&cursor=${first.body.next_cursor}`)).status, 400);
+    assert.equal((await feed(`?uf=SP&month=2026-12&limit=1&cursor=${first.body.next_cursor}`)).status, 400);
+    const unknown = await feed('?month=2020-01');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.error, 'month_not_recorded');
+    assert.match(unknown.body.message, /2020-01.*2027-01/);
+    assert.equal(remaining(await feed('?limit=1')), before - 2, 'only the two pages answered counted');
+  });
+
+  test('one call per page; a cursor made without month keeps paging its month', async () => {
+    const a = await makeAccount(dataDir, 'Contador', { quota: 1000 });
+    const r1 = await feed('?limit=5', a);
+    assert.equal(remaining(r1), 999);
+    const r2 = await feed(`?limit=5&cursor=${r1.body.next_cursor}`, a);
+    assert.equal(remaining(r2), 998);
+    assert.equal(r2.body.month, '2027-01');
+    assert.deepEqual([...r1.body.data, ...r2.body.data], strip(expected.get('2027-01')!.slice(0, 10)));
+    const spent = await makeAccount(dataDir, 'Esgotado', { quota: 1 });
+    assert.equal((await feed('?limit=1', spent)).status, 200);
+    const refused = await feed('?limit=1', spent);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error, 'quota_exceeded');
+    assert.equal((await get(`${server.url}/api/v1/changes`)).status, 401);
+  });
+
+  test('a company history: its own changes and its company\'s, newest month first', async () => {
+    const h = openHistoryDb(dataDir);
+    // A CNPJ with changes of its own and a company with changes, in more than one month.
+    const cnpj = h
+      .prepare(
+        `SELECT e.cnpj FROM changes e WHERE length(e.cnpj) = 14 AND EXISTS (SELECT 1 FROM changes c WHERE c.cnpj = substr(e.cnpj, 1, 8))
+         ORDER BY (SELECT count(DISTINCT x.month) FROM changes x WHERE x.cnpj IN (e.cnpj, substr(e.cnpj, 1, 8))) DESC, e.cnpj LIMIT 1`,
+      )
+      .pluck()
+      .get() as string;
+    const own = h.prepare('SELECT * FROM changes WHERE cnpj IN (?, ?) ORDER BY month DESC, campo').all(cnpj, cnpj.slice(0, 8)) as ChangeRow[];
+    h.close();
+    assert.ok(cnpj, 'a CNPJ with changes at both levels');
+    const formatted = `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`;
+    const r = await get(`${server.url}/api/v1/brazilian_companies/${formatted}/history`, bearer(acct.token));
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.cnpj, cnpj);
+    assert.deepEqual(
+      r.body.data,
+      own.map((x) => (x.tipo === 'alteracao' ? { month: x.month, cnpj, tipo: x.tipo, campo: x.campo, antes: JSON.parse(x.antes!), depois: JSON.parse(x.depois!) } : { month: x.month, cnpj, tipo: x.tipo })),
+    );
+    assert.ok(r.body.data.some((x: Item) => x.campo === 'razao_social' || x.campo === 'socios' || x.campo === 'capital_social' || x.campo === 'opc_simples' || x.campo === 'opc_mei' || x.campo === 'porte' || x.campo === 'natureza_juridica'));
+    // Newest month first: a CNPJ (own or company changes) in both recorded months.
+    const h2 = openHistoryDb(dataDir);
+    const multi = h2
+      .prepare(`SELECT e.cnpj FROM changes e WHERE length(e.cnpj) = 14 AND (SELECT count(DISTINCT x.month) FROM changes x WHERE x.cnpj IN (e.cnpj, substr(e.cnpj, 1, 8))) = 2 LIMIT 1`)
+      .pluck()
+      .get() as string;
+    h2.close();
+    assert.ok(multi, 'a CNPJ with changes in both months');
+    const m = await get(`${server.url}/api/v1/brazilian_companies/${multi}/history`, bearer(acct.token));
+    const seen = m.body.data.map((x: { month: string }) => x.month);
+    assert.deepEqual(seen, [...seen].sort().reverse());
+    assert.equal(new Set(seen).size, 2);
+    // A CNPJ gone in an earlier month: only the history knows it.
+    const gone = [...expected.get('2026-12')!, ...expected.get('2027-01')!].find((x) => x.tipo === 'encerramento')!.cnpj;
+    const g = await get(`${server.url}/api/v1/brazilian_companies/${gone}/history`, bearer(acct.token));
+    assert.equal(g.status, 200);
+    assert.equal(g.body.data[0].tipo, 'encerramento');
+    const before = remaining(g);
+    assert.equal((await get(`${server.url}/api/v1/brazilian_companies/12345678000100/history`, bearer(acct.token))).status, 400);
+    const unknown = await get(`${server.url}/api/v1/brazilian_companies/${makeCnpj('99999998', '0001')}/history`, bearer(acct.token));
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.error, 'not_found');
+    assert.equal(remaining(unknown), before - 1, 'the 404 counts, the 400 does not');
+    assert.equal((await get(`${server.url}/api/v1/brazilian_companies/${cnpj}/history?limit=2`, bearer(acct.token))).status, 400);
+  });
+});
+
+test('/openapi.json and /docs: both operations, parameters from the schema, examples that match it', async () => {
+  const { buildOpenApi } = await import('../../../src/server/api/openapi.ts');
+  const { buildDocsHtml } = await import('../../../src/server/api/docs.ts');
+  const { Value } = await import('@sinclair/typebox/value');
+  const { ChangesPageSchema, ChangesQuerySchema, CompanyHistorySchema } = await import('../../../src/domain/history/feed-schema.ts');
+  const { changesExample, historyExample } = await import('../../../src/server/api/examples-changes.ts');
+  const o = buildOpenApi('https://api.example') as any;
+  const feed = o.paths['/api/v1/changes'].get;
+  assert.deepEqual(feed.parameters.map((p: { name: string }) => p.name).sort(), Object.keys(ChangesQuerySchema.properties).sort());
+  assert.ok(feed.responses['404'] && feed.responses['400'] && feed['x-codeSamples'][0].source.includes('/api/v1/changes?'));
+  assert.ok(o.paths['/api/v1/brazilian_companies/{cnpj}/history'].get.responses['404']);
+  assert.ok(Value.Check(ChangesPageSchema, changesExample()));
+  assert.ok(Value.Check(CompanyHistorySchema, historyExample()));
+  const html = buildDocsHtml('https://api.example');
+  assert.match(html, /id="mudancas"/);
+  assert.match(html, /month_not_recorded/);
+});
