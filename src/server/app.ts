@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { ApiAccess } from '../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../domain/company/lookup.ts';
+import type { DestinationPolicy } from '../domain/webhooks/destination.ts';
 import type { AppDatabase } from '../storage/app-schema.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
 import { sendError } from './api/errors.ts';
@@ -33,6 +34,8 @@ export interface AppDeps {
   extraRoutes?: readonly Route[];
   /** Where a count with `q` stops (default DEFAULT_COUNT_BOUND); tests set a small one. */
   countBound?: number;
+  /** Webhook destinations the operator allows (registration in the web app). */
+  webhooks?: DestinationPolicy;
 }
 
 
