@@ -47,7 +47,7 @@ export interface BuiltApp {
 
 export function buildApp(deps: AppDeps): BuiltApp {
   const { log } = deps;
-  const web = webApp({ sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy, access: deps.access, reader: deps.reader });
+  const web = webApp({ sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy, access: deps.access, reader: deps.reader, webhooks: deps.webhooks });
 
   const hooks: RouterHooks = {
     // The one error handler: whatever a handler throws or rejects with.

@@ -102,6 +102,9 @@ export interface DeliveryInfo {
   id: string;
   event: 'changes' | 'test';
   month: string | null;
+  /** Batch 1..count of its month (null for a test event). */
+  batchIndex: number | null;
+  batchCount: number | null;
   status: 'pending' | 'delivered' | 'failed';
   attempts: number;
   createdAt: string;
@@ -116,7 +119,7 @@ export interface DeliveryInfo {
 export function recentDeliveries(app: Sqlite, accountId: number, webhookId: number, limit = 20): DeliveryInfo[] {
   return app
     .prepare(
-      `SELECT d.id, d.event, d.month, d.status, d.attempts, d.created_at AS createdAt, d.next_attempt_at AS nextAttemptAt,
+      `SELECT d.id, d.event, d.month, json_extract(d.body, '$.batch.index') AS batchIndex, json_extract(d.body, '$.batch.count') AS batchCount, d.status, d.attempts, d.created_at AS createdAt, d.next_attempt_at AS nextAttemptAt,
          d.last_attempt_at AS lastAttemptAt, d.last_status_code AS lastStatusCode, d.last_error AS lastError, d.delivered_at AS deliveredAt
        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
        WHERE d.webhook_id = ? AND w.account_id = ? ORDER BY d.rowid DESC LIMIT ?`,
