@@ -34,6 +34,7 @@ export class WebhookWorker {
   private readonly inFlight = new Map<number, Promise<void>>();
   private timers: NodeJS.Timeout[] = [];
   private pumping = false;
+  private queueing: Promise<void> | null = null;
 
   constructor(private readonly o: WorkerOptions) {
     this.now = o.now ?? (() => new Date());
@@ -42,27 +43,32 @@ export class WebhookWorker {
   }
 
   start(): void {
-    this.queue();
+    void this.queue();
     this.pump();
     this.timers.push(setInterval(() => this.pump(), this.o.pollMs ?? 2000).unref());
-    this.timers.push(setInterval(() => this.queue(), this.o.queueEveryMs ?? 30_000).unref());
+    this.timers.push(setInterval(() => void this.queue(), this.o.queueEveryMs ?? 30_000).unref());
   }
 
   /** Queues what the recorded months owe each webhook; errors are logged, retried next time. */
-  queue(): void {
-    if (this.stopping.signal.aborted) return;
+  queue(): Promise<void> {
+    this.queueing ??= this.queueOnce().finally(() => (this.queueing = null));
+    return this.queueing;
+  }
+
+  private async queueOnce(): Promise<void> {
     try {
       const months = this.o.history.months();
       const history = this.o.history.connection();
       if (history === null) return;
       for (const job of monthsToQueue(this.o.app, months)) {
-        const n = queueMonth(this.o.app, history, job, this.now());
+        if (this.stopping.signal.aborted) return;
+        const n = await queueMonth(this.o.app, history, job, this.now());
         this.log(`webhooks: queued ${n} deliveries of ${job.month} for webhook ${job.webhookId}`);
+        this.pump();
       }
     } catch (err) {
-      this.log(`webhooks: queueing failed: ${(err as Error).message}`);
+      if (!this.stopping.signal.aborted) this.log(`webhooks: queueing failed: ${(err as Error).message}`);
     }
-    this.pump();
   }
 
   /** Starts attempts for due deliveries while there is room. */
@@ -102,7 +108,7 @@ export class WebhookWorker {
     if (this.stopping.signal.aborted) return;
     for (const t of this.timers) clearInterval(t);
     this.stopping.abort();
-    await Promise.allSettled(this.inFlight.values());
+    await Promise.allSettled([...this.inFlight.values(), this.queueing]);
     await this.agent.destroy().catch(() => {});
   }
 }

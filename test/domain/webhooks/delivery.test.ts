@@ -51,6 +51,29 @@ test('signed deliveries verify with the secret shown at registration', async () 
   }
 });
 
+test('a month recorded while the worker runs is queued on its timer and sent', async () => {
+  const env = await makeEnv();
+  const receiver = await startReceiver();
+  const w = worker(env);
+  try {
+    watch(env, cnpjs(3));
+    await createWebhook(env.app.sqlite, { accountId: env.accountId, url: receiver.url, createdBy: '1' }, loopback);
+    w.start();
+    await sleep(300);
+    assert.equal(receiver.received.length, 0, 'nothing recorded yet');
+    recordMonth(env.dataDir, '2026-03', cnpjs(3));
+    await receiver.waitFor(1);
+    const body = JSON.parse(receiver.received[0]!.body);
+    assert.deepEqual([body.event, body.month, body.batch, body.data.length], ['changes', '2026-03', { index: 1, count: 1 }, 3]);
+    await sleep(300);
+    assert.equal(receiver.received.length, 1, 'queued once');
+  } finally {
+    await w.stop();
+    await receiver.close();
+    await env.cleanup();
+  }
+});
+
 test('a receiver that fails (500, then a timeout) and recovers gets every batch as queued, in order', async () => {
   const env = await makeEnv();
   // Answers: batch 1 → 500, batch 1 → hangs (timeout), then 200 for everything.
