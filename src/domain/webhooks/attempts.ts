@@ -58,3 +58,16 @@ export function recordAttempt(app: Sqlite, id: string, outcome: AttemptOutcome, 
       .run(next ? 'pending' : 'failed', attempts, at, outcome.statusCode, outcome.error, next ? next.toISOString() : at, id);
   }).immediate();
 }
+
+/** Delivered and failed deliveries are kept this long (the web app's history), then deleted. */
+export const KEEP_FINISHED_MS = 90 * 24 * 3600_000;
+
+/**
+ * Deletes finished deliveries older than KEEP_FINISHED_MS: bodies are up to a few hundred KB and
+ * would otherwise pile up in app.db month after month. webhook_months keeps its rows, so a month
+ * is never queued again. Returns the rows deleted.
+ */
+export function pruneFinished(app: Sqlite, now: Date): number {
+  const before = new Date(now.getTime() - KEEP_FINISHED_MS).toISOString();
+  return app.prepare("DELETE FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND created_at < ?").run(before).changes;
+}

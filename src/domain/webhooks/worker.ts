@@ -5,7 +5,7 @@
 import type { Agent } from 'undici';
 import type { HistoryReader } from '../history/reader.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
-import { dueDeliveries, recordAttempt, type DueDelivery } from './attempts.ts';
+import { dueDeliveries, pruneFinished, recordAttempt, type DueDelivery } from './attempts.ts';
 import type { DestinationPolicy } from './destination.ts';
 import { monthsToQueue, queueMonth } from './queue.ts';
 import { sendDelivery, webhookAgent } from './send.ts';
@@ -49,7 +49,10 @@ export class WebhookWorker {
     this.timers.push(setInterval(() => void this.queue(), this.o.queueEveryMs ?? 30_000).unref());
   }
 
-  /** Queues what the recorded months owe each webhook; errors are logged, retried next time. */
+  /**
+   * Queues what the recorded months owe each webhook (and deletes old finished deliveries); errors
+   * are logged, retried next time.
+   */
   queue(): Promise<void> {
     this.queueing ??= this.queueOnce().finally(() => (this.queueing = null));
     return this.queueing;
@@ -57,6 +60,7 @@ export class WebhookWorker {
 
   private async queueOnce(): Promise<void> {
     try {
+      pruneFinished(this.o.app, this.now());
       const months = this.o.history.months();
       const history = this.o.history.connection();
       if (history === null) return;

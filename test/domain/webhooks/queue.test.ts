@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HistoryReader } from '../../../src/domain/history/reader.ts';
+import { pruneFinished } from '../../../src/domain/webhooks/attempts.ts';
 import { monthsToQueue, queueMonth, queueTestEvent, recentDeliveries, redeliver } from '../../../src/domain/webhooks/queue.ts';
 import { createWebhook, setWebhookEnabled } from '../../../src/domain/webhooks/webhooks.ts';
 import { cnpjs, makeEnv, recordMonth, watch } from './helpers.ts';
@@ -66,6 +67,14 @@ test('a month is queued once per webhook, in batches, with the exact body of eac
     assert.throws(() => redeliver(env.app.sqlite, env.accountId + 1, rows[0]!.id, later), /não encontrada/);
     assert.throws(() => queueTestEvent(env.app.sqlite, env.accountId + 1, webhook.id, now), /não encontrado/);
     assert.equal(recentDeliveries(env.app.sqlite, env.accountId, webhook.id)[0]!.id, testId, 'newest first');
+
+    // 90 days on, finished deliveries are deleted, pending ones kept; the months stay queued.
+    env.app.sqlite.prepare("UPDATE webhook_deliveries SET status = 'delivered' WHERE id = ?").run(rows[1]!.id);
+    env.app.sqlite.prepare("UPDATE webhook_deliveries SET status = 'failed' WHERE id = ?").run(rows[2]!.id);
+    assert.equal(pruneFinished(env.app.sqlite, new Date(now.getTime() + 89 * 86400_000)), 0);
+    assert.equal(pruneFinished(env.app.sqlite, new Date(now.getTime() + 91 * 86400_000)), 2);
+    assert.equal(env.app.sqlite.prepare('SELECT count(*) FROM webhook_deliveries').pluck().get(), 2, 'the redelivered one and the test event, pending');
+    assert.deepEqual(monthsToQueue(env.app.sqlite, reader.months()), []);
   } finally {
     reader.close();
     await env.cleanup();
