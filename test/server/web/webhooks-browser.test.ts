@@ -134,3 +134,15 @@ test('default policy: http:// and private destinations refused at registration, 
   }
   assert.equal(strict.app.sqlite.prepare('SELECT count(*) FROM webhooks').pluck().get(), 0);
 });
+
+test('deleting asks for a confirmation first', async () => {
+  const page = await login('admin@acme.com.br');
+  await page.goto(`${server.url}/api-de-cnpj/webhooks`);
+  await page.getByText('Excluir…').click();
+  await fits(page, 'confirm delete');
+  await page.getByRole('button', { name: /Confirmar a exclusão/ }).click();
+  await page.waitForURL(`${server.url}/api-de-cnpj/webhooks`);
+  assert.match((await page.locator('main').textContent())!, /Webhook excluído[\s\S]*Nenhum webhook cadastrado/);
+  assert.equal(server.app.sqlite.prepare('SELECT count(*) FROM webhook_deliveries').pluck().get(), 0, 'its deliveries went with it');
+  await page.context().close();
+});

@@ -88,7 +88,10 @@ function webhookCard(w: Webhook, deliveries: DeliveryInfo[], d: WebhooksPageData
       ? html`<div class="actions">
     ${post(`${base}/teste`, 'Enviar evento de teste', 'btn-primary', `Enviar evento de teste para ${w.url}`, csrf)}
     ${w.enabled ? post(`${base}/desativar`, 'Desativar', 'btn-secondary', `Desativar o webhook ${w.url}`, csrf) : post(`${base}/ativar`, 'Ativar', 'btn-secondary', `Ativar o webhook ${w.url}`, csrf)}
-    ${post(`${base}/excluir`, 'Excluir', 'btn-danger', `Excluir o webhook ${w.url}`, csrf)}
+    <details class="confirm"><summary class="btn btn-danger btn-small">Excluir…</summary>
+      <p>Excluir este webhook e todas as suas entregas?</p>
+      ${post(`${base}/excluir`, 'Confirmar exclusão', 'btn-danger', `Confirmar a exclusão do webhook ${w.url}`, csrf)}
+    </details>
   </div>`
       : ''
   }
