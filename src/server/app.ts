@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { ApiAccess } from '../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../domain/company/lookup.ts';
+import type { DestinationPolicy } from '../domain/webhooks/destination.ts';
 import type { AppDatabase } from '../storage/app-schema.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
 import { sendError } from './api/errors.ts';
@@ -36,6 +37,8 @@ export interface AppDeps {
   extraRoutes?: readonly Route[];
   /** Where a count with `q` stops (default DEFAULT_COUNT_BOUND); tests set a small one. */
   countBound?: number;
+  /** Webhook destinations the operator allows (registration in the web app). */
+  webhooks?: DestinationPolicy;
 }
 
 
@@ -47,7 +50,7 @@ export interface BuiltApp {
 
 export function buildApp(deps: AppDeps): BuiltApp {
   const { log } = deps;
-  const web = webApp({ sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy, access: deps.access, reader: deps.reader });
+  const web = webApp({ sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy, access: deps.access, reader: deps.reader, webhooks: deps.webhooks });
 
   const hooks: RouterHooks = {
     // The one error handler: whatever a handler throws or rejects with.

@@ -17,6 +17,8 @@ import { dataPaths } from '../lib/config.ts';
 import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './http/connection-limits.ts';
 import { CompanyRegistry } from '../domain/company/lookup.ts';
 import { HistoryReader } from '../domain/history/reader.ts';
+import type { DestinationPolicy } from '../domain/webhooks/destination.ts';
+import { WebhookWorker } from '../domain/webhooks/worker.ts';
 
 export interface ServerOptions {
   dataDir: string;
@@ -41,6 +43,8 @@ export interface ServerOptions {
   connections?: Partial<ConnectionLimits>;
   /** Where a count with `q` stops and says `exact: false`, for tests (default DEFAULT_COUNT_BOUND). */
   countBound?: number;
+  /** Webhook destinations the operator allows (docs/webhooks.md), and whether this process delivers (default yes; one process of a cluster). */
+  webhooks?: DestinationPolicy & { deliver?: boolean };
 }
 
 /**
@@ -102,8 +106,11 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     const url = `http://${host}:${addr.port}`;
     // Registered before the event loop can deliver the first request.
-    const { handle, router } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, history, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extraRoutes: opts.extraRoutes, countBound: opts.countBound });
+    const { handle, router } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, history, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extraRoutes: opts.extraRoutes, countBound: opts.countBound, webhooks: opts.webhooks });
     server.on('request', handle);
+    // Queues newly recorded months and sends due deliveries (one process of a cluster).
+    const webhooks = opts.webhooks?.deliver === false ? null : new WebhookWorker({ app: appDb.sqlite, history, policy: opts.webhooks ?? {}, now, log });
+    webhooks?.start();
     server.on('clientError', clientErrorHandler(log));
     // Node answers an unknown Expect with an empty 417; ours is the JSON error. The client may
     // be sending a body it was told to hold back: the connection closes after the answer.
@@ -123,6 +130,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
             // Requests in flight finish; keep-alive sockets that stay open are cut after a grace period.
             setTimeout(() => server.closeAllConnections(), 2000).unref();
           });
+          await webhooks?.stop();
           r.close();
           history.close();
           // Answers waiting for a WAL flush have been sent once server.close() returned.

@@ -149,6 +149,8 @@ export interface WebhookDeliveriesTable {
   attempts: Generated<number>;
   created_at: string;
   next_attempt_at: string;
+  /** A failed attempt after this time fails the delivery (24 h after queuing or a redelivery). */
+  retry_until: string;
   last_attempt_at: string | null;
   last_status_code: number | null;
   last_error: string | null;

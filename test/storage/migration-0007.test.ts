@@ -33,8 +33,8 @@ test('0007 adds watchlist limits, the watchlist and the webhook queue; down remo
     assert.throws(() => s.prepare("INSERT INTO watchlist (account_id, cnpj, added_at) VALUES (?, '112', 'now')").run(id), /CHECK constraint/);
     const hook = s.prepare("INSERT INTO webhooks (account_id, url, secret, created_at, created_by) VALUES (?, 'https://example.com/h', ?, 'now', 'cli') RETURNING id").pluck().get(id, 'x'.repeat(32)) as number;
     assert.throws(() => s.prepare("INSERT INTO webhooks (account_id, url, secret, created_at, created_by) VALUES (?, 'ftp://x', ?, 'now', 'cli')").run(id, 'x'.repeat(32)), /CHECK constraint/);
-    s.prepare("INSERT INTO webhook_deliveries (id, webhook_id, event, month, body, created_at, next_attempt_at) VALUES ('d1', ?, 'changes', '2026-03', '{}', 'now', 'now')").run(hook);
-    assert.throws(() => s.prepare("INSERT INTO webhook_deliveries (id, webhook_id, event, body, created_at, next_attempt_at, status) VALUES ('d2', ?, 'test', '{}', 'now', 'now', 'lost')").run(hook), /CHECK constraint/);
+    s.prepare("INSERT INTO webhook_deliveries (id, webhook_id, event, month, body, created_at, next_attempt_at, retry_until) VALUES ('d1', ?, 'changes', '2026-03', '{}', 'now', 'now', 'later')").run(hook);
+    assert.throws(() => s.prepare("INSERT INTO webhook_deliveries (id, webhook_id, event, body, created_at, next_attempt_at, retry_until, status) VALUES ('d2', ?, 'test', '{}', 'now', 'now', 'later', 'lost')").run(hook), /CHECK constraint/);
     s.prepare('DELETE FROM accounts WHERE id = ?').run(id);
     for (const t of ['watchlist', 'webhooks', 'webhook_deliveries']) assert.equal(s.prepare(`SELECT count(*) FROM ${t}`).pluck().get(), 0, `${t} gone with the account`);
 

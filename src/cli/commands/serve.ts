@@ -14,6 +14,8 @@ interface Args extends GlobalArgs, ProxyArgs {
   host: string;
   port: number;
   workers: number;
+  'webhooks-allow-http': boolean;
+  'webhooks-allow-private': boolean;
 }
 
 export interface ServeOptions {
@@ -23,7 +25,12 @@ export interface ServeOptions {
   workers: number;
   publicUrl?: string;
   trustProxy?: boolean;
+  webhooks?: { allowHttp?: boolean; allowPrivate?: boolean };
 }
+
+/** Set by the primary on the one cluster worker that queues and sends webhook deliveries. */
+const WEBHOOK_WORKER_ENV = 'CNPJ_API_WEBHOOK_WORKER';
+const envFlag = (name: string) => /^(1|true|yes)$/i.test(process.env[name] ?? '');
 
 /** What a worker whose server could not start sends the primary before it exits. */
 const START_FAILED = 'cnpj-api:start-failed';
@@ -36,7 +43,11 @@ const START_FAILED = 'cnpj-api:start-failed';
  * point and arguments).
  */
 export async function serve(opts: ServeOptions): Promise<RunningServer> {
-  if (opts.workers <= 1 || cluster.isWorker) return startServer(opts);
+  if (opts.workers <= 1 || cluster.isWorker) {
+    // One process of a cluster delivers webhooks: two would send each delivery twice.
+    const deliver = !cluster.isWorker || process.env[WEBHOOK_WORKER_ENV] === '1';
+    return startServer({ ...opts, webhooks: { ...opts.webhooks, deliver } });
+  }
   await (await openAppDb(opts.dataDir)).close();
   // The kernel hands each connection to a worker (SCHED_NONE). With Node's round-robin the
   // primary accepts and passes connections on; one passed to a worker that dies at that moment
@@ -47,13 +58,18 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
   // libuv accepts every pending connection at once, so the first worker to wake took most of
   // a burst (52 of 64 benchmark connections, the other worker 12). One accept per wake-up
   // lets the workers share them (33/31), and with them the load and the latency.
-  const fork = () => cluster.fork({ UV_TCP_SINGLE_ACCEPT: '1' });
+  // The first worker delivers webhooks; the one replacing it when it dies takes over.
+  let deliverer: ReturnType<typeof cluster.fork> | undefined;
+  const fork = (webhooks = false) => {
+    const w = cluster.fork({ UV_TCP_SINGLE_ACCEPT: '1', [WEBHOOK_WORKER_ENV]: webhooks ? '1' : '0' });
+    if (webhooks) deliverer = w;
+  };
   const stopWorkers = () =>
     Promise.all(Object.values(cluster.workers ?? {}).map((w) => new Promise((r) => (w && !w.isDead() ? (w.once('exit', r), w.kill('SIGTERM')) : r(null)))));
   cluster.on('exit', (w, code, signal) => {
     if (stopping || !listening) return;
     console.error(`worker ${w.process.pid} exited (${signal ?? code}); starting another`);
-    setTimeout(fork, 1000).unref();
+    setTimeout(() => fork(w === deliverer), 1000).unref();
   });
   let url: string;
   try {
@@ -72,7 +88,7 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
       cluster.on('disconnect', (w) => {
         if (!listening) reject(new CliError(`server process ${w.process.pid} stopped before listening`));
       });
-      for (let i = 0; i < opts.workers; i++) fork();
+      for (let i = 0; i < opts.workers; i++) fork(i === 0);
     });
   } catch (err) {
     stopping = true;
@@ -101,12 +117,19 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
     withProxyOptions(y)
       .option('host', { type: 'string', default: DEFAULT_HOST, describe: 'address to listen on' })
       .option('port', numberOption('port', PORT_RULE, { default: DEFAULT_PORT, describe: 'TCP port' }))
-      .option('workers', numberOption('workers', { integer: true, min: 1, max: 64 }, { default: 1, describe: 'server processes sharing the port (node:cluster)' })),
+      .option('workers', numberOption('workers', { integer: true, min: 1, max: 64 }, { default: 1, describe: 'server processes sharing the port (node:cluster)' }))
+      .option('webhooks-allow-http', { type: 'boolean', default: envFlag('CNPJ_API_WEBHOOKS_ALLOW_HTTP'), describe: 'accept http:// webhook URLs, not only https:// (env CNPJ_API_WEBHOOKS_ALLOW_HTTP=1)' })
+      .option('webhooks-allow-private', {
+        type: 'boolean',
+        default: envFlag('CNPJ_API_WEBHOOKS_ALLOW_PRIVATE'),
+        describe: 'let webhooks reach loopback, private and link-local addresses (env CNPJ_API_WEBHOOKS_ALLOW_PRIVATE=1)',
+      }),
   handler: async (argv) => {
     const proxy = proxyOptionsOf(argv);
     let server: RunningServer;
     try {
-      server = await serve({ dataDir: dataDirOf(argv), host: argv.host, port: argv.port, workers: argv.workers, ...proxy });
+      const webhooks = { allowHttp: argv['webhooks-allow-http'], allowPrivate: argv['webhooks-allow-private'] };
+      server = await serve({ dataDir: dataDirOf(argv), host: argv.host, port: argv.port, workers: argv.workers, ...proxy, webhooks });
     } catch (e) {
       const err = listenError(e, argv.host, argv.port);
       // The primary says it once (and stops the other workers) rather than each worker.

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { ApiAccess } from '../../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
+import type { DestinationPolicy } from '../../domain/webhooks/destination.ts';
 import type { AppDatabase } from '../../storage/app-schema.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 
@@ -16,4 +17,6 @@ export interface WebContext {
   /** The API's quota counting and registry: the Consulta page spends calls exactly like the API. */
   access: ApiAccess;
   reader: CompanyRegistry;
+  /** Webhook URLs the operator allows (serve --webhooks-allow-http/-private). */
+  webhooks?: DestinationPolicy;
 }

@@ -10,6 +10,8 @@
 //   GET  /api-de-cnpj/tokens       token list, creation form, one-time display of a new token
 //   POST /api-de-cnpj/tokens       create (billing administrators of active accounts only)
 //   POST /api-de-cnpj/tokens/:id/ativar | /desativar
+//   GET  /api-de-cnpj/webhooks     webhooks and their recent deliveries (docs/webhooks.md); POST to
+//        register, …/:id/teste | /ativar | /desativar | /excluir, …/entregas/:id/reenviar
 //   GET  /static/…                 the stylesheet, the copy-button script, the favicon (content-hashed)
 //   GET  /favicon.ico              the favicon, for browsers that ask before reading the page
 // and wantsPage()/notFound(): a browser asking for a path no route has gets the 404 page.
@@ -23,6 +25,7 @@ import { errorPage } from './pages/error.ts';
 import { apiAreaRoutes } from './routes/api-area.ts';
 import { consultaRoutes } from './routes/consulta.ts';
 import { loginRoutes } from './routes/login.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { currentViewer, headerUser } from './viewer.ts';
 
 export type { WebContext } from './context.ts';
@@ -59,6 +62,7 @@ export function webApp(ctx: WebContext): WebApp {
   const login = loginRoutes(ctx);
   const area = apiAreaRoutes(ctx);
   const consulta = consultaRoutes(ctx);
+  const hooks = webhookRoutes(ctx);
   const start = async (req: Req, res: Res) => redirect(res, (await currentViewer(ctx, req)) ? '/api-de-cnpj' : '/login');
 
   return {
@@ -80,6 +84,13 @@ export function webApp(ctx: WebContext): WebApp {
       post('/api-de-cnpj/tokens', area.create),
       post('/api-de-cnpj/tokens/:id/ativar', area.activate),
       post('/api-de-cnpj/tokens/:id/desativar', area.deactivate),
+      get('/api-de-cnpj/webhooks', hooks.show),
+      post('/api-de-cnpj/webhooks', hooks.create),
+      post('/api-de-cnpj/webhooks/:id/teste', hooks.test),
+      post('/api-de-cnpj/webhooks/:id/ativar', hooks.enable),
+      post('/api-de-cnpj/webhooks/:id/desativar', hooks.disable),
+      post('/api-de-cnpj/webhooks/:id/excluir', hooks.remove),
+      post('/api-de-cnpj/webhooks/entregas/:id/reenviar', hooks.redeliver),
     ],
     wantsPage(req) {
       const path = (req.url ?? '/').split('?')[0]!;

@@ -17,7 +17,7 @@ export interface PageOptions {
   body: Html;
   viewer?: HeaderUser;
   /** Which nav entry is the current page. */
-  current?: 'home' | 'tokens' | 'consulta';
+  current?: 'home' | 'tokens' | 'consulta' | 'webhooks';
   /** Only pages with a copy button load the script. */
   withCopyScript?: boolean;
   /** A wider page (the API docs, with its tables beside a table of contents). */
@@ -35,6 +35,7 @@ function nav(viewer: HeaderUser, current: PageOptions['current']): Html {
       ${link('/api-de-cnpj', 'API de CNPJ', 'home')}
       ${link('/api-de-cnpj/consulta', 'Consulta', 'consulta')}
       ${link('/api-de-cnpj/tokens', 'Tokens', 'tokens')}
+      ${link('/api-de-cnpj/webhooks', 'Webhooks', 'webhooks')}
     </nav>
     <div class="who">
       <span class="who-text"><span class="who-email">${viewer.email}</span>

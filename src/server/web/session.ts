@@ -65,6 +65,7 @@ export async function destroySession(db: Kysely<AppDatabase>, session: Session):
 /** What a page may leave for the next page view, shown once. */
 export type Flash =
   | { kind: 'token'; token: string; name: string }
+  | { kind: 'webhook'; secret: string; url: string }
   | { kind: 'notice'; text: string }
   | { kind: 'error'; text: string };
 

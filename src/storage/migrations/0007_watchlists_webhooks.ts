@@ -32,7 +32,9 @@ const statements = [
   sql`CREATE INDEX webhooks_account ON webhooks (account_id)`,
 
   // One row per POST to send. id is the delivery id (the receiver's idempotency key); body is the
-  // exact JSON sent on every attempt. next_attempt_at: ISO UTC, when the worker may try again.
+  // exact JSON sent on every attempt. next_attempt_at: ISO UTC, when the worker may try again;
+  // retry_until: after a failed attempt past it the delivery is failed (24 h after it was queued,
+  // or after a redelivery from the web app, which gives it a fresh window).
   sql`CREATE TABLE webhook_deliveries (
     id TEXT PRIMARY KEY,
     webhook_id INTEGER NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
@@ -43,6 +45,7 @@ const statements = [
     attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
     created_at TEXT NOT NULL,
     next_attempt_at TEXT NOT NULL,
+    retry_until TEXT NOT NULL,
     last_attempt_at TEXT,
     last_status_code INTEGER,
     last_error TEXT,

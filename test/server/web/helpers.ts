@@ -15,7 +15,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: Pick<ServerOptions, 'now' | 'publicUrl' | 'trustProxy' | 'log'> = {}): Promise<TestServer> {
+export async function startTestServer(opts: Pick<ServerOptions, 'now' | 'publicUrl' | 'trustProxy' | 'log' | 'webhooks'> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-web-'));
   const server = await startServer({ dataDir, host: '127.0.0.1', port: 0, log: () => {}, ...opts });
   const app = await openAppDb(dataDir);

@@ -26,7 +26,7 @@ main:focus { outline: none; }
 .brand { color: #fff; text-decoration: none; font-weight: 700; font-size: 1.1rem; display: inline-flex; align-items: center; gap: .5rem; }
 .brand:hover { color: #fff; }
 .brand-mark { display: inline-grid; place-items: center; width: 1.8rem; height: 1.8rem; border-radius: 6px; background: #2fa37a; color: #08150f; font-weight: 800; }
-.nav { display: flex; gap: .25rem; flex: 1; }
+.nav { display: flex; flex-wrap: wrap; gap: .25rem; flex: 1; }
 .nav a { white-space: nowrap; color: #d7e6df; text-decoration: none; padding: .4rem .75rem; border-radius: 6px; }
 .nav a:hover { background: rgba(255,255,255,.08); color: #fff; }
 .nav a[aria-current="page"] { background: rgba(255,255,255,.14); color: #fff; font-weight: 600; }
@@ -76,7 +76,7 @@ form.inline { display: inline; margin: 0; }
 .field { margin-bottom: 1rem; }
 .field label { display: block; font-weight: 600; margin-bottom: .3rem; }
 .field .hint { display: block; color: var(--muted); font-size: .85rem; margin-top: .25rem; }
-input[type=text], input[type=email], input[type=password], input[type=date], select {
+input[type=text], input[type=url], input[type=email], input[type=password], input[type=date], select {
   font: inherit; width: 100%; padding: .55rem .7rem; border: 1px solid #8f9baa; border-radius: 8px; background: #fff; color: var(--text);
 }
 .form-row { display: grid; grid-template-columns: 2fr 1fr 1fr; gap: 1rem; align-items: start; }

@@ -46,6 +46,7 @@ function flashBlock(flash: Flash | null): Html {
   if (!flash) return html``;
   if (flash.kind === 'notice') return html`<div class="alert alert-success" role="status"><p>${flash.text}</p></div>`;
   if (flash.kind === 'error') return html`<div class="alert alert-error" role="alert"><p>${flash.text}</p></div>`;
+  if (flash.kind !== 'token') return html``;
   return html`<section class="alert alert-success" role="status" aria-labelledby="novo-token-titulo">
   <h2 id="novo-token-titulo">Token “${flash.name}” criado</h2>
   <p><strong>Copie agora: este token não será mostrado novamente.</strong> Guarde-o em um cofre de segredos ou variável de ambiente, nunca em código-fonte público.</p>

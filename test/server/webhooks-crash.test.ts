@@ -1,0 +1,74 @@
+// The real `cnpj-api serve` delivering webhooks: a process SIGKILLed while a delivery is in flight
+// sends it again after the restart (same id, same body) and queues the month no second time; with
+// --workers 2 only one process delivers, so each delivery arrives once.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { queueTestEvent } from '../../src/domain/webhooks/queue.ts';
+import { createWebhook } from '../../src/domain/webhooks/webhooks.ts';
+import { cnpjs, recordMonth, startReceiver } from '../domain/webhooks/helpers.ts';
+import { killServe, makeAccount, sleep, spawnServe, tempDataDir, withAppDb } from './helpers.ts';
+
+const FLAGS = ['--webhooks-allow-http', '--webhooks-allow-private'];
+const loopback = { allowHttp: true, allowPrivate: true };
+
+async function setup(receiverUrl: string) {
+  const dataDir = tempDataDir();
+  const { accountId } = await makeAccount(dataDir, 'Ganchos');
+  const watched = cnpjs(1500);
+  const webhookId = await withAppDb(dataDir, async (s) => {
+    const ins = s.prepare("INSERT INTO watchlist (account_id, cnpj, added_at) VALUES (?, ?, '2026-01-01T00:00:00Z')");
+    for (const c of watched) ins.run(accountId, c);
+    return (await createWebhook(s, { accountId, url: receiverUrl, createdBy: '1' }, loopback)).webhook.id;
+  });
+  return { dataDir, accountId, watched, webhookId };
+}
+
+const deliveries = (dataDir: string) =>
+  withAppDb(dataDir, (s) => s.prepare('SELECT id, body, status, attempts FROM webhook_deliveries ORDER BY rowid').all() as { id: string; body: string; status: string; attempts: number }[]);
+
+test('a server killed mid-delivery delivers after restart: same ids, same bodies, queued once', async () => {
+  let holding = true;
+  const receiver = await startReceiver(() => (holding ? 'hang' : 200));
+  const { dataDir, watched } = await setup(receiver.url);
+  await sleep(5);
+  recordMonth(dataDir, '2026-03', watched);
+  let server = await spawnServe(dataDir, FLAGS);
+  try {
+    await receiver.waitFor(1);
+    const inFlight = receiver.received[0]!;
+    await killServe(server);
+    const before = await deliveries(dataDir);
+    assert.equal(before.length, 2, '1,500 changes: two batches');
+    assert.deepEqual(before.map((d) => [d.status, d.attempts]), [['pending', 0], ['pending', 0]], 'the attempt cut short was not recorded');
+    assert.equal(inFlight.id, before[0]!.id);
+
+    holding = false;
+    server = await spawnServe(dataDir, FLAGS);
+    await receiver.waitFor(3);
+    const deadline = Date.now() + 10_000;
+    while ((await deliveries(dataDir)).some((d) => d.status !== 'delivered') && Date.now() < deadline) await sleep(100);
+    const after = await deliveries(dataDir);
+    assert.deepEqual(after.map((d) => [d.id, d.status, d.attempts]), before.map((d) => [d.id, 'delivered', 1]), 'the same deliveries, nothing queued twice');
+    assert.deepEqual(receiver.received.map((r) => r.id), [before[0]!.id, before[0]!.id, before[1]!.id]);
+    for (const r of receiver.received) assert.equal(r.body, before.find((d) => d.id === r.id)!.body);
+    assert.equal(await withAppDb(dataDir, (s) => s.prepare('SELECT count(*) FROM webhook_months').pluck().get()), 1);
+  } finally {
+    await killServe(server);
+    await receiver.close();
+  }
+});
+
+test('serve --workers 2: one process delivers, each delivery arrives once', async () => {
+  const receiver = await startReceiver();
+  const { dataDir, accountId, webhookId } = await setup(receiver.url);
+  const ids = await withAppDb(dataDir, (s) => Array.from({ length: 4 }, () => queueTestEvent(s, accountId, webhookId, new Date())));
+  const server = await spawnServe(dataDir, [...FLAGS, '--workers', '2']);
+  try {
+    await receiver.waitFor(4);
+    await sleep(3000); // a second deliverer would poll every 2 s
+    assert.deepEqual(receiver.received.map((r) => r.id), ids);
+  } finally {
+    await killServe(server);
+    await receiver.close();
+  }
+});
