@@ -1,5 +1,7 @@
 // Test fixtures for the API: a temp data dir, snapshots written straight from the schema source
 // (src/storage/snapshots/tables.ts), accounts and tokens through the accounts module, a running server.
+import { rowDigest } from '../../src/importer/row-digest.ts';
+import type { SqlParam } from '../../src/importer/tables/source-table.ts';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -60,7 +62,11 @@ export function tempDataDir(): string {
 function fill(db: Sqlite, def: TableDef, rows: readonly Record<string, unknown>[]): void {
   db.exec(createTableSql(def));
   const ins = db.prepare(insertSql(def));
-  for (const r of rows) ins.run(...def.columns.map(([n]) => r[n] ?? null));
+  for (const r of rows) {
+    const values = def.columns.map(([n]) => (r[n] ?? null) as SqlParam);
+    // The row digest, as the importer writes it (storage/snapshots/tables.ts DIGEST_COLUMN).
+    ins.run(...values, ...(def.digest ? [rowDigest(values, 1, values.length)] : []));
+  }
   db.exec(createIndexSql(def));
 }
 
