@@ -34,7 +34,7 @@ export function historyLine(h: HistorySummary | null): string {
   if (h === null) return 'history: skipped (--skip-history); `cnpj-api history record --month <month>` records it later';
   if (h.result === null) return `history: FAILED (${h.error}); the month has no differences recorded`;
   if (!h.result.recorded) return `history: ${h.result.reason}`;
-  return `history: ${resultText(h.result)}; ${h.extraSeconds.toFixed(1)} s added to the import`;
+  return `history: ${resultText(h.result)}; the publish waited ${h.waitSeconds.toFixed(1)} s for it`;
 }
 
 interface StatusArgs extends GlobalArgs {

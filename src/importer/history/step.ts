@@ -34,8 +34,12 @@ export interface HistorySummary {
   error: string | null;
   /** Wall seconds from the start of the comparison to the month in history.db. */
   seconds: number;
-  /** What the step added to the import: the wait for the comparison after the search build, and the move into history.db. */
-  extraSeconds: number;
+  /**
+   * How long the publish waited for the step after the search build: the rest of the comparison
+   * and the move into history.db. Not all it costs: on a machine without a spare core the
+   * comparison also slows the search build (compare with an import using --skip-history).
+   */
+  waitSeconds: number;
   maxRssBytes: number;
 }
 
@@ -88,9 +92,9 @@ export async function finishHistory(dataDir: string, h: StartedHistory, log: (li
   const s = await h.staged;
   const summary = (result: RecordResult | null, error: string | null): HistorySummary => {
     const now = performance.now();
-    return { result, error, seconds: (now - h.started) / 1000, extraSeconds: (now - waitStarted) / 1000, maxRssBytes: s.child?.maxRssBytes ?? 0 };
+    return { result, error, seconds: (now - h.started) / 1000, waitSeconds: (now - waitStarted) / 1000, maxRssBytes: s.child?.maxRssBytes ?? 0 };
   };
-  if (!h.plan.record) return { result: { recorded: false, month: h.month, reason: h.plan.reason }, error: null, seconds: 0, extraSeconds: 0, maxRssBytes: 0 };
+  if (!h.plan.record) return { result: { recorded: false, month: h.month, reason: h.plan.reason }, error: null, seconds: 0, waitSeconds: 0, maxRssBytes: 0 };
   const staging = dataPaths(h.stagingDir).historyDb;
   try {
     if (s.child === null) throw new Error(s.error ?? 'no result');
@@ -107,7 +111,7 @@ export async function finishHistory(dataDir: string, h: StartedHistory, log: (li
     }
     const out = summary({ ...r, replaced: h.plan.replaces }, null);
     const t = tipoCounts(r.counts);
-    log(`history: ${h.month} recorded against ${r.fromMonth}: ${t.abertura} abertura, ${t.encerramento} encerramento, ${t.alteracao} alteracao (comparison ${r.seconds.toFixed(1)} s; ${out.extraSeconds.toFixed(1)} s added to the import)`);
+    log(`history: ${h.month} recorded against ${r.fromMonth}: ${t.abertura} abertura, ${t.encerramento} encerramento, ${t.alteracao} alteracao (comparison ${r.seconds.toFixed(1)} s; the publish waited ${out.waitSeconds.toFixed(1)} s for it)`);
     return out;
   } catch (err) {
     const message = (err as Error).message;
