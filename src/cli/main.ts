@@ -15,6 +15,11 @@ export async function main(argv: string[]): Promise<void> {
     const { runSearchProcess } = await import('../importer/search/process.ts');
     return runSearchProcess();
   }
+  // Internal: the comparison with the month before, started by `import` beside the search build.
+  if (argv[0] === '__import-history') {
+    const { runHistoryProcess } = await import('../importer/history/process.ts');
+    return runHistoryProcess();
+  }
   const verbose = argv.includes('--verbose');
   quietOnClosedOutput();
   try {

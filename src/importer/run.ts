@@ -6,7 +6,7 @@ import path from 'node:path';
 import { dataPaths } from '../lib/config.ts';
 import { isMonth } from '../lib/month.ts';
 import { openAppDb } from '../storage/app-db.ts';
-import { activeSnapshot, type SnapshotStats, type TableStats } from '../storage/snapshots/records.ts';
+import { activeSnapshot, listSnapshots, type SnapshotStats, type TableStats } from '../storage/snapshots/records.ts';
 import { openSqlite } from '../storage/sqlite.ts';
 import { ALL_TABLES, SNAPSHOT_FILES, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile } from '../storage/snapshots/tables.ts';
 import { planProblems, refusal, regimeWarning, rowProblems } from './completeness.ts';
@@ -16,6 +16,7 @@ import { planImport, type SourceFile } from './sources.ts';
 import type { WriterJob, WriterResult } from './writer.ts';
 import { runWriters } from './writer-pool.ts';
 import { buildSearch, type SearchSummary } from './search/build.ts';
+import { finishHistory, startHistory, type HistorySummary } from './history/step.ts';
 
 export interface ImportOptions {
   dataDir: string;
@@ -36,6 +37,8 @@ export interface ImportOptions {
   search?: boolean;
   /** Search builder processes (default 2). */
   searchParts?: number;
+  /** Record the month's differences in history.db (default true; docs/history.md). */
+  history?: boolean;
   log?: (line: string) => void;
   /** Test hooks. */
   testHooks?: { maxPageCount?: number; onWritersStarted?: (pids: number[]) => void };
@@ -54,6 +57,8 @@ export interface ImportSummary {
   writers: { file: SnapshotFile; load: number; index: number }[];
   /** The search build (null when skipped): seconds, bytes, per part the seconds of each step. */
   search: SearchSummary | null;
+  /** The history step (null when skipped): what was recorded or why not, or the comparison's error. */
+  history: HistorySummary | null;
   compressedBytes: number;
 }
 
@@ -130,7 +135,11 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     const loadedRows = ['establishments', 'companies', 'partners', 'simples', 'regimes'].reduce((s, t) => s + (tables[t]?.rows ?? 0), 0);
     if (loadedRows === 0) throw new ImportError('no company, establishment, partner, Simples or regime row was imported');
 
-    // After the checks (a refused month costs no search build), before the publish.
+    // After the checks (a refused month costs no search build nor comparison), before the publish;
+    // the comparison runs in its own process beside the search build.
+    const history = (opts.history ?? true)
+      ? startHistory({ dataDir: opts.dataDir, snapshots: listSnapshots(app.sqlite, paths.registryDir), month, buildDir, children, log })
+      : null;
     let search: SearchSummary | null = null;
     if (opts.search ?? true) {
       log('building the search index');
@@ -138,6 +147,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       log(`search index built in ${search.seconds.toFixed(1)} s (${(search.bytes / 1e6).toFixed(1)} MB)`);
     }
 
+    // From here to the publish nothing else is awaited: history.db and the pointer change together.
+    const historySummary = history && (await finishHistory(opts.dataDir, history, log));
     const stats: SnapshotStats = {
       tables,
       sourceFiles: [...new Set(plan.sources.map((s) => path.basename(s.zip)))],
@@ -166,6 +177,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       },
       writers: results.map((r, i) => ({ file: jobs[i].file, ...r.seconds })),
       search,
+      history: historySummary,
       compressedBytes: plan.compressedBytes,
     };
   } catch (err) {

@@ -159,6 +159,13 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
     imported = true;
   });
 
+  test('a second month is compared with the first in the binary\'s own child process (__import-history)', async () => {
+    needs('import', 'history');
+    const out = await ok(['import', RECEITA_MINI, '--month', '2026-10', '--skip-search', '--data-dir', './data']);
+    assert.match(out, /\n {2}history: 2026-10 recorded against 2026-09: 0 changes/);
+    assert.match(await ok(['history', 'status', '--data-dir', './data']), /\n2026-10 +2026-09 +0 +0 +0 /);
+  });
+
   test('create an account and a token', async () => {
     needs('accounts', 'tokens');
     await ok(['accounts', 'create', '--name', 'Binario', '--plan', 'Diamante', '--data-dir', './data']);

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { ImportSummary } from '../../importer/run.ts';
 import { fmtDuration } from '../../importer/progress.ts';
+import { historyLine, historyOption } from './history.ts';
 import { CliError } from '../errors.ts';
 import { dataDirOf, numberOption, type GlobalArgs } from '../options.ts';
 
@@ -9,6 +10,7 @@ interface Args extends GlobalArgs {
   month?: string;
   'skip-space-check'?: boolean;
   'skip-search'?: boolean;
+  'skip-history'?: boolean;
   keep?: number;
   'allow-partial'?: boolean;
   json?: boolean;
@@ -27,6 +29,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
         default: false,
         describe: 'do not build the search index (a faster import; the search endpoints answer 503 for this snapshot)',
       })
+      .option('skip-history', historyOption)
       .option('keep', numberOption('keep', { integer: true, min: 1 }, { default: 2, describe: 'snapshots kept on disk, the new active one included' }))
       .option('allow-partial', {
         type: 'boolean',
@@ -48,6 +51,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
         progress: process.stderr.isTTY,
         skipSpaceCheck: argv['skip-space-check'],
         search: !argv['skip-search'],
+        history: !argv['skip-history'],
         keep: argv.keep,
         allowPartial: argv['allow-partial'],
         log: (l) => console.error(l),
@@ -78,6 +82,7 @@ export function printSummary(s: ImportSummary): void {
       `  search index: ${fmtDuration(s.search.seconds)}, ${(s.search.bytes / 1e6).toFixed(1)} MB, ${s.search.parts.length} parts (part 0: ${steps})`,
     );
   } else console.log('  no search index (--skip-search): the search endpoints answer 503 for this snapshot');
+  console.log(`  ${historyLine(s.history)}`);
   if (s.stats.missingFiles.length) console.log(`  missing standard files: ${s.stats.missingFiles.join(', ')}`);
   for (const f of s.rejectsFiles) console.log(`  rejected lines written to ${f}`);
   if (s.pruned.length) console.log(`  removed old snapshots: ${s.pruned.join(', ')}`);

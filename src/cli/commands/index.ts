@@ -7,6 +7,7 @@ import { plansCommand } from './plans.ts';
 import { tokensCommand } from './tokens.ts';
 import { usersCommand } from './users.ts';
 import { downloadCommand } from './download.ts';
+import { historyCommand } from './history.ts';
 import { importCommand } from './import.ts';
 import { serveCommand } from './serve.ts';
 import { startCommand } from './start.ts';
@@ -14,4 +15,4 @@ import { statusCommand } from './status.ts';
 import { updateCommand } from './update.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [startCommand, serveCommand, importCommand, statusCommand, downloadCommand, updateCommand, accountsCommand, usersCommand, tokensCommand, plansCommand, contactsCommand, backupCommand];
+export const commands: CommandModule<any, any>[] = [startCommand, serveCommand, importCommand, statusCommand, downloadCommand, updateCommand, accountsCommand, usersCommand, tokensCommand, plansCommand, contactsCommand, historyCommand, backupCommand];

@@ -2,11 +2,14 @@ import type { CommandModule } from 'yargs';
 import { fmtBytes } from '../../importer/download/progress.ts';
 import { runUpdate } from '../../importer/download/update.ts';
 import { dataDirOf, type GlobalArgs } from '../options.ts';
+import type { ImportSummary } from '../../importer/run.ts';
+import { historyLine, historyOption } from './history.ts';
 import { cliErrorOf, netOf, sourceOptions, type SourceArgs } from './download.ts';
 
 interface Args extends SourceArgs {
   'keep-downloads': boolean;
   'allow-partial': boolean;
+  'skip-history': boolean;
 }
 
 export const updateCommand: CommandModule<GlobalArgs, Args> = {
@@ -19,6 +22,7 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
         default: false,
         describe: 'keep the downloaded zips after a successful import (default: delete them)',
       })
+      .option('skip-history', historyOption)
       .option('allow-partial', {
         type: 'boolean',
         default: false,
@@ -28,6 +32,7 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
     const dataDir = dataDirOf(argv);
     const tty = !!process.stderr.isTTY;
     const log = (line: string) => process.stderr.write(`${line}\n`);
+    const imported: { summary?: ImportSummary } = {};
     try {
       const r = await runUpdate({
         dataDir,
@@ -44,7 +49,8 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
         importMonth: async (dir, month) => {
           // Loaded on demand: the importer is heavy and only this path needs it.
           const { runImport } = await import('../../importer/run.ts');
-          return runImport({ dataDir, inputs: [dir], month, progress: tty, log: tty || argv.verbose ? log : undefined });
+          imported.summary = await runImport({ dataDir, inputs: [dir], month, progress: tty, history: !argv['skip-history'], log: tty || argv.verbose ? log : undefined });
+          return imported.summary;
         },
       });
       if (r.status === 'up-to-date') {
@@ -57,6 +63,7 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
           `downloaded ${d.files} files, ${fmtBytes(d.fetchedBytes)} in ${d.seconds.toFixed(0)} s (${d.retries} retries); ` +
           `imported in ${r.importSeconds.toFixed(0)} s; zips ${r.downloadsKept ? `kept in ${d.dir}` : 'deleted'}`,
       );
+      if (imported.summary) console.log(historyLine(imported.summary.history));
     } catch (err) {
       throw cliErrorOf(err);
     }

@@ -33,7 +33,7 @@ before(async () => {
   months.push(await generateDump({ companies: 2000, out: join(dir, 'm0'), seed: 42, month: '2026-11' }));
   months.push(await generateDump({ companies: 0, out: join(dir, 'm1'), evolveFrom: join(dir, 'm0') }));
   months.push(await generateDump({ companies: 0, out: join(dir, 'm2'), evolveFrom: join(dir, 'm1'), seed: 7 }));
-  for (let i = 0; i < 3; i++) await runImport({ dataDir, inputs: [join(dir, `m${i}`)], month: months[i].month, keep: 3, search: false, log: () => {} });
+  for (let i = 0; i < 3; i++) await runImport({ dataDir, inputs: [join(dir, `m${i}`)], month: months[i].month, keep: 3, search: false, history: false, log: () => {} });
 });
 
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -234,7 +234,7 @@ test('reads: a month in keyset pages, one company with its base newest month fir
 
 test('pruning snapshots leaves the history whole', async () => {
   const before = [allRows(months[1].month), allRows(months[2].month)];
-  await runImport({ dataDir, inputs: [join(dir, 'm2')], month: months[2].month, keep: 1, search: false, log: () => {} });
+  await runImport({ dataDir, inputs: [join(dir, 'm2')], month: months[2].month, keep: 1, search: false, history: false, log: () => {} });
   assert.throws(() => snapshotDir(dataDir, months[1].month), /no snapshot/);
   assert.deepEqual([allRows(months[1].month), allRows(months[2].month)], before);
   assert.ok(before[0].length > 0 && before[1].length > 0);

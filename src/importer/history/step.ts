@@ -1,0 +1,123 @@
+// The history step of an import (docs/history.md, "Wiring"): after the completeness checks, the
+// snapshot being built is compared with the newest kept earlier month, in a child process
+// (`cnpj-api __import-history`, process.ts) running beside the search build. The child records into
+// a staging history file in the build folder; just before the publish the month is moved into
+// history.db in one transaction. So a refused, failed or killed import leaves history.db as it was,
+// and history.db never holds a month that was not published. A failed comparison is logged and
+// the import goes on: the month then has no differences (a re-import or `history record` adds them).
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { dataPaths } from '../../lib/config.ts';
+import { tipoCounts } from '../../domain/history/counts.ts';
+import { planRecording, recordedMonths, type RecordingPlan } from '../../domain/history/months.ts';
+import type { MonthSnapshot, RecordResult } from '../../domain/history/record.ts';
+import { openHistoryDb } from '../../storage/history/db.ts';
+import { mergeStagedMonth } from '../../storage/history/merge.ts';
+import type { SnapshotInfo } from '../../storage/snapshots/records.ts';
+import { runChildren } from '../writer-pool.ts';
+
+export interface HistoryJob {
+  /** The staging "data dir" (the build folder): recordMonth writes its history.db there. */
+  stagingDir: string;
+  before: MonthSnapshot;
+  after: MonthSnapshot;
+}
+
+export interface HistoryChildResult {
+  result: RecordResult;
+  maxRssBytes: number;
+}
+
+export interface HistorySummary {
+  /** What was recorded, or why nothing was; null when the comparison failed (see error). */
+  result: RecordResult | null;
+  error: string | null;
+  /** Wall seconds from the start of the comparison to the month in history.db. */
+  seconds: number;
+  /**
+   * How long the publish waited for the step after the search build: the rest of the comparison
+   * and the move into history.db. Not all it costs: on a machine without a spare core the
+   * comparison also slows the search build (compare with an import using --skip-history).
+   */
+  waitSeconds: number;
+  maxRssBytes: number;
+}
+
+export interface StartedHistory {
+  month: string;
+  stagingDir: string;
+  plan: RecordingPlan;
+  started: number;
+  /** Settles when the comparison has ended; never rejects. */
+  staged: Promise<{ child: HistoryChildResult | null; error: string | null }>;
+}
+
+/** Decides what to compare and starts the comparison; returns at once. */
+export function startHistory(o: {
+  dataDir: string;
+  snapshots: SnapshotInfo[];
+  month: string;
+  buildDir: string;
+  children: ChildProcess[];
+  log: (line: string) => void;
+}): StartedHistory {
+  const started = performance.now();
+  let plan: RecordingPlan;
+  try {
+    plan = planRecording(recordedMonths(o.dataDir), o.snapshots, o.month);
+  } catch (err) {
+    // An unreadable history.db must not fail the import either.
+    plan = { record: false, reason: `history.db cannot be read: ${(err as Error).message}` };
+  }
+  if (!plan.record) {
+    o.log(`history: ${plan.reason}`);
+    return { month: o.month, stagingDir: o.buildDir, plan, started, staged: Promise.resolve({ child: null, error: null }) };
+  }
+  o.log(`history: comparing ${o.month} with ${plan.before.month}${plan.replaces ? ` (replaces the ${o.month} already recorded)` : ''}`);
+  const job: HistoryJob = { stagingDir: o.buildDir, before: plan.before, after: { month: o.month, dir: o.buildDir } };
+  const staged = runChildren<HistoryJob, HistoryChildResult, object>('__import-history', [job], () => 'history', o.children, () => {}).then(
+    ([child]) => ({ child, error: null }),
+    (err: Error) => ({ child: null, error: err.message }),
+  );
+  return { month: o.month, stagingDir: o.buildDir, plan, started, staged };
+}
+
+/**
+ * Waits for the comparison, then moves the month into history.db (or says why not) and removes the
+ * staging file. Nothing is awaited after the move: the caller publishes right after it, so a signal
+ * (handled on a later turn of the event loop) finds both done or neither.
+ */
+export async function finishHistory(dataDir: string, h: StartedHistory, log: (line: string) => void): Promise<HistorySummary> {
+  const waitStarted = performance.now();
+  const s = await h.staged;
+  const summary = (result: RecordResult | null, error: string | null): HistorySummary => {
+    const now = performance.now();
+    return { result, error, seconds: (now - h.started) / 1000, waitSeconds: (now - waitStarted) / 1000, maxRssBytes: s.child?.maxRssBytes ?? 0 };
+  };
+  if (!h.plan.record) return { result: { recorded: false, month: h.month, reason: h.plan.reason }, error: null, seconds: 0, waitSeconds: 0, maxRssBytes: 0 };
+  const staging = dataPaths(h.stagingDir).historyDb;
+  try {
+    if (s.child === null) throw new Error(s.error ?? 'no result');
+    const r = s.child.result;
+    if (!r.recorded) {
+      log(`history: ${r.reason}`);
+      return summary(r, null);
+    }
+    const db = openHistoryDb(dataDir);
+    try {
+      mergeStagedMonth(db, staging, h.month);
+    } finally {
+      db.close();
+    }
+    const out = summary({ ...r, replaced: h.plan.replaces }, null);
+    const t = tipoCounts(r.counts);
+    log(`history: ${h.month} recorded against ${r.fromMonth}: ${t.abertura} abertura, ${t.encerramento} encerramento, ${t.alteracao} alteracao (comparison ${r.seconds.toFixed(1)} s; the publish waited ${out.waitSeconds.toFixed(1)} s for it)`);
+    return out;
+  } catch (err) {
+    const message = (err as Error).message;
+    log(`history: recording ${h.month} failed (${message}); the import goes on without differences for ${h.month} (re-import it, or run \`cnpj-api history record --month ${h.month}\`)`);
+    return summary(null, message);
+  } finally {
+    for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(staging + suffix, { force: true });
+  }
+}
