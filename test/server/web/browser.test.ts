@@ -6,7 +6,11 @@ import { spDay, spMonth } from '../../../src/domain/accounts/time.ts';
 import { launchBrowser } from './chromium.ts';
 import { PASSWORD, seedAccount, seedUsage, startTestServer, type TestServer } from './helpers.ts';
 
-const SHOTS = process.env.WEB_SCREENSHOTS_DIR ?? '/tmp';
+/** Screenshots, kept to look at, only when WEB_SCREENSHOTS_DIR is set: a test run leaves nothing in /tmp. */
+const SHOTS = process.env.WEB_SCREENSHOTS_DIR;
+const shot = async (page: { screenshot(o: { path: string; fullPage: boolean }): Promise<unknown> }, name: string) => {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+};
 const CNPJ = '33683111000280';
 
 let server: TestServer;
@@ -55,7 +59,7 @@ describe('web app in a browser', () => {
     await login(page, 'admin@acme.com.br', 'senha-errada-000');
     await assert.doesNotReject(page.getByText('E-mail ou senha inválidos.').waitFor());
     assert.equal(new URL(page.url()).pathname, '/login');
-    await page.screenshot({ path: `${SHOTS}/web-login-error.png`, fullPage: true });
+    await shot(page, 'web-login-error');
     // Unknown e-mail: the very same message (no account enumeration).
     await login(page, 'ninguem@acme.com.br', 'qualquer-coisa-1');
     await page.getByText('E-mail ou senha inválidos.').waitFor();
@@ -89,9 +93,9 @@ describe('web app in a browser', () => {
     assert.match(await page.locator('#exemplo-curl').textContent() ?? '', new RegExp(`^curl -H "Authorization: Bearer SEU_TOKEN" ${server.url}/api/v1/brazilian_companies/${CNPJ}/company$`));
     // One bar per day so far (the days still to come have none).
     assert.equal(await page.locator('svg.chart:visible rect.bar').count(), Number(spDay(new Date()).slice(8, 10)));
-    await page.screenshot({ path: `${SHOTS}/web-home.png`, fullPage: true });
+    await shot(page, 'web-home');
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `${SHOTS}/web-home-mobile.png`, fullPage: true });
+    await shot(page, 'web-home-mobile');
     await page.setViewportSize({ width: 1200, height: 900 });
 
     await page.getByRole('link', { name: 'Gerenciar Tokens da API' }).click();
@@ -107,7 +111,7 @@ describe('web app in a browser', () => {
     await page.getByRole('button', { name: 'Copiar token' }).click();
     await page.getByText('Copiado para a área de transferência.').waitFor();
     assert.equal(await page.evaluate('navigator.clipboard.readText()'), token);
-    await page.screenshot({ path: `${SHOTS}/web-tokens-created.png`, fullPage: true });
+    await shot(page, 'web-tokens-created');
 
     const row = page.locator('tr', { hasText: 'produção' });
     assert.match((await row.textContent()) ?? '', /ativo/);
@@ -123,7 +127,7 @@ describe('web app in a browser', () => {
     await page.getByText('Token “produção” desativado.').waitFor();
     assert.match((await page.locator('tr', { hasText: 'produção' }).textContent()) ?? '', /desativado/);
     assert.equal(await apiStatus(token), 401);
-    await page.screenshot({ path: `${SHOTS}/web-tokens-list.png`, fullPage: true });
+    await shot(page, 'web-tokens-list');
 
     await page.locator('tr', { hasText: 'produção' }).getByRole('button', { name: 'Ativar' }).click();
     await page.getByText('Token “produção” ativado.').waitFor();
@@ -154,7 +158,7 @@ describe('web app in a browser', () => {
     assert.equal(await page.getByRole('button', { name: 'Criar token' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: /^(Ativar|Desativar)$/ }).count(), 0);
     assert.equal(await page.locator('tbody tr').count() >= 1, true);
-    await page.screenshot({ path: `${SHOTS}/web-tokens-member.png`, fullPage: true });
+    await shot(page, 'web-tokens-member');
 
     // A hand-made POST with the member's own valid CSRF token is still refused.
     const csrf = await page.locator('input[name=csrf_token]').first().inputValue();
