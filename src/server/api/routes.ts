@@ -15,11 +15,15 @@ import { COUNT_ROUTE, countHandler, SEARCH_ROUTE, searchHandler } from './search
 import { sendJson } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { setSecurityHeaders } from '../web/http.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
+import { watchlistRoutes } from './watchlist-routes.ts';
 
 export interface ApiDeps {
   access: ApiAccess;
   reader: CompanyRegistry;
   now: () => Date;
+  /** app.db (the watchlist). */
+  sqlite: Sqlite;
   /** Shown in /openapi.json and /docs. */
   baseUrl: string;
   /** Where a count with `q` stops and says `exact: false` (default DEFAULT_COUNT_BOUND). */
@@ -59,6 +63,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     { method: 'GET', path: COUNT_ROUTE, handler: countHandler(deps) },
     { method: 'GET', path: PARTNERS_ROUTE, handler: partnersHandler(deps) },
     { method: 'POST', path: BATCH_ROUTE, handler: batchHandler(deps) },
+    ...watchlistRoutes(deps),
     { method: 'GET', path: '/healthz', handler: (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }) },
     { method: 'GET', path: '/api/v1/status', handler: status },
     { method: 'GET', path: '/openapi.json', handler: fixed(JSON.stringify(buildOpenApi(deps.baseUrl)), 'application/json; charset=utf-8', (res) => res.setHeader('X-Content-Type-Options', 'nosniff')) },
