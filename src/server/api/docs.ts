@@ -10,6 +10,7 @@ import { ERRORS } from '../../domain/api-errors.ts';
 import { fieldTable } from './docs-parts.ts';
 import { batchSection, establishmentsSection } from './docs-lists.ts';
 import { countSection, partnersSection, searchSection } from './docs-search.ts';
+import { watchlistSection } from './docs-watchlist.ts';
 import { lookupCurl } from './examples.ts';
 import { API_DESCRIPTION } from './openapi.ts';
 
@@ -27,6 +28,7 @@ const TITLES = {
   socios: 'Buscar sócios',
   estabelecimentos: 'Estabelecimentos de uma empresa',
   lote: 'Consulta em lote',
+  monitoramento: 'Monitoramento de CNPJs',
   erros: 'Erros',
   'outras-rotas': 'Outras rotas',
 } as const;
@@ -40,6 +42,7 @@ const CONTENTS: readonly (readonly [SectionId, readonly SectionId[]])[] = [
   ['socios', []],
   ['estabelecimentos', []],
   ['lote', []],
+  ['monitoramento', []],
   ['erros', []],
   ['outras-rotas', []],
 ];
@@ -120,6 +123,11 @@ ${establishmentsSection(baseUrl)}
 <section class="card">
 ${h2('lote')}
 ${batchSection(baseUrl)}
+</section>
+
+<section class="card">
+${h2('monitoramento')}
+${watchlistSection(baseUrl)}
 </section>
 
 <section class="card">

@@ -7,6 +7,7 @@ import { ERRORS } from '../../domain/api-errors.ts';
 import { lookupCurl } from './examples.ts';
 import { listPaths } from './openapi-lists.ts';
 import { searchPaths } from './openapi-search.ts';
+import { WATCHLIST_SCHEMAS, watchlistPaths } from './openapi-watchlist.ts';
 import { CompanySearchPageSchema, CountResponseSchema, PartnersPageSchema } from '../../domain/search/query-schema.ts';
 import { COMMON_ERRORS, curlSample, errorResponses, okJson, plain } from './openapi-parts.ts';
 
@@ -37,6 +38,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
         EstablishmentsPage: plain(EstablishmentsPageSchema),
         BatchRequest: plain(BatchRequestSchema),
         BatchResponse: plain(BatchResponseSchema),
+        ...WATCHLIST_SCHEMAS,
         Error: plain(ErrorSchema),
         Status: plain(StatusSchema),
       },
@@ -69,6 +71,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
       },
       ...searchPaths(baseUrl),
       ...listPaths(baseUrl),
+      ...watchlistPaths(baseUrl),
       '/api/v1/status': {
         get: {
           operationId: 'getStatus',

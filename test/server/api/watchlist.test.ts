@@ -94,7 +94,7 @@ describe('watchlist API', () => {
       r.body.results.map((i: { cnpj: string; status: number }) => [i.cnpj, i.status]),
       [[x, 201], ['nao-e-cnpj', 400], [y, 200], [x, 200], [z, 201], ['33683111000281', 400]],
     );
-    assert.equal(r.body.results[1].error, 'invalid_cnpj');
+    assert.equal((r.body.results[1] as { error?: string }).error, 'invalid_cnpj');
     assert.deepEqual([r.body.added, r.body.total, r.body.watchlist_limit], [2, 3, 1000]);
     assert.equal(await used(a), 2, 'the PUT and the POST');
     assert.deepEqual(await watched(a), [x, y, z].sort());
@@ -224,5 +224,33 @@ describe('watchlist API', () => {
     assert.equal((await call(b, 'DELETE', `/${c}`)).status, 404);
     assert.deepEqual((await call(b, 'GET')).body.data, []);
     assert.equal((await call(a, 'GET')).body.total, 1);
+  });
+});
+
+describe('watchlist in /openapi.json and /docs', () => {
+  const BASE = 'https://cnpj.example';
+  test('examples fit their schemas; the operations, parameters, curl samples and errors', async () => {
+    const ex = await import('../../../src/server/api/examples-watchlist.ts');
+    assert.ok(Value.Check(WatchlistPageSchema, ex.watchlistPageExample()));
+    assert.ok(Value.Check(WatchlistPutSchema, ex.watchlistPutExample()));
+    assert.ok(Value.Check(WatchlistAddResponseSchema, ex.watchlistAddExample()));
+    const { buildOpenApi } = await import('../../../src/server/api/openapi.ts');
+    const o = JSON.parse(JSON.stringify(buildOpenApi(BASE)));
+    const list = o.paths['/api/v1/watchlist'].get;
+    assert.deepEqual(list.parameters.map((p: { name: string }) => p.name), ['limit', 'cursor']);
+    assert.match(list['x-codeSamples'][0].source, /^curl -H "Authorization: Bearer \$CNPJ_API_TOKEN" "https:\/\/cnpj\.example\/api\/v1\/watchlist\?limit=100"$/);
+    assert.ok(!list.responses['503'].content['application/json'].examples.registry_unavailable, 'no snapshot needed');
+    const post = o.paths['/api/v1/watchlist'].post;
+    assert.ok(post.responses['409'].content['application/json'].examples.watchlist_limit_exceeded);
+    assert.match(post['x-codeSamples'][0].source, /^curl -X POST .* -d '\{"cnpjs":/);
+    const item = o.paths['/api/v1/watchlist/{cnpj}'];
+    assert.equal(item.put.responses['201'].description, 'O CNPJ entrou na lista.');
+    assert.ok(item.put.responses['200'] && item.put.responses['409']);
+    assert.ok(item.delete.responses['204']);
+    assert.ok(item.delete.responses['404'].content['application/json'].examples.not_watched);
+    for (const name of ['WatchlistPage', 'WatchlistPut', 'WatchlistAddRequest', 'WatchlistAddResponse']) assert.ok(o.components.schemas[name], name);
+    const { buildDocsHtml } = await import('../../../src/server/api/docs.ts');
+    const d = buildDocsHtml(BASE).replace(/<wbr>/g, '');
+    for (const s of ['href="#monitoramento"', 'id="monitoramento"', 'curl -X PUT', 'curl -X DELETE', '/api/v1/watchlist?limit=100', 'watchlist_limit_exceeded', 'not_watched']) assert.ok(d.includes(s), s);
   });
 });
