@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { ApiAccess } from '../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../domain/company/lookup.ts';
+import type { HistoryReader } from '../domain/history/reader.ts';
 import type { AppDatabase } from '../storage/app-schema.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
 import { sendError } from './api/errors.ts';
@@ -21,6 +22,8 @@ export interface AppDeps {
   db: Kysely<AppDatabase>;
   access: ApiAccess;
   reader: CompanyRegistry;
+  /** history.db, read-only (the recorded months' changes). */
+  history: HistoryReader;
   now: () => Date;
   /** Shown in /openapi.json, /docs and the web app: --public-url, else the listening address. */
   baseUrl: string;
@@ -44,7 +47,7 @@ export interface BuiltApp {
 
 export function buildApp(deps: AppDeps): BuiltApp {
   const { log } = deps;
-  const web = webApp({ sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy, access: deps.access, reader: deps.reader });
+  const web = webApp({ sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy, access: deps.access, reader: deps.reader, history: deps.history });
 
   const hooks: RouterHooks = {
     // The one error handler: whatever a handler throws or rejects with.

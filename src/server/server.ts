@@ -16,6 +16,7 @@ import { WalSync } from '../storage/wal-sync.ts';
 import { dataPaths } from '../lib/config.ts';
 import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './http/connection-limits.ts';
 import { CompanyRegistry } from '../domain/company/lookup.ts';
+import { HistoryReader } from '../domain/history/reader.ts';
 
 export interface ServerOptions {
   dataDir: string;
@@ -66,6 +67,8 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
   const log: LogFn = opts.log ?? buffered!;
   const appDb = await openAppDb(opts.dataDir); // migrates: the reader's read-only connections need the tables
   let reader: CompanyRegistry | undefined;
+  // The one read-only history.db connection of this process (opened on first need).
+  const history = new HistoryReader(opts.dataDir);
   let apiConn: Sqlite | undefined;
   const walSync = new WalSync(`${dataPaths(opts.dataDir).appDb}-wal`);
   const timeouts = { ...HTTP_TIMEOUTS, ...opts.timeouts };
@@ -99,7 +102,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     const url = `http://${host}:${addr.port}`;
     // Registered before the event loop can deliver the first request.
-    const { handle, router } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extraRoutes: opts.extraRoutes, countBound: opts.countBound });
+    const { handle, router } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, reader, history, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extraRoutes: opts.extraRoutes, countBound: opts.countBound });
     server.on('request', handle);
     server.on('clientError', clientErrorHandler(log));
     // Node answers an unknown Expect with an empty 417; ours is the JSON error. The client may
@@ -121,6 +124,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
             setTimeout(() => server.closeAllConnections(), 2000).unref();
           });
           r.close();
+          history.close();
           // Answers waiting for a WAL flush have been sent once server.close() returned.
           conn.close();
           walSync.close();
@@ -133,6 +137,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
   } catch (err) {
     server.close();
     reader?.close();
+    history.close();
     apiConn?.close();
     walSync.close();
     await appDb.close();

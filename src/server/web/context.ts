@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { ApiAccess } from '../../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
+import type { HistoryReader } from '../../domain/history/reader.ts';
 import type { AppDatabase } from '../../storage/app-schema.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 
@@ -16,4 +17,6 @@ export interface WebContext {
   /** The API's quota counting and registry: the Consulta page spends calls exactly like the API. */
   access: ApiAccess;
   reader: CompanyRegistry;
+  /** history.db: the Monitoramento page shows the newest month's changes of the watchlist. */
+  history: HistoryReader;
 }

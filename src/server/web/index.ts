@@ -10,6 +10,8 @@
 //   GET  /api-de-cnpj/tokens       token list, creation form, one-time display of a new token
 //   POST /api-de-cnpj/tokens       create (billing administrators of active accounts only)
 //   POST /api-de-cnpj/tokens/:id/ativar | /desativar
+//   GET  /api-de-cnpj/monitoramento  the watchlist, its use of the plan's limit, the newest month's changes
+//   POST /api-de-cnpj/monitoramento  add a CNPJ; …/monitoramento/remover remove one (any user of an active account)
 //   GET  /static/…                 the stylesheet, the copy-button script, the favicon (content-hashed)
 //   GET  /favicon.ico              the favicon, for browsers that ask before reading the page
 // and wantsPage()/notFound(): a browser asking for a path no route has gets the 404 page.
@@ -23,6 +25,7 @@ import { errorPage } from './pages/error.ts';
 import { apiAreaRoutes } from './routes/api-area.ts';
 import { consultaRoutes } from './routes/consulta.ts';
 import { loginRoutes } from './routes/login.ts';
+import { monitoramentoRoutes } from './routes/monitoramento.ts';
 import { currentViewer, headerUser } from './viewer.ts';
 
 export type { WebContext } from './context.ts';
@@ -59,6 +62,7 @@ export function webApp(ctx: WebContext): WebApp {
   const login = loginRoutes(ctx);
   const area = apiAreaRoutes(ctx);
   const consulta = consultaRoutes(ctx);
+  const monitoramento = monitoramentoRoutes(ctx);
   const start = async (req: Req, res: Res) => redirect(res, (await currentViewer(ctx, req)) ? '/api-de-cnpj' : '/login');
 
   return {
@@ -80,6 +84,9 @@ export function webApp(ctx: WebContext): WebApp {
       post('/api-de-cnpj/tokens', area.create),
       post('/api-de-cnpj/tokens/:id/ativar', area.activate),
       post('/api-de-cnpj/tokens/:id/desativar', area.deactivate),
+      get('/api-de-cnpj/monitoramento', monitoramento.show),
+      post('/api-de-cnpj/monitoramento', monitoramento.add),
+      post('/api-de-cnpj/monitoramento/remover', monitoramento.remove),
     ],
     wantsPage(req) {
       const path = (req.url ?? '/').split('?')[0]!;
