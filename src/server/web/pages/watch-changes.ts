@@ -18,7 +18,7 @@ export interface WatchChanges {
 function row(c: ChangeItem): Html {
   const values =
     c.tipo === 'alteracao'
-      ? html`<span class="antes">${valueText(c.antes, c.campo)}</span> <span aria-hidden="true">→</span><span class="sr-only">passou a</span> <span class="depois">${valueText(c.depois, c.campo)}</span>`
+      ? html`<span><span class="antes">${valueText(c.antes, c.campo)}</span> <span aria-hidden="true">→</span><span class="sr-only">passou a</span> <span class="depois">${valueText(c.depois, c.campo)}</span></span>`
       : html`<span class="muted">—</span>`;
   return html`<tr>
     <th scope="row" data-label="CNPJ">${formatCnpj(c.cnpj)}</th>
