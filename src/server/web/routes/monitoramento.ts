@@ -4,8 +4,8 @@
 // domain/watchlist/add.ts). Managing the list here counts no call: it reads no registry data.
 import { ERRORS } from '../../../domain/api-errors.ts';
 import { formatCnpj, normalizeCnpj } from '../../../domain/cnpj.ts';
-import { watchedChanges } from '../../../domain/history/watched.ts';
 import { addWatched } from '../../../domain/watchlist/add.ts';
+import { watchlistChanges } from '../../../domain/watchlist/changes.ts';
 import { watchlistUsage } from '../../../domain/watchlist/limit.ts';
 import { readWatchlistCursor, watchedPage } from '../../../domain/watchlist/page.ts';
 import { watchedCnpjs } from '../../../domain/watchlist/read.ts';
@@ -37,8 +37,8 @@ function changesOf(ctx: WebContext, accountId: number): WatchChanges {
   const monthLabel = month ? formatMonth(new Date(`${month}-15T12:00:00Z`)) : null;
   const cnpjs = watchedCnpjs(ctx.sqlite, accountId);
   const db = month ? ctx.history.connection() : null;
-  const all = db && month ? watchedChanges(db, month, cnpjs) : [];
-  return { month, monthLabel, items: all.slice(0, CHANGES_SHOWN), total: all.length, watched: cnpjs.length };
+  const found = db && month ? watchlistChanges(db, month, cnpjs, CHANGES_SHOWN) : { items: [], total: 0 };
+  return { month, monthLabel, ...found, watched: cnpjs.length };
 }
 
 export function monitoramentoRoutes(ctx: WebContext) {
