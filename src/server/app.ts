@@ -8,6 +8,7 @@ import type { CompanyRegistry } from '../domain/company/lookup.ts';
 import type { HistoryReader } from '../domain/history/reader.ts';
 import type { AppDatabase } from '../storage/app-schema.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
+import type { WalSync } from '../storage/wal-sync.ts';
 import { sendError } from './api/errors.ts';
 import { apiRoutes } from './api/routes.ts';
 import { HSTS, isHttps } from './http/forwarded.ts';
@@ -22,6 +23,8 @@ export interface AppDeps {
   db: Kysely<AppDatabase>;
   access: ApiAccess;
   reader: CompanyRegistry;
+  /** The API's own app.db connection (synchronous=NORMAL) and its WAL flush, for the API's writes. */
+  apiDb?: { sqlite: Sqlite; walSync: WalSync };
   /** history.db, read-only (the recorded months' changes). */
   history: HistoryReader;
   now: () => Date;

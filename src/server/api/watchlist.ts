@@ -14,6 +14,7 @@ import { readWatchlistCursor, watchedPage } from '../../domain/watchlist/page.ts
 import { removeWatched } from '../../domain/watchlist/remove.ts';
 import { WatchlistQuerySchema, type WatchlistPage, type WatchlistPut } from '../../domain/watchlist/schema.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
+import type { WalSync } from '../../storage/wal-sync.ts';
 import { readJsonBody } from '../http/json-body.ts';
 import { setLogAccount } from '../http/log.ts';
 import { queryReader } from '../http/query-params.ts';
@@ -30,8 +31,14 @@ export const WATCHLIST_ITEM_ROUTE_SLASHED = '/api/v1/watchlist/:a/:b';
 
 export interface WatchlistDeps {
   access: ApiAccess;
-  /** app.db, where the watchlist lives (the web app's connection: synchronous=FULL). */
+  /** app.db, where the watchlist lives. */
   sqlite: Sqlite;
+  /**
+   * With a connection in synchronous=NORMAL (the API's own): its WAL flush, awaited after each
+   * write before the answer leaves, so the fsync runs off the event loop (as the group commit's).
+   * Without it, `sqlite` must commit durably itself (synchronous=FULL).
+   */
+  walSync?: WalSync;
   now: () => Date;
 }
 
@@ -43,7 +50,11 @@ function sendFull(res: ServerResponse, r: Extract<AddResult, { ok: false }>, hea
 }
 
 export function watchlistHandlers(deps: WatchlistDeps) {
-  const { access, sqlite, now } = deps;
+  const { access, sqlite, walSync, now } = deps;
+  /** On disk before the answer (a no-op when `sqlite` commits with synchronous=FULL). */
+  const durable = async (): Promise<void> => {
+    if (walSync) await walSync.sync();
+  };
   const readQuery = queryReader(WatchlistQuerySchema);
 
   /** Token first (refusals count nothing), the request's own checks, then one counted call. */
@@ -67,6 +78,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     const r = addWatched(sqlite, id.accountId, [cnpj], now());
     if (!r.ok) return sendFull(res, r, headers);
     const row = r.rows.get(cnpj)!;
+    if (row.added) await durable();
     const body: WatchlistPut = { cnpj, added_at: row.added_at, total: r.used, watchlist_limit: r.limit };
     sendJson(res, row.added ? 201 : 200, body, headers);
   });
@@ -78,6 +90,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     if (!c.ok) return sendDenied(res, c);
     const headers = rateLimitHeaders(c.quota);
     if (!removeWatched(sqlite, id.accountId, cnpj)) return sendError(res, 'not_watched', headers);
+    await durable();
     res.writeHead(204, headers);
     res.end();
   });
@@ -121,6 +134,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     const headers = rateLimitHeaders(c.quota);
     const r = addWatched(sqlite, id.accountId, plan.valid, now());
     if (!r.ok) return sendFull(res, r, headers);
+    await durable();
     sendJson(res, 200, addAnswer(plan, r), headers);
   });
 

@@ -94,7 +94,7 @@ export function monitoramentoPage(d: MonitoramentoData): string {
 ${flashBlock(d.flash)}
 ${d.canChange ? '' : html`<div class="alert alert-error" role="alert"><p><strong>Conta suspensa.</strong> A lista pode ser vista, mas não alterada.</p></div>`}
 <section class="card" aria-labelledby="uso-lista-titulo">
-  <h2 id="uso-lista-titulo">Uso do plano</h2>
+  <h2 id="uso-lista-titulo">Limite do plano</h2>
   <p class="stat" id="uso-lista">${formatInt(used)} <small>de ${formatInt(limit)} CNPJs</small></p>
   ${meter(used, limit)}
   <p class="muted">O plano ${plan} permite monitorar até ${formatInt(limit)} CNPJs · restam ${formatInt(Math.max(0, limit - used))}.</p>
