@@ -23,6 +23,7 @@ import { rateLimitHeaders, sendDenied, sendUncounted, tokenOf } from './access.t
 import { BATCH_BODY_LIMIT } from './batch.ts';
 import { pathCnpj } from './company.ts';
 import { sendError, sendJson } from './errors.ts';
+import { writeWithoutWaiting } from './write-retry.ts';
 
 export const WATCHLIST_ROUTE = '/api/v1/watchlist';
 export const WATCHLIST_ITEM_ROUTE = '/api/v1/watchlist/:cnpj';
@@ -55,6 +56,8 @@ export function watchlistHandlers(deps: WatchlistDeps) {
   const durable = async (): Promise<void> => {
     if (walSync) await walSync.sync();
   };
+  /** The write, without blocking the event loop on another process's lock (the API's connection only). */
+  const write = <T>(fn: () => T): Promise<T> => (walSync ? writeWithoutWaiting(sqlite, fn) : Promise.resolve(fn()));
   const readQuery = queryReader(WatchlistQuerySchema);
 
   /** Token first (refusals count nothing), the request's own checks, then one counted call. */
@@ -75,7 +78,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     const c = await access.consumeGrouped(id);
     if (!c.ok) return sendDenied(res, c);
     const headers = rateLimitHeaders(c.quota);
-    const r = addWatched(sqlite, id.accountId, [cnpj], now());
+    const r = await write(() => addWatched(sqlite, id.accountId, [cnpj], now()));
     if (!r.ok) return sendFull(res, r, headers);
     const row = r.rows.get(cnpj)!;
     if (row.added) await durable();
@@ -89,7 +92,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     const c = await access.consumeGrouped(id);
     if (!c.ok) return sendDenied(res, c);
     const headers = rateLimitHeaders(c.quota);
-    if (!removeWatched(sqlite, id.accountId, cnpj)) return sendError(res, 'not_watched', headers);
+    if (!(await write(() => removeWatched(sqlite, id.accountId, cnpj)))) return sendError(res, 'not_watched', headers);
     await durable();
     res.writeHead(204, headers);
     res.end();
@@ -132,7 +135,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     const c = await access.consumeGrouped(id);
     if (!c.ok) return sendDenied(res, c);
     const headers = rateLimitHeaders(c.quota);
-    const r = addWatched(sqlite, id.accountId, plan.valid, now());
+    const r = await write(() => addWatched(sqlite, id.accountId, plan.valid, now()));
     if (!r.ok) return sendFull(res, r, headers);
     await durable();
     sendJson(res, 200, addAnswer(plan, r), headers);

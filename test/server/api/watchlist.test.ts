@@ -8,6 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import { setPlan } from '../../../src/domain/accounts/plans.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { formatCnpj, makeCnpj } from '../../../src/domain/cnpj.ts';
+import { openAppSqlite } from '../../../src/storage/app-db.ts';
 import { WatchlistAddResponseSchema, WatchlistPageSchema, WatchlistPutSchema } from '../../../src/domain/watchlist/schema.ts';
 import { makeAccount, serve, get, tempDataDir, withAppDb, type TestAccount, type TestServer } from '../helpers.ts';
 
@@ -214,6 +215,27 @@ describe('watchlist API', () => {
     assert.equal(r.status, 429, 'an uncounted 400 becomes 429 when used up, as everywhere');
     r = await call(a, 'POST', '', { cnpjs: ['x'] });
     assert.equal(r.status, 429);
+  });
+
+  test('another process holding the write lock: the request waits (its count, then its write) without stopping the server, then lands', async () => {
+    const a = await account('Trava');
+    const [c] = cnpjs(1, 70_000_000);
+    const other = openAppSqlite(dataDir);
+    try {
+      other.prepare('BEGIN IMMEDIATE').run();
+      const put = call(a, 'PUT', `/${c}`);
+      // The server (in this process) answers other requests meanwhile: its event loop is free.
+      await new Promise((r) => setTimeout(r, 150));
+      const health = await get(`${server.url}/healthz`);
+      assert.equal(health.status, 200);
+      other.prepare('COMMIT').run();
+      const r = await put;
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+    } finally {
+      if (other.inTransaction) other.prepare('ROLLBACK').run();
+      other.close();
+    }
+    assert.deepEqual(await watched(a), [c]);
   });
 
   test('another account never sees nor removes this one\'s CNPJs', async () => {
