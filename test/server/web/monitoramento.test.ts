@@ -61,7 +61,7 @@ describe('Monitoramento page', () => {
     page = await text(await c.get(PATH));
     assert.match(page, /CNPJ 33\.683\.111\/0002-80 adicionado à lista\./);
     assert.match(page, /id="uso-lista">1 <small>de 3 CNPJs/);
-    assert.match(page, /<th scope="row" data-label="CNPJ">33\.683\.111\/0002-80<\/th> <td data-label="Desde">20\/11\/2026<\/td>/);
+    assert.match(page, /<th scope="row" data-label="CNPJ" class="cnpj">33\.683\.111\/0002-80<\/th> <td data-label="Desde">20\/11\/2026<\/td>/);
     r = await c.post(PATH, { csrf_token, cnpj: '33683111000280' });
     assert.match(await text(await c.get(PATH)), /já estava na lista/);
     r = await c.post(`${PATH}/remover`, { csrf_token, cnpj: '33683111000280' });
@@ -168,7 +168,7 @@ describe('Monitoramento page', () => {
     const page = await text(await c.get(PATH));
     assert.match(page, /<h2 id="mudancas-titulo">Mudanças de outubro de 2026<\/h2>/);
     assert.match(page, /5 mudanças nos CNPJs monitorados\./);
-    const rows = [...page.matchAll(/<tr> <th scope="row" data-label="CNPJ">([^<]+)<\/th> <td data-label="Tipo">([^<]+)<\/td> <td data-label="Campo">([^<]+)<\/td> <td data-label="Antes → depois" class="mudanca">(.*?)<\/td> <\/tr>/g)].map(
+    const rows = [...page.matchAll(/<tr> <th scope="row" data-label="CNPJ" class="cnpj">([^<]+)<\/th> <td data-label="Tipo">([^<]+)<\/td> <td data-label="Campo">([^<]+)<\/td> <td data-label="Antes → depois" class="mudanca">(.*?)<\/td> <\/tr>/g)].map(
       (m) => [m[1], m[2], m[3], m[4]!.replace(/<[^>]+>/g, '').replace(/passou a/, '').replace(/\s+/g, ' ').trim()],
     );
     assert.deepEqual(rows, [

@@ -119,6 +119,7 @@ code.prefix { background: #eef1f4; padding: .1rem .35rem; border-radius: 4px; }
 code { overflow-wrap: anywhere; }
 /* A change's values (an e-mail, a street) break anywhere rather than widen the table. */
 .mudanca > span { min-width: 0; overflow-wrap: anywhere; }
+th.cnpj { white-space: nowrap; }
 .error-page { max-width: 560px; margin: 2rem auto; text-align: center; }
 body.wide .container, body.wide .topbar-inner { max-width: 1240px; }
 .docs { display: grid; grid-template-columns: 210px minmax(0, 1fr); gap: 1.5rem; align-items: start; }

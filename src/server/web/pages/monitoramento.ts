@@ -65,7 +65,7 @@ function listCard(d: MonitoramentoData): Html {
   const here = d.cursor ? `?cursor=${encodeURIComponent(d.cursor)}` : '';
   const rows = d.page.map(
     (w) => html`<tr data-cnpj="${w.cnpj}">
-    <th scope="row" data-label="CNPJ">${formatCnpj(w.cnpj)}</th>
+    <th scope="row" data-label="CNPJ" class="cnpj">${formatCnpj(w.cnpj)}</th>
     <td data-label="Desde">${formatDate(w.added_at)}</td>
     ${d.canChange ? html`<td data-label="Ações"><form method="post" action="${MONITORAMENTO_PATH}/remover${here}" class="inline">${csrfField(d.viewer.csrfToken)}<input type="hidden" name="cnpj" value="${w.cnpj}"><button type="submit" class="btn btn-danger btn-small" aria-label="Remover ${formatCnpj(w.cnpj)} da lista">Remover</button></form></td>` : ''}
   </tr>`,

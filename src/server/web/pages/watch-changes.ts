@@ -21,7 +21,7 @@ function row(c: ChangeItem): Html {
       ? html`<span><span class="antes">${valueText(c.antes, c.campo)}</span> <span aria-hidden="true">→</span><span class="sr-only">passou a</span> <span class="depois">${valueText(c.depois, c.campo)}</span></span>`
       : html`<span class="muted">—</span>`;
   return html`<tr>
-    <th scope="row" data-label="CNPJ">${formatCnpj(c.cnpj)}</th>
+    <th scope="row" data-label="CNPJ" class="cnpj">${formatCnpj(c.cnpj)}</th>
     <td data-label="Tipo">${TIPO_LABELS[c.tipo]}</td>
     <td data-label="Campo">${c.tipo === 'alteracao' ? campoLabel(c.campo) : '—'}</td>
     <td data-label="Antes → depois" class="mudanca">${values}</td>
