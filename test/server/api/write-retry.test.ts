@@ -12,12 +12,13 @@ test('waits for the lock on later turns, then writes; gives up after its bound',
   await withAppDb(dir, () => {}); // migrated
   const ours = openAppSqlite(dir);
   const other = openAppSqlite(dir);
+  let timer: NodeJS.Timeout | undefined;
   try {
     ours.pragma('busy_timeout = 7000');
     ours.exec('CREATE TABLE t (x INTEGER)');
     other.prepare('BEGIN IMMEDIATE').run();
     let ticks = 0;
-    const timer = setInterval(() => ticks++, 5);
+    timer = setInterval(() => ticks++, 5);
     const pending = writeWithoutWaiting(ours, () => ours.transaction(() => ours.prepare('INSERT INTO t VALUES (1)').run()).immediate());
     let settled = false;
     void pending.then(() => (settled = true));
@@ -38,6 +39,8 @@ test('waits for the lock on later turns, then writes; gives up after its bound',
     other.prepare('ROLLBACK').run();
     assert.equal(ours.pragma('busy_timeout', { simple: true }), 7000);
   } finally {
+    // A failed assertion must not leave the timer holding the process (its temp dir would stay).
+    clearInterval(timer);
     ours.close();
     other.close();
   }
