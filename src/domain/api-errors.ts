@@ -112,6 +112,20 @@ export const ERRORS = {
     message: 'CNPJ não encontrado na base da Receita Federal carregada.',
     when: 'CNPJ válido que não está na base carregada (conta como consulta).',
   },
+  not_watched: {
+    status: 404,
+    error: 'not_watched',
+    message: 'Este CNPJ não está na lista de monitoramento da conta.',
+    when: 'Remoção de um CNPJ que a conta não monitora (conta como consulta).',
+  },
+  watchlist_limit_exceeded: {
+    status: 409,
+    error: 'watchlist_limit_exceeded',
+    message: 'A lista de monitoramento atingiu o limite de CNPJs do plano; nada foi adicionado.',
+    specific: (d: { plan: string; limit: number; needed: number; remaining: number }) =>
+      `${d.needed === 1 ? 'Este CNPJ não cabe' : `Estes ${d.needed.toLocaleString('pt-BR')} CNPJs novos não cabem`} na lista de monitoramento: o plano ${d.plan} permite ${d.limit.toLocaleString('pt-BR')} CNPJs e ${d.remaining === 1 ? 'resta 1 vaga' : `restam ${d.remaining.toLocaleString('pt-BR')} vagas`}. Nada foi adicionado.`,
+    when: 'Adicionar à lista de monitoramento passaria do limite de CNPJs do plano; nada é adicionado, a mensagem diz quantas vagas restam (conta como consulta).',
+  },
   registry_unavailable: {
     status: 503,
     error: 'registry_unavailable',

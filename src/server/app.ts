@@ -6,11 +6,12 @@ import type { Kysely } from 'kysely';
 import type { ApiAccess } from '../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../domain/company/lookup.ts';
 import type { DestinationPolicy } from '../domain/webhooks/destination.ts';
+import type { HistoryReader } from '../domain/history/reader.ts';
 import type { AppDatabase } from '../storage/app-schema.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
+import type { WalSync } from '../storage/wal-sync.ts';
 import { sendError } from './api/errors.ts';
 import { apiRoutes } from './api/routes.ts';
-import type { HistoryReader } from '../domain/history/reader.ts';
 import { HSTS, isHttps } from './http/forwarded.ts';
 import { IN_FLIGHT_LIMITS, InFlight, type InFlightLimits } from './http/in-flight.ts';
 import { logRequest, redactTokens, type LogFn } from './http/log.ts';
@@ -23,6 +24,8 @@ export interface AppDeps {
   db: Kysely<AppDatabase>;
   access: ApiAccess;
   reader: CompanyRegistry;
+  /** The API's own app.db connection (synchronous=NORMAL) and its WAL flush, for the API's writes. */
+  apiDb?: { sqlite: Sqlite; walSync: WalSync };
   /** The server's one history.db reader (change feed, histories; watchlists and webhooks reuse it). */
   history: HistoryReader;
   now: () => Date;
@@ -41,7 +44,6 @@ export interface AppDeps {
   webhooks?: DestinationPolicy;
 }
 
-
 export interface BuiltApp {
   router: Router;
   /** The http server's 'request' listener. */
@@ -50,7 +52,7 @@ export interface BuiltApp {
 
 export function buildApp(deps: AppDeps): BuiltApp {
   const { log } = deps;
-  const web = webApp({ sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy, access: deps.access, reader: deps.reader, webhooks: deps.webhooks });
+  const web = webApp({ sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy, access: deps.access, reader: deps.reader, webhooks: deps.webhooks, history: deps.history });
 
   const hooks: RouterHooks = {
     // The one error handler: whatever a handler throws or rejects with.

@@ -26,7 +26,11 @@ test('the specific sentences: expiry date, plan, quota and renewal day written t
     ERRORS.quota_exceeded.specific({ limit: 50000, renewsOn: '2026-05-01' }),
     'A cota mensal de 50.000 consultas da API foi atingida; ela será renovada em 01/05/2026.',
   );
-  // Only the access checks' denials have one.
+  assert.equal(
+    ERRORS.watchlist_limit_exceeded.specific({ plan: 'Bronze', limit: 1000, needed: 12, remaining: 1 }),
+    'Estes 12 CNPJs novos não cabem na lista de monitoramento: o plano Bronze permite 1.000 CNPJs e resta 1 vaga. Nada foi adicionado.',
+  );
+  // Only the access checks' denials and the watchlist's limit have one.
   const withSpecific = Object.entries(ERRORS).filter(([, d]) => (d as ErrorDef).specific).map(([k]) => k);
-  assert.deepEqual(withSpecific, ['token_expired', 'plan_without_api', 'quota_exceeded']);
+  assert.deepEqual(withSpecific, ['token_expired', 'plan_without_api', 'quota_exceeded', 'watchlist_limit_exceeded']);
 });

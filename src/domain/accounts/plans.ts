@@ -6,6 +6,8 @@ export interface Plan {
   name: string;
   monthlyQuota: number;
   apiIncluded: boolean;
+  /** How many CNPJs an account on this plan may watch (docs/watchlists.md). */
+  watchlistLimit: number;
   sortOrder: number;
 }
 
@@ -13,6 +15,7 @@ interface PlanRow {
   name: string;
   monthly_quota: number;
   api_included: number;
+  watchlist_limit: number;
   sort_order: number;
 }
 
@@ -20,6 +23,7 @@ const fromRow = (r: PlanRow): Plan => ({
   name: r.name,
   monthlyQuota: r.monthly_quota,
   apiIncluded: r.api_included === 1,
+  watchlistLimit: r.watchlist_limit,
   sortOrder: r.sort_order,
 });
 
@@ -45,16 +49,21 @@ export function requirePlan(sqlite: Sqlite, name: string): Plan {
 export interface PlanChanges {
   monthlyQuota?: number;
   apiIncluded?: boolean;
+  watchlistLimit?: number;
 }
 
 /**
- * Changes a plan's quota and/or API flag. An unknown name creates a new plan, which then needs
+ * Changes a plan's quota, API flag and/or watchlist limit. An unknown name creates a new plan, which then needs
  * a quota (API included unless said otherwise). Takes effect on the next request.
  */
 export function setPlan(sqlite: Sqlite, name: string, changes: PlanChanges): Plan {
   const q = changes.monthlyQuota;
   if (q !== undefined && !(Number.isSafeInteger(q) && q >= 0)) {
     throw new AccountsError('invalid_input', 'The monthly quota must be an integer of 0 or more.');
+  }
+  const w = changes.watchlistLimit;
+  if (w !== undefined && !(Number.isSafeInteger(w) && w >= 0)) {
+    throw new AccountsError('invalid_input', 'The watchlist limit must be an integer of 0 or more.');
   }
   const trimmed = String(name ?? '').trim();
   return sqlite.transaction((): Plan => {
@@ -66,11 +75,14 @@ export function setPlan(sqlite: Sqlite, name: string, changes: PlanChanges): Pla
       sqlite
         .prepare('INSERT INTO plans (name, monthly_quota, api_included, sort_order) VALUES (?, ?, ?, ?)')
         .run(trimmed, q, changes.apiIncluded === false ? 0 : 1, next);
+      if (w !== undefined) sqlite.prepare('UPDATE plans SET watchlist_limit = ? WHERE name = ?').run(w, trimmed);
     } else {
       if (q !== undefined) sqlite.prepare('UPDATE plans SET monthly_quota = ? WHERE name = ?').run(q, existing.name);
       if (changes.apiIncluded !== undefined) {
         sqlite.prepare('UPDATE plans SET api_included = ? WHERE name = ?').run(changes.apiIncluded ? 1 : 0, existing.name);
       }
+      // Lowering it below what accounts already watch removes nothing: they can only remove until under it.
+      if (w !== undefined) sqlite.prepare('UPDATE plans SET watchlist_limit = ? WHERE name = ?').run(w, existing.name);
     }
     return getPlan(sqlite, trimmed)!;
   }).immediate();

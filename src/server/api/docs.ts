@@ -11,6 +11,7 @@ import { fieldTable } from './docs-parts.ts';
 import { batchSection, establishmentsSection } from './docs-lists.ts';
 import { changesSection } from './docs-changes.ts';
 import { countSection, partnersSection, searchSection } from './docs-search.ts';
+import { watchlistSection } from './docs-watchlist.ts';
 import { lookupCurl } from './examples.ts';
 import { API_DESCRIPTION } from './openapi.ts';
 
@@ -29,6 +30,7 @@ const TITLES = {
   estabelecimentos: 'Estabelecimentos de uma empresa',
   lote: 'Consulta em lote',
   mudancas: 'Mudanças do mês e histórico',
+  monitoramento: 'Monitoramento de CNPJs',
   erros: 'Erros',
   'outras-rotas': 'Outras rotas',
 } as const;
@@ -43,6 +45,7 @@ const CONTENTS: readonly (readonly [SectionId, readonly SectionId[]])[] = [
   ['estabelecimentos', []],
   ['lote', []],
   ['mudancas', []],
+  ['monitoramento', []],
   ['erros', []],
   ['outras-rotas', []],
 ];
@@ -128,6 +131,8 @@ ${batchSection(baseUrl)}
 <section class="card">
 ${h2('mudancas')}
 ${changesSection(baseUrl)}
+${h2('monitoramento')}
+${watchlistSection(baseUrl)}
 </section>
 
 <section class="card">

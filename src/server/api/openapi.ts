@@ -8,6 +8,7 @@ import { lookupCurl } from './examples.ts';
 import { listPaths } from './openapi-lists.ts';
 import { CHANGES_SCHEMAS, changesPaths } from './openapi-changes.ts';
 import { searchPaths } from './openapi-search.ts';
+import { WATCHLIST_SCHEMAS, watchlistPaths } from './openapi-watchlist.ts';
 import { CompanySearchPageSchema, CountResponseSchema, PartnersPageSchema } from '../../domain/search/query-schema.ts';
 import { COMMON_ERRORS, curlSample, errorResponses, okJson, plain } from './openapi-parts.ts';
 
@@ -38,6 +39,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
         EstablishmentsPage: plain(EstablishmentsPageSchema),
         BatchRequest: plain(BatchRequestSchema),
         BatchResponse: plain(BatchResponseSchema),
+        ...WATCHLIST_SCHEMAS,
         Error: plain(ErrorSchema),
         Status: plain(StatusSchema),
         ...CHANGES_SCHEMAS,
@@ -72,6 +74,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
       ...searchPaths(baseUrl),
       ...listPaths(baseUrl),
       ...changesPaths(baseUrl),
+      ...watchlistPaths(baseUrl),
       '/api/v1/status': {
         get: {
           operationId: 'getStatus',

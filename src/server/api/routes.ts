@@ -17,6 +17,9 @@ import { COUNT_ROUTE, countHandler, SEARCH_ROUTE, searchHandler } from './search
 import { sendJson } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import { setSecurityHeaders } from '../web/http.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
+import type { WalSync } from '../../storage/wal-sync.ts';
+import { watchlistRoutes } from './watchlist-routes.ts';
 
 export interface ApiDeps {
   access: ApiAccess;
@@ -24,6 +27,10 @@ export interface ApiDeps {
   /** history.db, read by the change feed and the company history (one per server). */
   history: HistoryReader;
   now: () => Date;
+  /** app.db (the watchlist). */
+  sqlite: Sqlite;
+  /** The API's own app.db connection and its WAL flush: the watchlist's writes commit there, off the event loop's fsync. */
+  apiDb?: { sqlite: Sqlite; walSync: WalSync };
   /** Shown in /openapi.json and /docs. */
   baseUrl: string;
   /** Where a count with `q` stops and says `exact: false` (default DEFAULT_COUNT_BOUND). */
@@ -67,6 +74,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     { method: 'GET', path: CHANGES_ROUTE, handler: changesHandler(deps) },
     { method: 'GET', path: HISTORY_ROUTE, handler: history },
     { method: 'GET', path: HISTORY_ROUTE_SLASHED, handler: history },
+    ...watchlistRoutes({ access: deps.access, now: deps.now, ...(deps.apiDb ?? { sqlite: deps.sqlite }) }),
     { method: 'GET', path: '/healthz', handler: (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }) },
     { method: 'GET', path: '/api/v1/status', handler: status },
     { method: 'GET', path: '/openapi.json', handler: fixed(JSON.stringify(buildOpenApi(deps.baseUrl)), 'application/json; charset=utf-8', (res) => res.setHeader('X-Content-Type-Options', 'nosniff')) },

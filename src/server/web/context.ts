@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { ApiAccess } from '../../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import type { DestinationPolicy } from '../../domain/webhooks/destination.ts';
+import type { HistoryReader } from '../../domain/history/reader.ts';
 import type { AppDatabase } from '../../storage/app-schema.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 
@@ -19,4 +20,6 @@ export interface WebContext {
   reader: CompanyRegistry;
   /** Webhook URLs the operator allows (serve --webhooks-allow-http/-private). */
   webhooks?: DestinationPolicy;
+  /** history.db: the Monitoramento page shows the newest month's changes of the watchlist. */
+  history: HistoryReader;
 }

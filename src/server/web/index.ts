@@ -12,6 +12,8 @@
 //   POST /api-de-cnpj/tokens/:id/ativar | /desativar
 //   GET  /api-de-cnpj/webhooks     webhooks and their recent deliveries (docs/webhooks.md); POST to
 //        register, …/:id/teste | /ativar | /desativar | /excluir, …/entregas/:id/reenviar
+//   GET  /api-de-cnpj/monitoramento  the watchlist, its use of the plan's limit, the newest month's changes
+//   POST /api-de-cnpj/monitoramento  add a CNPJ; …/monitoramento/remover remove one (any user of an active account)
 //   GET  /static/…                 the stylesheet, the copy-button script, the favicon (content-hashed)
 //   GET  /favicon.ico              the favicon, for browsers that ask before reading the page
 // and wantsPage()/notFound(): a browser asking for a path no route has gets the 404 page.
@@ -26,6 +28,7 @@ import { apiAreaRoutes } from './routes/api-area.ts';
 import { consultaRoutes } from './routes/consulta.ts';
 import { loginRoutes } from './routes/login.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
+import { monitoramentoRoutes } from './routes/monitoramento.ts';
 import { currentViewer, headerUser } from './viewer.ts';
 
 export type { WebContext } from './context.ts';
@@ -63,6 +66,7 @@ export function webApp(ctx: WebContext): WebApp {
   const area = apiAreaRoutes(ctx);
   const consulta = consultaRoutes(ctx);
   const hooks = webhookRoutes(ctx);
+  const monitoramento = monitoramentoRoutes(ctx);
   const start = async (req: Req, res: Res) => redirect(res, (await currentViewer(ctx, req)) ? '/api-de-cnpj' : '/login');
 
   return {
@@ -91,6 +95,9 @@ export function webApp(ctx: WebContext): WebApp {
       post('/api-de-cnpj/webhooks/:id/desativar', hooks.disable),
       post('/api-de-cnpj/webhooks/:id/excluir', hooks.remove),
       post('/api-de-cnpj/webhooks/entregas/:id/reenviar', hooks.redeliver),
+      get('/api-de-cnpj/monitoramento', monitoramento.show),
+      post('/api-de-cnpj/monitoramento', monitoramento.add),
+      post('/api-de-cnpj/monitoramento/remover', monitoramento.remove),
     ],
     wantsPage(req) {
       const path = (req.url ?? '/').split('?')[0]!;

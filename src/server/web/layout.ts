@@ -17,7 +17,7 @@ export interface PageOptions {
   body: Html;
   viewer?: HeaderUser;
   /** Which nav entry is the current page. */
-  current?: 'home' | 'tokens' | 'consulta' | 'webhooks';
+  current?: 'home' | 'tokens' | 'consulta' | 'monitoramento' | 'webhooks';
   /** Only pages with a copy button load the script. */
   withCopyScript?: boolean;
   /** A wider page (the API docs, with its tables beside a table of contents). */
@@ -34,6 +34,7 @@ function nav(viewer: HeaderUser, current: PageOptions['current']): Html {
   return html`<nav class="nav" aria-label="Principal">
       ${link('/api-de-cnpj', 'API de CNPJ', 'home')}
       ${link('/api-de-cnpj/consulta', 'Consulta', 'consulta')}
+      ${link('/api-de-cnpj/monitoramento', 'Monitoramento', 'monitoramento')}
       ${link('/api-de-cnpj/tokens', 'Tokens', 'tokens')}
       ${link('/api-de-cnpj/webhooks', 'Webhooks', 'webhooks')}
     </nav>

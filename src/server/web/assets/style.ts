@@ -117,6 +117,9 @@ code.prefix { background: #eef1f4; padding: .1rem .35rem; border-radius: 4px; }
 /* The Consulta record: long field names and values; on a phone each value goes under its name. */
 @media (max-width: 600px) { .kv.record { grid-template-columns: minmax(0, 1fr); gap: 0; } .kv.record dd { margin-bottom: .5rem; overflow-wrap: break-word; } }
 code { overflow-wrap: anywhere; }
+/* A change's values (an e-mail, a street) break anywhere rather than widen the table. */
+.mudanca > span { min-width: 0; overflow-wrap: anywhere; }
+th.cnpj { white-space: nowrap; }
 .error-page { max-width: 560px; margin: 2rem auto; text-align: center; }
 body.wide .container, body.wide .topbar-inner { max-width: 1240px; }
 .docs { display: grid; grid-template-columns: 210px minmax(0, 1fr); gap: 1.5rem; align-items: start; }
@@ -136,7 +139,7 @@ body.wide .container, body.wide .topbar-inner { max-width: 1240px; }
   .toc { position: static; max-height: none; }
   .who-text { display: none; }
   .topbar-inner { gap: .75rem; }
-  .nav { order: 3; flex-basis: 100%; }
+  .nav { order: 3; flex-basis: 100%; flex-wrap: wrap; }
   .who { margin-left: auto; }
 }
 /* Phones: tighter cards and the small chart. */

@@ -1,0 +1,145 @@
+// The watchlist routes (docs/watchlists.md): PUT and DELETE /api/v1/watchlist/{cnpj}, GET and POST
+// /api/v1/watchlist. Order (docs/errors.md): authenticate → CNPJ, parameters or body (400, 413,
+// 415; not counted) → ONE call counted per request (429) → the work on app.db → the answer with
+// the quota headers. No snapshot is needed: a CNPJ need only be valid to be watched.
+import type { ServerResponse } from 'node:http';
+import type { AccessIdentity, ApiAccess } from '../../domain/accounts/api-access.ts';
+import { ERRORS } from '../../domain/api-errors.ts';
+import { readBatchRequest } from '../../domain/company/batch.ts';
+import { INVALID_CURSOR_MESSAGE } from '../../domain/cursor.ts';
+import { addWatched, type AddResult } from '../../domain/watchlist/add.ts';
+import { watchlistUsage } from '../../domain/watchlist/limit.ts';
+import { addAnswer, noneValidAnswer, planAdd } from '../../domain/watchlist/many.ts';
+import { readWatchlistCursor, watchedPage } from '../../domain/watchlist/page.ts';
+import { removeWatched } from '../../domain/watchlist/remove.ts';
+import { WatchlistQuerySchema, type WatchlistPage, type WatchlistPut } from '../../domain/watchlist/schema.ts';
+import type { Sqlite } from '../../storage/sqlite.ts';
+import type { WalSync } from '../../storage/wal-sync.ts';
+import { readJsonBody } from '../http/json-body.ts';
+import { setLogAccount } from '../http/log.ts';
+import { queryReader } from '../http/query-params.ts';
+import type { RouteRequest } from '../http/router.ts';
+import { rateLimitHeaders, sendDenied, sendUncounted, tokenOf } from './access.ts';
+import { BATCH_BODY_LIMIT } from './batch.ts';
+import { pathCnpj } from './company.ts';
+import { sendError, sendJson } from './errors.ts';
+import { writeWithoutWaiting } from './write-retry.ts';
+
+export const WATCHLIST_ROUTE = '/api/v1/watchlist';
+export const WATCHLIST_ITEM_ROUTE = '/api/v1/watchlist/:cnpj';
+/** The formatted CNPJ typed with its `/`, as for the lookup. */
+export const WATCHLIST_ITEM_ROUTE_SLASHED = '/api/v1/watchlist/:a/:b';
+
+export interface WatchlistDeps {
+  access: ApiAccess;
+  /** app.db, where the watchlist lives. */
+  sqlite: Sqlite;
+  /**
+   * With a connection in synchronous=NORMAL (the API's own): its WAL flush, awaited after each
+   * write before the answer leaves, so the fsync runs off the event loop (as the group commit's).
+   * Without it, `sqlite` must commit durably itself (synchronous=FULL).
+   */
+  walSync?: WalSync;
+  now: () => Date;
+}
+
+type Headers = Record<string, number>;
+
+/** The limit refusal: counted, with the numbers in the sentence. */
+function sendFull(res: ServerResponse, r: Extract<AddResult, { ok: false }>, headers: Headers): void {
+  sendError(res, 'watchlist_limit_exceeded', headers, ERRORS.watchlist_limit_exceeded.specific({ plan: r.plan, limit: r.limit, needed: r.needed, remaining: r.remaining }));
+}
+
+export function watchlistHandlers(deps: WatchlistDeps) {
+  const { access, sqlite, walSync, now } = deps;
+  /** On disk before the answer (a no-op when `sqlite` commits with synchronous=FULL). */
+  const durable = async (): Promise<void> => {
+    if (walSync) await walSync.sync();
+  };
+  /** The write, without blocking the event loop on another process's lock (the API's connection only). */
+  const write = <T>(fn: () => T): Promise<T> => (walSync ? writeWithoutWaiting(sqlite, fn) : Promise.resolve(fn()));
+  const readQuery = queryReader(WatchlistQuerySchema);
+
+  /** Token first (refusals count nothing), the request's own checks, then one counted call. */
+  const counted = (
+    work: (req: RouteRequest, res: ServerResponse, id: AccessIdentity, token: string | undefined) => Promise<void> | void,
+  ) =>
+    (req: RouteRequest, res: ServerResponse): Promise<void> | void => {
+      const token = tokenOf(req);
+      const id = access.identifyForCount(token);
+      if (!id.ok) return sendDenied(res, id);
+      setLogAccount(res, id.accountId);
+      return work(req, res, id, token);
+    };
+
+  const put = counted(async (req, res, id, token) => {
+    const cnpj = pathCnpj(req);
+    if (cnpj === null) return sendUncounted(res, access, token, 'invalid_cnpj');
+    const c = await access.consumeGrouped(id);
+    if (!c.ok) return sendDenied(res, c);
+    const headers = rateLimitHeaders(c.quota);
+    const r = await write(() => addWatched(sqlite, id.accountId, [cnpj], now()));
+    if (!r.ok) return sendFull(res, r, headers);
+    const row = r.rows.get(cnpj)!;
+    if (row.added) await durable();
+    const body: WatchlistPut = { cnpj, added_at: row.added_at, total: r.used, watchlist_limit: r.limit };
+    sendJson(res, row.added ? 201 : 200, body, headers);
+  });
+
+  const remove = counted(async (req, res, id, token) => {
+    const cnpj = pathCnpj(req);
+    if (cnpj === null) return sendUncounted(res, access, token, 'invalid_cnpj');
+    const c = await access.consumeGrouped(id);
+    if (!c.ok) return sendDenied(res, c);
+    const headers = rateLimitHeaders(c.quota);
+    if (!(await write(() => removeWatched(sqlite, id.accountId, cnpj)))) return sendError(res, 'not_watched', headers);
+    await durable();
+    res.writeHead(204, headers);
+    res.end();
+  });
+
+  const list = counted(async (req, res, id, token) => {
+    const query = readQuery(req.query);
+    if (!query.ok) return sendUncounted(res, access, token, 'invalid_parameter', query.message);
+    let after: string | null = null;
+    if (query.value.cursor !== undefined) {
+      after = readWatchlistCursor(query.value.cursor);
+      if (after === null) return sendUncounted(res, access, token, 'invalid_parameter', INVALID_CURSOR_MESSAGE);
+    }
+    const c = await access.consumeGrouped(id);
+    if (!c.ok) return sendDenied(res, c);
+    // One read transaction: the page and the total are of the same moment.
+    const body = sqlite.transaction((): WatchlistPage => {
+      const usage = watchlistUsage(sqlite, id.accountId)!;
+      return { ...watchedPage(sqlite, id.accountId, query.value.limit, after), total: usage.used, watchlist_limit: usage.limit };
+    })();
+    sendJson(res, 200, body, rateLimitHeaders(c.quota));
+  });
+
+  const addMany = counted(async (req, res, id, token) => {
+    const raw = await readJsonBody(req, BATCH_BODY_LIMIT);
+    if (!raw.ok) {
+      const close = raw.error === 'body_too_large' ? { Connection: 'close' } : undefined;
+      return sendUncounted(res, access, token, raw.error, raw.message, close);
+    }
+    const request = readBatchRequest(raw.value);
+    if (!request.ok) return sendUncounted(res, access, token, 'invalid_body', request.message);
+    const plan = planAdd(request.cnpjs);
+    if (plan.valid.length === 0) {
+      // Nothing to add: not counted, answered like an invalid CNPJ's 400 (429 when used up).
+      const q = access.authenticate(token);
+      if (!q.ok) return sendDenied(res, q);
+      const usage = watchlistUsage(sqlite, id.accountId)!;
+      return sendJson(res, 200, noneValidAnswer(plan, usage.used, usage.limit), rateLimitHeaders(q.quota));
+    }
+    const c = await access.consumeGrouped(id);
+    if (!c.ok) return sendDenied(res, c);
+    const headers = rateLimitHeaders(c.quota);
+    const r = await write(() => addWatched(sqlite, id.accountId, plan.valid, now()));
+    if (!r.ok) return sendFull(res, r, headers);
+    await durable();
+    sendJson(res, 200, addAnswer(plan, r), headers);
+  });
+
+  return { put, remove, list, addMany };
+}
