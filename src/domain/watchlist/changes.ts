@@ -1,7 +1,7 @@
 // A month's changes for an account's watchlist, as the web page shows them: the first `limit`
 // (in CNPJ order, each CNPJ's own changes before its company's) and how many there are in all.
-// The same items as watchedChanges (domain/history/watched.ts), read in one statement so that a
-// list at the top plan's limit (50,000) stays a page view's cost, not seconds.
+// The same items as watchedChanges (domain/history/watched.ts), bounded: a list at the top plan's
+// limit (50,000) stays a page view's cost.
 import { changesOfListInMonth, countOfListInMonth } from '../../storage/history/watched.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { changeItem, type ChangeItem } from '../history/item.ts';

@@ -91,8 +91,3 @@ export function openHistoryReader(dataDir: string): Sqlite | null {
   db.pragma('busy_timeout = 5000');
   return db;
 }
-
-/** One key's changes (a 14-character CNPJ or an 8-character base) in one month, by campo. */
-export function changesOfKeyInMonth(db: Sqlite, key: string, month: string): ChangeRow[] {
-  return db.prepare(HISTORY_SQL.ofKeyInMonth).all(key, month) as ChangeRow[];
-}

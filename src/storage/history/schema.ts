@@ -66,8 +66,6 @@ export const HISTORY_SQL = {
   months: `SELECT month, from_month, recorded_at, counts_json, seconds FROM history_months ORDER BY month DESC`,
   /** A page of a month's feed after a (cnpj, campo) key (keyset; '', '' for the first page). */
   page: `SELECT month, cnpj, tipo, campo, antes, depois FROM changes WHERE month = ? AND (cnpj, campo) > (?, ?) ORDER BY cnpj, campo LIMIT ?`,
-  /** One key's changes (a CNPJ or a base) in one month, by campo. */
-  ofKeyInMonth: `SELECT month, cnpj, tipo, campo, antes, depois FROM changes WHERE cnpj = ? AND month = ? ORDER BY campo`,
   /** Every change of one key (a CNPJ or a base), newest month first. */
   ofKey: `SELECT month, cnpj, tipo, campo, antes, depois FROM changes WHERE cnpj = ? ORDER BY month DESC, campo`,
 } as const;
