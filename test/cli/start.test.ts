@@ -23,7 +23,7 @@ test('first run (the README command): synthetic month, demo token, working curl 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-start-'));
   const first = await startUntil(dataDir, /Web app login: .*\n/);
   try {
-    assert.match(first.out, /SYNTHETIC month/);
+    assert.match(first.out, /SYNTHETIC months/);
     const curl = /curl -H "Authorization: Bearer (cnpj_\w+)" (http:\/\/127\.0\.0\.1:\d+\/api\/v1\/brazilian_companies\/(\w{14})\/company)/.exec(first.out);
     assert.ok(curl, first.out);
     const res = await fetch(curl[2], { headers: { Authorization: `Bearer ${curl[1]}` } });
@@ -32,6 +32,15 @@ test('first run (the README command): synthetic month, demo token, working curl 
     assert.equal(body.company.cnpj, curl[3]);
     const status = (await (await fetch(new URL('/api/v1/status', curl[2]))).json()) as { registry: { synthetic: boolean } };
     assert.equal(status.registry.synthetic, true, 'synthetic data is labelled');
+    // The second month was compared with the first: the change feed's curl line answers changes,
+    // and the demo's watchlist holds some of the changed CNPJs.
+    const feed = /curl -H "Authorization: Bearer cnpj_\w+" "(http:\/\/127\.0\.0\.1:\d+\/api\/v1\/changes\?month=\d{4}-\d{2}&limit=5)"/.exec(first.out);
+    assert.ok(feed, first.out);
+    const changes = (await (await fetch(feed[1], { headers: { Authorization: `Bearer ${curl[1]}` } })).json()) as { data: unknown[]; next_cursor: string | null };
+    assert.equal(changes.data.length, 5);
+    assert.ok(changes.next_cursor);
+    const watched = (await (await fetch(new URL('/api/v1/watchlist', curl[2]), { headers: { Authorization: `Bearer ${curl[1]}` } })).json()) as { total: number };
+    assert.ok(watched.total > 0);
   } finally {
     first.child.kill('SIGTERM');
     await new Promise((r) => first.child.on('exit', r));

@@ -8,6 +8,7 @@ import type { CommandModule } from 'yargs';
 import { createAccount, getAccountByName } from '../../domain/accounts/accounts.ts';
 import { createToken } from '../../domain/accounts/tokens.ts';
 import { createUser } from '../../domain/accounts/users.ts';
+import { addWatched } from '../../domain/watchlist/add.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, dataPaths } from '../../lib/config.ts';
 import { addMonths } from '../../lib/month.ts';
 import { openAppDb } from '../../storage/app-db.ts';
@@ -62,8 +63,12 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
         const s = await runImport({ dataDir, inputs: [outs[1]], month, synthetic: true, progress: process.stderr.isTTY, skipSpaceCheck: true });
         fs.rmSync(path.join(dataDir, 'synthetic'), { recursive: true, force: true });
         console.log(`Imported synthetic snapshot ${s.snapshotId} in ${s.stats.seconds.toFixed(1)} s.`);
+        const created = await createDemo(app.sqlite, demoPassword(app.sqlite));
+        // A few CNPJs that changed this month on the demo's watchlist: Monitoramento shows them.
+        const changed = Object.values(manifest.changes ?? {}).flatMap((c) => c.examples.slice(0, 1)).slice(0, 10);
+        addWatched(app.sqlite, created.accountId, changed, new Date());
         demo = {
-          ...(await createDemo(app.sqlite, demoPassword(app.sqlite))),
+          ...created,
           cnpj: manifest.sampleCnpjs.includes(SERPRO_BRANCH) ? SERPRO_BRANCH : manifest.sampleCnpjs[0],
           month,
         };
@@ -103,9 +108,9 @@ function demoPassword(sqlite: Sqlite): string | null {
   return exists ? null : crypto.randomBytes(9).toString('base64url');
 }
 
-async function createDemo(sqlite: Sqlite, password: string | null): Promise<{ token: string; password: string | null }> {
+async function createDemo(sqlite: Sqlite, password: string | null): Promise<{ token: string; password: string | null; accountId: number }> {
   const account = getAccountByName(sqlite, DEMO_ACCOUNT) ?? createAccount(sqlite, { name: DEMO_ACCOUNT, plan: 'Diamante' });
   if (password) await createUser(sqlite, { accountId: account.id, email: DEMO_EMAIL, password, role: 'billing_admin' });
   const { token } = createToken(sqlite, { accountId: account.id, name: 'demo', createdBy: 'cli' });
-  return { token, password };
+  return { token, password, accountId: account.id };
 }
