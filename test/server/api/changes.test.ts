@@ -94,7 +94,7 @@ describe('the change feed and a company history', () => {
     months.push(await generateDump({ companies: 2000, out: join(dir, 'm0'), seed: 42, month: '2026-11' }));
     months.push(await generateDump({ companies: 0, out: join(dir, 'm1'), evolveFrom: join(dir, 'm0') }));
     months.push(await generateDump({ companies: 0, out: join(dir, 'm2'), evolveFrom: join(dir, 'm1'), seed: 7 }));
-    for (let i = 0; i < 3; i++) await runImport({ dataDir, inputs: [join(dir, `m${i}`)], month: months[i].month, keep: 3, search: false, log: () => {} });
+    for (let i = 0; i < 3; i++) await runImport({ dataDir, inputs: [join(dir, `m${i}`)], month: months[i].month, keep: 3, search: false, history: false, log: () => {} });
     acct = await makeAccount(dataDir, 'Cliente', { plan: 'Ouro' });
     server = await serve(dataDir);
     // Before any month is recorded: no history.db yet, while the server runs.
