@@ -75,8 +75,21 @@ function partnerDiff(a: unknown[][], b: unknown[][]): [unknown[][], unknown[][]]
 const socios = (rows: unknown[][], lookups: Lookups): Socio[] =>
   rows.map((p) => mapSocio(partner(p), lookups)).sort((x, y) => (x.nome_socio < y.nome_socio ? -1 : x.nome_socio > y.nome_socio ? 1 : 0));
 
+/**
+ * Which changes to look for: the establishments' (new, gone, changed fields) or the companies'
+ * (company fields, Simples/MEI, partners). The two share nothing, so an import runs them in two
+ * processes at once (importer/history/step.ts); both when not given.
+ */
+export type ComparePart = 'establishments' | 'companies';
+
+export interface CompareOptions {
+  /** false: column by column even when both snapshots have row digests (tests). */
+  digests?: boolean;
+  part?: ComparePart;
+}
+
 /** Compares the snapshots in two directories; returns the count of changes per tipo (alteracao: per campo). */
-export function compareSnapshots(beforeDir: string, afterDir: string, sink: ChangeSink, options: { digests?: boolean } = {}): Record<string, number> {
+export function compareSnapshots(beforeDir: string, afterDir: string, sink: ChangeSink, options: CompareOptions = {}): Record<string, number> {
   const counts: Record<string, number> = {};
   const emit: ChangeSink = (cnpj, tipo, campo, antes, depois) => {
     const k = campo || tipo;
@@ -84,38 +97,47 @@ export function compareSnapshots(beforeDir: string, afterDir: string, sink: Chan
     sink(cnpj, tipo, campo, antes, depois);
   };
   const pair = new SnapshotPair(beforeDir, afterDir, options);
-  const sql = pair.sql;
   try {
-    const lk = pair.lookups;
-    const parse = (t: string | null) => (t === null ? null : (JSON.parse(t) as unknown[]));
-    for (const [cnpj, x, y] of pair.rows<Pair>(sql.establishments)) {
-      if (x === null) {
-        emit(cnpj, 'abertura', '', null, null);
-        continue;
-      }
-      const rows = [parse(x)!, parse(y)!];
-      fieldDiff(rows[0], rows[1], EST, (s) => shown(lk[s], { establishment: establishment(rows[s]) }), (campo, a, b) => emit(cnpj, 'alteracao', campo, a, b));
-    }
-    for (const [cnpj] of pair.rows<[string]>(sql.gone)) emit(cnpj, 'encerramento', '', null, null);
-    // A base in one month only is a company opened or gone: its establishments said so.
-    for (const [basico, x, y] of pair.rows<Pair>(sql.companies)) {
-      const rows = [parse(x)!, parse(y)!];
-      fieldDiff(rows[0], rows[1], COMPANY, (s) => shown(lk[s], { company: company(rows[s]) }), (campo, a, b) => emit(basico, 'alteracao', campo, a, b));
-    }
-    const none = MAPPED_COLUMNS.simples.map(() => null);
-    for (const [basico, x, y] of pair.rows<Pair>(sql.simples)) {
-      const rows = [parse(x), parse(y)];
-      fieldDiff(rows[0] ?? none, rows[1] ?? none, SIMPLES, (s) => shown(lk[s], { simples: rows[s] && simples(rows[s]) }), (campo, a, b) => emit(basico, 'alteracao', campo, a, b));
-    }
-    // The candidates first (few), then each one's lists: one statement at a time on the connection.
-    const bases = [...pair.rows<[string]>(sql.partnerBases)].map(([b]) => b);
-    for (const basico of bases) {
-      const [[x, y]] = [...pair.rows<[string, string]>(sql.partners, basico, basico)];
-      const [removed, added] = partnerDiff(JSON.parse(x) as unknown[][], JSON.parse(y) as unknown[][]);
-      if (removed.length || added.length) emit(basico, 'alteracao', SOCIOS, JSON.stringify(socios(removed, lk[0])), JSON.stringify(socios(added, lk[1])));
-    }
+    if (options.part !== 'companies') establishmentChanges(pair, emit);
+    if (options.part !== 'establishments') companyChanges(pair, emit);
   } finally {
     pair.close();
   }
   return counts;
+}
+
+const parse = (t: string | null) => (t === null ? null : (JSON.parse(t) as unknown[]));
+
+function establishmentChanges(pair: SnapshotPair, emit: ChangeSink): void {
+  const [sql, lk] = [pair.sql, pair.lookups];
+  for (const [cnpj, x, y] of pair.rows<Pair>(sql.establishments)) {
+    if (x === null) {
+      emit(cnpj, 'abertura', '', null, null);
+      continue;
+    }
+    const rows = [parse(x)!, parse(y)!];
+    fieldDiff(rows[0], rows[1], EST, (s) => shown(lk[s], { establishment: establishment(rows[s]) }), (campo, a, b) => emit(cnpj, 'alteracao', campo, a, b));
+  }
+  for (const [cnpj] of pair.rows<[string]>(sql.gone)) emit(cnpj, 'encerramento', '', null, null);
+}
+
+function companyChanges(pair: SnapshotPair, emit: ChangeSink): void {
+  const [sql, lk] = [pair.sql, pair.lookups];
+  // A base in one month only is a company opened or gone: its establishments said so.
+  for (const [basico, x, y] of pair.rows<Pair>(sql.companies)) {
+    const rows = [parse(x)!, parse(y)!];
+    fieldDiff(rows[0], rows[1], COMPANY, (s) => shown(lk[s], { company: company(rows[s]) }), (campo, a, b) => emit(basico, 'alteracao', campo, a, b));
+  }
+  const none = MAPPED_COLUMNS.simples.map(() => null);
+  for (const [basico, x, y] of pair.rows<Pair>(sql.simples)) {
+    const rows = [parse(x), parse(y)];
+    fieldDiff(rows[0] ?? none, rows[1] ?? none, SIMPLES, (s) => shown(lk[s], { simples: rows[s] && simples(rows[s]) }), (campo, a, b) => emit(basico, 'alteracao', campo, a, b));
+  }
+  // The candidates first (few), then each one's lists: one statement at a time on the connection.
+  const bases = [...pair.rows<[string]>(sql.partnerBases)].map(([b]) => b);
+  for (const basico of bases) {
+    const [[x, y]] = [...pair.rows<[string, string]>(sql.partners, basico, basico)];
+    const [removed, added] = partnerDiff(JSON.parse(x) as unknown[][], JSON.parse(y) as unknown[][]);
+    if (removed.length || added.length) emit(basico, 'alteracao', SOCIOS, JSON.stringify(socios(removed, lk[0])), JSON.stringify(socios(added, lk[1])));
+  }
 }

@@ -6,7 +6,7 @@
 //   imports; slotting an old month in would make its neighbour's differences wrong), and says so.
 import { historyMonths, openHistoryDb, writeMonth } from '../../storage/history/db.ts';
 import type { HistoryMonth } from '../../storage/history/schema.ts';
-import { compareSnapshots } from './compare.ts';
+import { compareSnapshots, type ComparePart } from './compare.ts';
 import { writeSubjects } from './subjects.ts';
 
 /** A snapshot to compare: its month and its directory. */
@@ -30,15 +30,19 @@ export type RecordResult =
   | { recorded: true; month: string; fromMonth: string; replaced: boolean; counts: Record<string, number>; seconds: number }
   | { recorded: false; month: string; reason: string };
 
-/** Compares `before` with `after` and records the differences as `after.month`'s, by the rules above. */
-export function recordMonth(dataDir: string, before: MonthSnapshot, after: MonthSnapshot): RecordResult {
+/**
+ * Compares `before` with `after` and records the differences as `after.month`'s, by the rules above.
+ * With `part`, only that part's changes (compare.ts): an import records each part into its own
+ * staging file at once and merges both (storage/history/merge.ts).
+ */
+export function recordMonth(dataDir: string, before: MonthSnapshot, after: MonthSnapshot, options: { part?: ComparePart } = {}): RecordResult {
   const db = openHistoryDb(dataDir);
   try {
     const decision = decideMonth(historyMonths(db), before.month, after.month);
     if (!decision.record) return { recorded: false, month: after.month, reason: decision.reason };
     const started = process.hrtime.bigint();
     const counts = writeMonth(db, after.month, before.month, (insert) => {
-      const counts = compareSnapshots(before.dir, after.dir, insert);
+      const counts = compareSnapshots(before.dir, after.dir, insert, { part: options.part });
       // The feed's filters read these (subjects.ts); in the same transaction as the changes.
       writeSubjects(db, after.month, before.dir, after.dir);
       return counts;

@@ -19,7 +19,7 @@ export function runHistoryProcess(): void {
   process.once('message', async (job: HistoryJob) => {
     try {
       // awaited: recordMonth may become asynchronous
-      const result = await recordMonth(job.stagingDir, job.before, job.after);
+      const result = await recordMonth(job.stagingDir, job.before, job.after, { part: job.part });
       finish({ type: 'done', result: { result, maxRssBytes: process.resourceUsage().maxRSS * 1024 } }, 0);
     } catch (err) {
       const e = err as Error & { code?: string };

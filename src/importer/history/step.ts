@@ -1,15 +1,18 @@
 // The history step of an import (docs/history.md, "Wiring"): after the completeness checks, the
-// snapshot being built is compared with the newest kept earlier month, in a child process
-// (`cnpj-api __import-history`, process.ts) running beside the search build. The child records into
-// a staging history file in the build folder; just before the publish the month is moved into
-// history.db in one transaction. So a refused, failed or killed import leaves history.db as it was,
+// snapshot being built is compared with the newest kept earlier month, in two child processes
+// (`cnpj-api __import-history`, process.ts) running beside the search build: one finds the
+// establishments' changes, the other the companies' (they share nothing; on two free cores this
+// halves the step). Each records into its own staging history file in the build folder; just
+// before the publish the month is moved into history.db from both, in one transaction. So a refused, failed or killed import leaves history.db as it was,
 // and history.db never holds a month that was not published. A failed comparison is logged and
 // the import goes on: the month then has no differences (a re-import or `history record` adds them).
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { dataPaths } from '../../lib/config.ts';
 import { tipoCounts } from '../../domain/history/counts.ts';
 import { planRecording, recordedMonths, type RecordingPlan } from '../../domain/history/months.ts';
+import type { ComparePart } from '../../domain/history/compare.ts';
 import type { MonthSnapshot, RecordResult } from '../../domain/history/record.ts';
 import { openHistoryDb } from '../../storage/history/db.ts';
 import { mergeStagedMonth } from '../../storage/history/merge.ts';
@@ -17,11 +20,14 @@ import type { SnapshotInfo } from '../../storage/snapshots/records.ts';
 import { runChildren } from '../writer-pool.ts';
 
 export interface HistoryJob {
-  /** The staging "data dir" (the build folder): recordMonth writes its history.db there. */
+  /** The staging "data dir" (a folder in the build folder): recordMonth writes its history.db there. */
   stagingDir: string;
   before: MonthSnapshot;
   after: MonthSnapshot;
+  part: ComparePart;
 }
+
+const PARTS: ComparePart[] = ['establishments', 'companies'];
 
 export interface HistoryChildResult {
   result: RecordResult;
@@ -45,11 +51,12 @@ export interface HistorySummary {
 
 export interface StartedHistory {
   month: string;
-  stagingDir: string;
+  /** One staging folder per part. */
+  stagingDirs: string[];
   plan: RecordingPlan;
   started: number;
-  /** Settles when the comparison has ended; never rejects. */
-  staged: Promise<{ child: HistoryChildResult | null; error: string | null }>;
+  /** Settles when both comparisons have ended (their results in PARTS order); never rejects. */
+  staged: Promise<{ children: HistoryChildResult[] | null; error: string | null }>;
 }
 
 /** Decides what to compare and starts the comparison; returns at once. */
@@ -71,20 +78,21 @@ export function startHistory(o: {
   }
   if (!plan.record) {
     o.log(`history: ${plan.reason}`);
-    return { month: o.month, stagingDir: o.buildDir, plan, started, staged: Promise.resolve({ child: null, error: null }) };
+    return { month: o.month, stagingDirs: [], plan, started, staged: Promise.resolve({ children: null, error: null }) };
   }
   o.log(`history: comparing ${o.month} with ${plan.before.month}${plan.replaces ? ` (replaces the ${o.month} already recorded)` : ''}`);
-  const job: HistoryJob = { stagingDir: o.buildDir, before: plan.before, after: { month: o.month, dir: o.buildDir } };
-  const staged = runChildren<HistoryJob, HistoryChildResult, object>('__import-history', [job], () => 'history', o.children, () => {}).then(
-    ([child]) => ({ child, error: null }),
-    (err: Error) => ({ child: null, error: err.message }),
+  const before = plan.before;
+  const jobs: HistoryJob[] = PARTS.map((part) => ({ stagingDir: path.join(o.buildDir, `history-${part}`), before, after: { month: o.month, dir: o.buildDir }, part }));
+  const staged = runChildren<HistoryJob, HistoryChildResult, object>('__import-history', jobs, (j) => `history (${j.part})`, o.children, () => {}).then(
+    (children) => ({ children, error: null }),
+    (err: Error) => ({ children: null, error: err.message }),
   );
-  return { month: o.month, stagingDir: o.buildDir, plan, started, staged };
+  return { month: o.month, stagingDirs: jobs.map((j) => j.stagingDir), plan, started, staged };
 }
 
 /**
- * Waits for the comparison, then moves the month into history.db (or says why not) and removes the
- * staging file. Nothing is awaited after the move: the caller publishes right after it, so a signal
+ * Waits for both comparisons, then moves the month into history.db (or says why not) and removes
+ * the staging files. Nothing is awaited after the move: the caller publishes right after it, so a signal
  * (handled on a later turn of the event loop) finds both done or neither.
  */
 export async function finishHistory(dataDir: string, h: StartedHistory, log: (line: string) => void): Promise<HistorySummary> {
@@ -92,23 +100,24 @@ export async function finishHistory(dataDir: string, h: StartedHistory, log: (li
   const s = await h.staged;
   const summary = (result: RecordResult | null, error: string | null): HistorySummary => {
     const now = performance.now();
-    return { result, error, seconds: (now - h.started) / 1000, waitSeconds: (now - waitStarted) / 1000, maxRssBytes: s.child?.maxRssBytes ?? 0 };
+    return { result, error, seconds: (now - h.started) / 1000, waitSeconds: (now - waitStarted) / 1000, maxRssBytes: Math.max(0, ...(s.children ?? []).map((c) => c.maxRssBytes)) };
   };
   if (!h.plan.record) return { result: { recorded: false, month: h.month, reason: h.plan.reason }, error: null, seconds: 0, waitSeconds: 0, maxRssBytes: 0 };
-  const staging = dataPaths(h.stagingDir).historyDb;
   try {
-    if (s.child === null) throw new Error(s.error ?? 'no result');
-    const r = s.child.result;
-    if (!r.recorded) {
-      log(`history: ${r.reason}`);
-      return summary(r, null);
+    if (s.children === null) throw new Error(s.error ?? 'no result');
+    const results = s.children.map((c) => c.result);
+    const refused = results.find((r) => !r.recorded);
+    if (refused && !refused.recorded) {
+      log(`history: ${refused.reason}`);
+      return summary(refused, null);
     }
     const db = openHistoryDb(dataDir);
     try {
-      mergeStagedMonth(db, staging, h.month);
+      mergeStagedMonth(db, h.stagingDirs.map((d) => dataPaths(d).historyDb), h.month);
     } finally {
       db.close();
     }
+    const r = mergedResult(results);
     const out = summary({ ...r, replaced: h.plan.replaces }, null);
     const t = tipoCounts(r.counts);
     log(`history: ${h.month} recorded against ${r.fromMonth}: ${t.abertura} abertura, ${t.encerramento} encerramento, ${t.alteracao} alteracao (comparison ${r.seconds.toFixed(1)} s; the publish waited ${out.waitSeconds.toFixed(1)} s for it)`);
@@ -118,6 +127,14 @@ export async function finishHistory(dataDir: string, h: StartedHistory, log: (li
     log(`history: recording ${h.month} failed (${message}); the import goes on without differences for ${h.month} (re-import it, or run \`cnpj-api history record --month ${h.month}\`)`);
     return summary(null, message);
   } finally {
-    for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(staging + suffix, { force: true });
+    for (const d of h.stagingDirs) fs.rmSync(d, { recursive: true, force: true });
   }
+}
+
+/** The two parts' results as one: counts added, the longer comparison's seconds. */
+function mergedResult(results: RecordResult[]): Extract<RecordResult, { recorded: true }> {
+  const done = results as Extract<RecordResult, { recorded: true }>[];
+  const counts: Record<string, number> = {};
+  for (const r of done) for (const [k, n] of Object.entries(r.counts)) counts[k] = (counts[k] ?? 0) + n;
+  return { ...done[0], counts, seconds: Math.max(...done.map((r) => r.seconds)) };
 }
