@@ -3,15 +3,12 @@
 // (400) → registry available (503) → ONE reservation of a call per distinct valid CNPJ, all or
 // nothing (429, nothing answered) → every answer. As for a lookup, the calls are counted on disk
 // before the answer leaves (group commit), and the refusals before the count count nothing.
-import type { ServerResponse } from 'node:http';
 import type { ApiAccess } from '../../domain/accounts/api-access.ts';
 import { answerBatch, planBatch, readBatchRequest } from '../../domain/company/batch.ts';
 import type { BatchResponse } from '../../domain/company/list-schema.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import { readJsonBody } from '../http/json-body.ts';
-import { setLogAccount } from '../http/log.ts';
-import type { RouteRequest } from '../http/router.ts';
-import { rateLimitHeaders, sendDenied, sendUncounted, tokenOf } from './access.ts';
+import { identified, rateLimitHeaders, sendDenied, sendUncounted } from './access.ts';
 import { sendJson } from './errors.ts';
 
 export const BATCH_ROUTE = '/api/v1/brazilian_companies/batch';
@@ -30,11 +27,7 @@ export interface BatchDeps {
 
 export function batchHandler(deps: BatchDeps) {
   const { access, reader } = deps;
-  return async (req: RouteRequest, res: ServerResponse): Promise<void> => {
-    const token = tokenOf(req);
-    const id = access.identifyForCount(token);
-    if (!id.ok) return sendDenied(res, id);
-    setLogAccount(res, id.accountId);
+  return identified(access, async (req, res, id, token) => {
     const body = await readJsonBody(req, BATCH_BODY_LIMIT);
     if (!body.ok) {
       // Past a too-large body the connection closes: the rest of it is not worth reading.
@@ -58,5 +51,5 @@ export function batchHandler(deps: BatchDeps) {
     }
     const answer: BatchResponse = { results: answerBatch(plan, (cnpj) => reader.lookup(cnpj)) };
     sendJson(res, 200, answer, headers);
-  };
+  });
 }

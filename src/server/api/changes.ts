@@ -6,7 +6,6 @@
 // (404 month_not_recorded, feed) → a filter value that cannot be used (400) → the call counted
 // (429) → the answer (history: 404 not_found for a CNPJ unknown to both the history and the
 // snapshot, counted as a lookup's).
-import type { ServerResponse } from 'node:http';
 import type { ApiAccess } from '../../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE } from '../../domain/cursor.ts';
@@ -16,10 +15,8 @@ import type { HistoryReader } from '../../domain/history/reader.ts';
 import { InvalidFilter } from '../../domain/search/filters.ts';
 import { filterMessage } from '../../domain/search/paging.ts';
 import { changesOf } from '../../storage/history/db.ts';
-import { setLogAccount } from '../http/log.ts';
 import { queryReader } from '../http/query-params.ts';
-import type { RouteRequest } from '../http/router.ts';
-import { rateLimitHeaders, sendDenied, sendUncounted, tokenOf } from './access.ts';
+import { identified, rateLimitHeaders, sendDenied, sendUncounted } from './access.ts';
 import { pathCnpj } from './company.ts';
 import { sendError, sendJson } from './errors.ts';
 
@@ -47,11 +44,7 @@ function monthMessage(month: string | undefined, latest: string | null): string 
 export function changesHandler(deps: ChangesDeps) {
   const { access, history } = deps;
   const readQuery = queryReader(ChangesQuerySchema);
-  return (req: RouteRequest, res: ServerResponse): Promise<void> | void => {
-    const token = tokenOf(req);
-    const id = access.identifyForCount(token);
-    if (!id.ok) return sendDenied(res, id);
-    setLogAccount(res, id.accountId);
+  return identified(access, (req, res, id, token) => {
     const query = readQuery(req.query);
     if (!query.ok) return sendUncounted(res, access, token, 'invalid_parameter', query.message);
     const v = query.value;
@@ -82,17 +75,13 @@ export function changesHandler(deps: ChangesDeps) {
       if (!counted.ok) return sendDenied(res, counted);
       sendJson(res, 200, body, rateLimitHeaders(counted.quota));
     });
-  };
+  });
 }
 
 export function historyHandler(deps: ChangesDeps) {
   const { access, reader, history } = deps;
   const readQuery = queryReader(HistoryQuerySchema);
-  return (req: RouteRequest, res: ServerResponse): Promise<void> | void => {
-    const token = tokenOf(req);
-    const id = access.identifyForCount(token);
-    if (!id.ok) return sendDenied(res, id);
-    setLogAccount(res, id.accountId);
+  return identified(access, (req, res, id, token) => {
     const cnpj = pathCnpj(req);
     if (cnpj === null) return sendUncounted(res, access, token, 'invalid_cnpj');
     const query = readQuery(req.query);
@@ -106,5 +95,5 @@ export function historyHandler(deps: ChangesDeps) {
       const body: CompanyHistory = { cnpj, data: historyItems(rows, cnpj) };
       sendJson(res, 200, body, rateLimitHeaders(counted.quota));
     });
-  };
+  });
 }

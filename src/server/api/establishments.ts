@@ -3,16 +3,13 @@
 // Order (docs/errors.md): authenticate → CNPJ (400 invalid_cnpj) → parameters and cursor (400
 // invalid_parameter) → registry available (503) → count one call (429) → 404 for an unknown CNPJ
 // (counted, as a lookup's) or the page.
-import type { ServerResponse } from 'node:http';
 import type { ApiAccess } from '../../domain/accounts/api-access.ts';
 import { INVALID_CURSOR_MESSAGE } from '../../domain/cursor.ts';
 import { readEstablishmentsCursor, type EstablishmentsAfter } from '../../domain/company/establishments.ts';
 import { EstablishmentsQuerySchema } from '../../domain/company/list-schema.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
-import { setLogAccount } from '../http/log.ts';
 import { queryReader } from '../http/query-params.ts';
-import type { RouteRequest } from '../http/router.ts';
-import { rateLimitHeaders, sendDenied, sendUncounted, tokenOf } from './access.ts';
+import { identified, rateLimitHeaders, sendDenied, sendUncounted } from './access.ts';
 import { pathCnpj } from './company.ts';
 import { sendError, sendJson } from './errors.ts';
 
@@ -28,11 +25,7 @@ export interface EstablishmentsDeps {
 export function establishmentsHandler(deps: EstablishmentsDeps) {
   const { access, reader } = deps;
   const readQuery = queryReader(EstablishmentsQuerySchema);
-  return (req: RouteRequest, res: ServerResponse): Promise<void> | void => {
-    const token = tokenOf(req);
-    const id = access.identifyForCount(token);
-    if (!id.ok) return sendDenied(res, id);
-    setLogAccount(res, id.accountId);
+  return identified(access, (req, res, id, token) => {
     const cnpj = pathCnpj(req);
     if (cnpj === null) return sendUncounted(res, access, token, 'invalid_cnpj');
     const query = readQuery(req.query);
@@ -50,5 +43,5 @@ export function establishmentsHandler(deps: EstablishmentsDeps) {
       if (page === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
       sendJson(res, 200, page, rateLimitHeaders(counted.quota));
     });
-  };
+  });
 }

@@ -3,7 +3,7 @@
 // 415; not counted) → ONE call counted per request (429) → the work on app.db → the answer with
 // the quota headers. No snapshot is needed: a CNPJ need only be valid to be watched.
 import type { ServerResponse } from 'node:http';
-import type { AccessIdentity, ApiAccess } from '../../domain/accounts/api-access.ts';
+import type { ApiAccess } from '../../domain/accounts/api-access.ts';
 import { ERRORS } from '../../domain/api-errors.ts';
 import { readBatchRequest } from '../../domain/company/batch.ts';
 import { INVALID_CURSOR_MESSAGE } from '../../domain/cursor.ts';
@@ -16,10 +16,8 @@ import { WatchlistQuerySchema, type WatchlistPage, type WatchlistPut } from '../
 import type { Sqlite } from '../../storage/sqlite.ts';
 import type { WalSync } from '../../storage/wal-sync.ts';
 import { readJsonBody } from '../http/json-body.ts';
-import { setLogAccount } from '../http/log.ts';
 import { queryReader } from '../http/query-params.ts';
-import type { RouteRequest } from '../http/router.ts';
-import { rateLimitHeaders, sendDenied, sendUncounted, tokenOf } from './access.ts';
+import { identified, rateLimitHeaders, sendDenied, sendUncounted } from './access.ts';
 import { BATCH_BODY_LIMIT } from './batch.ts';
 import { pathCnpj } from './company.ts';
 import { sendError, sendJson } from './errors.ts';
@@ -60,19 +58,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
   const write = <T>(fn: () => T): Promise<T> => (walSync ? writeWithoutWaiting(sqlite, fn) : Promise.resolve(fn()));
   const readQuery = queryReader(WatchlistQuerySchema);
 
-  /** Token first (refusals count nothing), the request's own checks, then one counted call. */
-  const counted = (
-    work: (req: RouteRequest, res: ServerResponse, id: AccessIdentity, token: string | undefined) => Promise<void> | void,
-  ) =>
-    (req: RouteRequest, res: ServerResponse): Promise<void> | void => {
-      const token = tokenOf(req);
-      const id = access.identifyForCount(token);
-      if (!id.ok) return sendDenied(res, id);
-      setLogAccount(res, id.accountId);
-      return work(req, res, id, token);
-    };
-
-  const put = counted(async (req, res, id, token) => {
+  const put = identified(access, async (req, res, id, token) => {
     const cnpj = pathCnpj(req);
     if (cnpj === null) return sendUncounted(res, access, token, 'invalid_cnpj');
     const c = await access.consumeGrouped(id);
@@ -86,7 +72,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     sendJson(res, row.added ? 201 : 200, body, headers);
   });
 
-  const remove = counted(async (req, res, id, token) => {
+  const remove = identified(access, async (req, res, id, token) => {
     const cnpj = pathCnpj(req);
     if (cnpj === null) return sendUncounted(res, access, token, 'invalid_cnpj');
     const c = await access.consumeGrouped(id);
@@ -98,7 +84,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     res.end();
   });
 
-  const list = counted(async (req, res, id, token) => {
+  const list = identified(access, async (req, res, id, token) => {
     const query = readQuery(req.query);
     if (!query.ok) return sendUncounted(res, access, token, 'invalid_parameter', query.message);
     let after: string | null = null;
@@ -116,7 +102,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     sendJson(res, 200, body, rateLimitHeaders(c.quota));
   });
 
-  const addMany = counted(async (req, res, id, token) => {
+  const addMany = identified(access, async (req, res, id, token) => {
     const raw = await readJsonBody(req, BATCH_BODY_LIMIT);
     if (!raw.ok) {
       const close = raw.error === 'body_too_large' ? { Connection: 'close' } : undefined;
