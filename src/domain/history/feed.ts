@@ -7,7 +7,7 @@
 // A page examines at most SCAN_BUDGET subjects: a rare combination may answer a short page with a
 // next_cursor (as the search does) instead of reading the whole month for one request.
 import type { Statement } from 'better-sqlite3';
-import { MATRIZ_FILIAL, SITUACOES, InvalidFilter, type Situacao } from '../search/filters.ts';
+import { MATRIZ_FILIAL, SITUACOES, InvalidFilter, type CompanyFilters } from '../search/filters.ts';
 import { normalizeText } from '../search/normalize.ts';
 import type { ChangeRow, Tipo } from '../../storage/history/schema.ts';
 import { SUBJECT_COLUMNS, SUBJECTS_SQL, type IndexedColumn, type SubjectRow } from '../../storage/history/subjects.ts';
@@ -15,22 +15,17 @@ import type { Sqlite } from '../../storage/sqlite.ts';
 import { changeItem, type ChangeItem } from './item.ts';
 import { kindsMask } from './kinds.ts';
 
-/** The feed's filters, values parsed (feed-schema.ts); lists are OR, keys AND. */
-export interface FeedFilters {
+/**
+ * The feed's filters, values parsed (feed-schema.ts); lists are OR, keys AND: tipo and campo, and
+ * the company search's attribute filters that a change's CNPJ has (`cnae`: of the CNAE fiscal only).
+ */
+export type FeedFilters = Pick<
+  CompanyFilters,
+  'uf' | 'municipio' | 'cnae' | 'situacao_cadastral' | 'matriz_filial' | 'natureza_juridica' | 'porte' | 'opc_simples' | 'opc_mei'
+> & {
   tipo?: readonly Tipo[];
   campo?: readonly string[];
-  uf?: readonly string[];
-  /** The dump's code (a number) or a name (accent-insensitive). */
-  municipio?: readonly (number | string)[];
-  /** 2–7 digit prefixes of the CNAE fiscal. */
-  cnae?: readonly string[];
-  situacao_cadastral?: readonly Situacao[];
-  matriz_filial?: keyof typeof MATRIZ_FILIAL;
-  natureza_juridica?: readonly number[];
-  porte?: readonly number[];
-  opc_simples?: boolean;
-  opc_mei?: boolean;
-}
+};
 
 /** Where a page resumes: after this (shown CNPJ, campo); campo '~' = after every change of the CNPJ. */
 export type FeedKey = readonly [cnpj: string, campo: string];
