@@ -15,7 +15,7 @@ import { planRecording, recordedMonths, type RecordingPlan } from '../../domain/
 import type { ComparePart } from '../../domain/history/compare.ts';
 import type { MonthSnapshot, RecordResult } from '../../domain/history/record.ts';
 import { openHistoryDb } from '../../storage/history/db.ts';
-import { mergeStagedMonth } from '../../storage/history/merge.ts';
+import { mergeStagedMonth, type MergedMonth } from '../../storage/history/merge.ts';
 import type { SnapshotInfo } from '../../storage/snapshots/records.ts';
 import { runChildren } from '../writer-pool.ts';
 
@@ -106,18 +106,21 @@ export async function finishHistory(dataDir: string, h: StartedHistory, log: (li
   try {
     if (s.children === null) throw new Error(s.error ?? 'no result');
     const results = s.children.map((c) => c.result);
-    const refused = results.find((r) => !r.recorded);
-    if (refused && !refused.recorded) {
+    const refused = results.find((r): r is Extract<RecordResult, { recorded: false }> => !r.recorded);
+    if (refused) {
       log(`history: ${refused.reason}`);
       return summary(refused, null);
     }
+    const done = results as Extract<RecordResult, { recorded: true }>[];
     const db = openHistoryDb(dataDir);
+    let merged: MergedMonth;
     try {
-      mergeStagedMonth(db, h.stagingDirs.map((d) => dataPaths(d).historyDb), h.month);
+      merged = mergeStagedMonth(db, h.stagingDirs.map((d) => dataPaths(d).historyDb), h.month);
     } finally {
       db.close();
     }
-    const r = mergedResult(results);
+    // The longer of the two comparisons; the counts as written into history.db.
+    const r = { ...done[0], counts: merged.counts, seconds: Math.max(...done.map((x) => x.seconds)) };
     const out = summary({ ...r, replaced: h.plan.replaces }, null);
     const t = tipoCounts(r.counts);
     log(`history: ${h.month} recorded against ${r.fromMonth}: ${t.abertura} abertura, ${t.encerramento} encerramento, ${t.alteracao} alteracao (comparison ${r.seconds.toFixed(1)} s; the publish waited ${out.waitSeconds.toFixed(1)} s for it)`);
@@ -129,12 +132,4 @@ export async function finishHistory(dataDir: string, h: StartedHistory, log: (li
   } finally {
     for (const d of h.stagingDirs) fs.rmSync(d, { recursive: true, force: true });
   }
-}
-
-/** The two parts' results as one: counts added, the longer comparison's seconds. */
-function mergedResult(results: RecordResult[]): Extract<RecordResult, { recorded: true }> {
-  const done = results as Extract<RecordResult, { recorded: true }>[];
-  const counts: Record<string, number> = {};
-  for (const r of done) for (const [k, n] of Object.entries(r.counts)) counts[k] = (counts[k] ?? 0) + n;
-  return { ...done[0], counts, seconds: Math.max(...done.map((r) => r.seconds)) };
 }

@@ -17,12 +17,17 @@ interface StagedMonth {
   seconds: number;
 }
 
+/** What was moved: the rows, and the month's counts added over the files. */
+export interface MergedMonth {
+  rows: number;
+  counts: Record<string, number>;
+}
+
 /**
- * Copies `month` from the history files `stagingFiles` into `db` (the real history.db); returns
- * the rows copied. The files hold disjoint changes; a CNPJ shown in two of them (a head office
+ * Copies `month` from the history files `stagingFiles` into `db` (the real history.db). The files hold disjoint changes; a CNPJ shown in two of them (a head office
  * with changes of its own and of its company) gets one subject with both files' kinds.
  */
-export function mergeStagedMonth(db: Sqlite, stagingFiles: readonly string[], month: string): number {
+export function mergeStagedMonth(db: Sqlite, stagingFiles: readonly string[], month: string): MergedMonth {
   const schemas: string[] = [];
   try {
     // ATTACH is refused inside a transaction: all of them first.
@@ -54,7 +59,7 @@ export function mergeStagedMonth(db: Sqlite, stagingFiles: readonly string[], mo
       for (const m of staged) for (const [k, n] of Object.entries(JSON.parse(m!.counts_json) as Record<string, number>)) counts[k] = (counts[k] ?? 0) + n;
       const last = staged.reduce((a, b) => (b!.recorded_at > a!.recorded_at ? b : a))!;
       db.prepare(HISTORY_SQL.putMonth).run(month, last.from_month, last.recorded_at, JSON.stringify(counts), Math.max(...staged.map((m) => m!.seconds)));
-      return rows;
+      return { rows, counts };
     }).immediate();
   } finally {
     for (const s of schemas) db.exec(`DETACH DATABASE ${s}`);
