@@ -90,19 +90,24 @@ export interface CompareOptions {
 
 /** Compares the snapshots in two directories; returns the count of changes per tipo (alteracao: per campo). */
 export function compareSnapshots(beforeDir: string, afterDir: string, sink: ChangeSink, options: CompareOptions = {}): Record<string, number> {
+  const pair = new SnapshotPair(beforeDir, afterDir, options);
+  try {
+    return comparePair(pair, sink, options.part);
+  } finally {
+    pair.close();
+  }
+}
+
+/** compareSnapshots on snapshots already open (recordMonth's pair, which the feed subjects read too). */
+export function comparePair(pair: SnapshotPair, sink: ChangeSink, part?: ComparePart): Record<string, number> {
   const counts: Record<string, number> = {};
   const emit: ChangeSink = (cnpj, tipo, campo, antes, depois) => {
     const k = campo || tipo;
     counts[k] = (counts[k] ?? 0) + 1;
     sink(cnpj, tipo, campo, antes, depois);
   };
-  const pair = new SnapshotPair(beforeDir, afterDir, options);
-  try {
-    if (options.part !== 'companies') establishmentChanges(pair, emit);
-    if (options.part !== 'establishments') companyChanges(pair, emit);
-  } finally {
-    pair.close();
-  }
+  if (part !== 'companies') establishmentChanges(pair, emit);
+  if (part !== 'establishments') companyChanges(pair, emit);
   return counts;
 }
 

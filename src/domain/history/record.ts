@@ -6,7 +6,8 @@
 //   imports; slotting an old month in would make its neighbour's differences wrong), and says so.
 import { historyMonths, openHistoryDb, writeMonth } from '../../storage/history/db.ts';
 import type { HistoryMonth } from '../../storage/history/schema.ts';
-import { compareSnapshots, type ComparePart } from './compare.ts';
+import { comparePair, type ComparePart } from './compare.ts';
+import { SnapshotPair } from './pair.ts';
 import { writeSubjects } from './subjects.ts';
 
 /** A snapshot to compare: its month and its directory. */
@@ -42,10 +43,16 @@ export function recordMonth(dataDir: string, before: MonthSnapshot, after: Month
     if (!decision.record) return { recorded: false, month: after.month, reason: decision.reason };
     const started = process.hrtime.bigint();
     const counts = writeMonth(db, after.month, before.month, (insert) => {
-      const counts = compareSnapshots(before.dir, after.dir, insert, { part: options.part });
-      // The feed's filters read these (subjects.ts); in the same transaction as the changes.
-      writeSubjects(db, after.month, before.dir, after.dir);
-      return counts;
+      // One pair of open snapshots for the comparison and the feed's subjects (subjects.ts), which
+      // are written in the same transaction as the changes.
+      const pair = new SnapshotPair(before.dir, after.dir);
+      try {
+        const counts = comparePair(pair, insert, options.part);
+        writeSubjects(db, after.month, pair);
+        return counts;
+      } finally {
+        pair.close();
+      }
     });
     return { recorded: true, month: after.month, fromMonth: before.month, replaced: decision.replaces, counts, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
   } finally {

@@ -40,64 +40,59 @@ function sideReader(pair: SnapshotPair, s: Side) {
   };
 }
 
-/** Writes `month`'s subjects from its changes (already written on `db`); returns how many. */
-export function writeSubjects(db: Sqlite, month: string, beforeDir: string, afterDir: string): number {
-  const pair = new SnapshotPair(beforeDir, afterDir);
-  try {
-    const side = { o: sideReader(pair, 'o'), n: sideReader(pair, 'n') };
-    const insert = db.prepare(SUBJECTS_SQL.insert);
-    db.prepare(SUBJECTS_SQL.deleteMonth).run(month);
-    let written = 0;
-    // One base at a time: its company rows (8-character key) and its establishments' rows are
-    // contiguous in key order, so memory holds one company's subjects, whatever the month's size.
-    let base: string | null = null;
-    let group = new Map<string, { kinds: number; company: number; closed: boolean }>();
-    const flush = () => {
-      for (const [cnpj, g] of [...group].sort(([a], [b]) => (a < b ? -1 : 1))) {
-        const now = g.closed ? undefined : side.n.est(cnpj);
-        const s: Side = now === undefined ? 'o' : 'n';
-        const e = now ?? side.o.est(cnpj) ?? [null, null, null, null, null];
-        const row: SubjectRow = {
-          cnpj, kinds: g.kinds, company: g.company,
-          ...zip(['uf', 'municipio', 'cnae', 'situacao', 'matriz'], e),
-          ...zip(['natureza', 'porte'], side[s].company(cnpj.slice(0, 8))),
-          ...zip(['simples', 'mei'], side[s].simples(cnpj.slice(0, 8))),
-        } as SubjectRow;
-        insert.run(month, ...SUBJECT_COLUMNS.map((c) => row[c]));
-        written++;
-      }
-      group = new Map();
-    };
-    const at = (cnpj: string) => {
-      let g = group.get(cnpj);
-      if (g === undefined) group.set(cnpj, (g = { kinds: 0, company: 0, closed: false }));
-      return g;
-    };
-    for (const [key, tipo, campo] of keysOf(db, month)) {
-      const b = key.slice(0, 8);
-      if (b !== base) {
-        flush();
-        base = b;
-      }
-      if (key.length === 14) {
-        const g = at(key);
-        g.kinds |= kindBit(tipo, campo);
-        if (tipo === 'encerramento') g.closed = true;
-      } else {
-        const head = side.n.headOffice(b) ?? side.o.headOffice(b) ?? makeCnpj(b, '0001');
-        const g = at(head);
-        g.kinds |= kindBit(tipo, campo);
-        g.company = 1;
-      }
+/** Writes `month`'s subjects from its changes (already written on `db`) and the two snapshots; returns how many. */
+export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair): number {
+  const side = { o: sideReader(pair, 'o'), n: sideReader(pair, 'n') };
+  const insert = db.prepare(SUBJECTS_SQL.insert);
+  db.prepare(SUBJECTS_SQL.deleteMonth).run(month);
+  let written = 0;
+  // One base at a time: its company rows (8-character key) and its establishments' rows are
+  // contiguous in key order, so memory holds one company's subjects, whatever the month's size.
+  let base: string | null = null;
+  let group = new Map<string, { kinds: number; company: number; closed: boolean }>();
+  const flush = () => {
+    for (const [cnpj, g] of [...group].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const now = g.closed ? undefined : side.n.est(cnpj);
+      const s: Side = now === undefined ? 'o' : 'n';
+      const e = now ?? side.o.est(cnpj) ?? [null, null, null, null, null];
+      const row: SubjectRow = {
+        cnpj, kinds: g.kinds, company: g.company,
+        ...zip(['uf', 'municipio', 'cnae', 'situacao', 'matriz'], e),
+        ...zip(['natureza', 'porte'], side[s].company(cnpj.slice(0, 8))),
+        ...zip(['simples', 'mei'], side[s].simples(cnpj.slice(0, 8))),
+      } as SubjectRow;
+      insert.run(month, ...SUBJECT_COLUMNS.map((c) => row[c]));
+      written++;
     }
-    flush();
-    const putName = db.prepare(SUBJECTS_SQL.putName);
-    db.prepare(SUBJECTS_SQL.clearNames).run();
-    for (const [code, name] of pair.lookups[1].municipios) putName.run(normalizeText(name), code);
-    return written;
-  } finally {
-    pair.close();
+    group = new Map();
+  };
+  const at = (cnpj: string) => {
+    let g = group.get(cnpj);
+    if (g === undefined) group.set(cnpj, (g = { kinds: 0, company: 0, closed: false }));
+    return g;
+  };
+  for (const [key, tipo, campo] of keysOf(db, month)) {
+    const b = key.slice(0, 8);
+    if (b !== base) {
+      flush();
+      base = b;
+    }
+    if (key.length === 14) {
+      const g = at(key);
+      g.kinds |= kindBit(tipo, campo);
+      if (tipo === 'encerramento') g.closed = true;
+    } else {
+      const head = side.n.headOffice(b) ?? side.o.headOffice(b) ?? makeCnpj(b, '0001');
+      const g = at(head);
+      g.kinds |= kindBit(tipo, campo);
+      g.company = 1;
+    }
   }
+  flush();
+  const putName = db.prepare(SUBJECTS_SQL.putName);
+  db.prepare(SUBJECTS_SQL.clearNames).run();
+  for (const [code, name] of pair.lookups[1].municipios) putName.run(normalizeText(name), code);
+  return written;
 }
 
 /**
