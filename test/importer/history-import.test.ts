@@ -11,20 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { generateDump, type DumpManifest } from '../../src/demo/generate.ts';
-import { MAPPED_COLUMNS, mapCompany } from '../../src/domain/company/map.ts';
-import type { CompanyResponse } from '../../src/domain/company/schema.ts';
 import { compareSnapshots } from '../../src/domain/history/compare.ts';
 import { NO_EARLIER_MONTH } from '../../src/domain/history/months.ts';
 import { recordMonth } from '../../src/domain/history/record.ts';
-import { SnapshotPair } from '../../src/domain/history/pair.ts';
-import { compile } from '../../src/domain/registry/rows.ts';
 import { runImport, type ImportSummary } from '../../src/importer/run.ts';
 import { dataPaths } from '../../src/lib/config.ts';
 import { openSqlite } from '../../src/storage/sqlite.ts';
-import { attachSnapshot } from '../../src/storage/snapshots/attach.ts';
 import type { ChangeRow } from '../../src/storage/history/schema.ts';
 import { snapshotDir } from '../../scripts/evolve-check.ts';
 import { runCli } from '../helpers/cli.ts';
+import { COMPANY_KINDS, ESTABLISHMENT_KINDS, snapshotLookup } from '../domain/history/snapshot-lookup.ts';
 
 let dir: string;
 let dataDir: string;
@@ -66,30 +62,6 @@ function recordedMonthRows(): { month: string; from_month: string; counts_json: 
   }
 }
 
-/** The lookup of a snapshot folder, as the API answers it (the reader's statement and the mapping). */
-function lookupOf(snapshot: string): { get: (cnpj: string) => CompanyResponse | null; cnpjs: string[] } {
-  const pair = new SnapshotPair(snapshot, snapshot);
-  const lookups = pair.lookups[0];
-  pair.close();
-  const db = openSqlite(':memory:');
-  attachSnapshot(db, snapshot);
-  const compiled = compile(MAPPED_COLUMNS);
-  const stmt = db.prepare<[string], string>(compiled.sql).pluck();
-  const cnpjs = db.prepare('SELECT cnpj FROM est.establishments').pluck().all() as string[];
-  return { cnpjs, get: (cnpj) => { const t = stmt.get(cnpj); return t === undefined ? null : mapCompany(compiled.rows(t), lookups, []); } };
-}
-
-const ESTABLISHMENT_KINDS: Record<string, string> = {
-  baixa: 'situacao_cadastral', inapta: 'situacao_cadastral', suspensa: 'situacao_cadastral', reativacao: 'situacao_cadastral',
-  endereco: 'logradouro', municipio: 'municipio', uf: 'uf', cnae: 'cnae_fiscal', cnae_secundaria: 'cnaes_secundarios',
-  nome_fantasia: 'nome_fantasia', telefone: 'telefone_1', email: 'email',
-};
-const COMPANY_KINDS: Record<string, string> = {
-  razao_social: 'razao_social', natureza_juridica: 'natureza_juridica', capital_social: 'capital_social', porte: 'porte',
-  simples_entrada: 'opc_simples', simples_saida: 'opc_simples', mei_entrada: 'opc_mei', mei_saida: 'opc_mei',
-  socio_entrada: 'socios', socio_saida: 'socios', socio_qualificacao: 'socios',
-};
-
 /** Month `i`'s recorded rows against the manifest's examples and the two snapshots' lookups. */
 function checkMonth(i: number): void {
   const recorded = rows(month(i));
@@ -100,7 +72,7 @@ function checkMonth(i: number): void {
   const key = (r: ChangeRow) => `${r.cnpj} ${r.campo}`;
   assert.deepEqual(recorded, found.sort((a, b) => (key(a) < key(b) ? -1 : 1)));
   const of = (k: string, campo?: string) => recorded.filter((r) => r.cnpj === k && (campo === undefined || r.campo === campo));
-  const [old, now] = [lookupOf(oldDir), lookupOf(newDir)];
+  const [old, now] = [snapshotLookup(oldDir), snapshotLookup(newDir)];
   const c = months[i].changes!;
   for (const cnpj of c.abertura.examples) assert.deepEqual(of(cnpj), [{ month: month(i), cnpj, tipo: 'abertura', campo: '', antes: null, depois: null }]);
   for (const cnpj of c.encerramento.examples) assert.deepEqual(of(cnpj), [{ month: month(i), cnpj, tipo: 'encerramento', campo: '', antes: null, depois: null }]);

@@ -8,19 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { generateDump, type DumpManifest } from '../../../src/demo/generate.ts';
-import { MAPPED_COLUMNS, mapCompany } from '../../../src/domain/company/map.ts';
-import type { CompanyResponse } from '../../../src/domain/company/schema.ts';
 import { compareSnapshots } from '../../../src/domain/history/compare.ts';
 import { ESTABLISHMENT_FIELDS } from '../../../src/domain/history/fields.ts';
 import { decideMonth, previousSnapshot, recordMonth } from '../../../src/domain/history/record.ts';
 import { pairSql, SnapshotPair } from '../../../src/domain/history/pair.ts';
-import { compile } from '../../../src/domain/registry/rows.ts';
 import { runImport } from '../../../src/importer/run.ts';
 import { changesOf, changesPage, historyMonths, openHistoryDb } from '../../../src/storage/history/db.ts';
 import { HISTORY_SQL, type ChangeRow } from '../../../src/storage/history/schema.ts';
-import { attachSnapshot } from '../../../src/storage/snapshots/attach.ts';
-import { openSqlite } from '../../../src/storage/sqlite.ts';
 import { snapshotDir } from '../../../scripts/evolve-check.ts';
+import { COMPANY_KINDS, ESTABLISHMENT_KINDS, snapshotLookup } from './snapshot-lookup.ts';
 
 let dir: string;
 let dataDir: string;
@@ -37,32 +33,6 @@ before(async () => {
 });
 
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The lookup of a snapshot, as the API answers it (the reader's statement and the mapping). */
-function lookupOf(snapshotDirPath: string): (cnpj: string) => CompanyResponse | null {
-  const pair = new SnapshotPair(snapshotDirPath, snapshotDirPath);
-  const lookups = pair.lookups[0];
-  pair.close();
-  const db = openSqlite(':memory:');
-  attachSnapshot(db, snapshotDirPath);
-  const compiled = compile(MAPPED_COLUMNS);
-  const stmt = db.prepare<[string], string>(compiled.sql).pluck();
-  return (cnpj) => {
-    const text = stmt.get(cnpj);
-    return text === undefined ? null : mapCompany(compiled.rows(text), lookups, []);
-  };
-}
-
-const ESTABLISHMENT_KINDS: Record<string, string> = {
-  baixa: 'situacao_cadastral', inapta: 'situacao_cadastral', suspensa: 'situacao_cadastral', reativacao: 'situacao_cadastral',
-  endereco: 'logradouro', municipio: 'municipio', uf: 'uf', cnae: 'cnae_fiscal', cnae_secundaria: 'cnaes_secundarios',
-  nome_fantasia: 'nome_fantasia', telefone: 'telefone_1', email: 'email',
-};
-const COMPANY_KINDS: Record<string, string> = {
-  razao_social: 'razao_social', natureza_juridica: 'natureza_juridica', capital_social: 'capital_social', porte: 'porte',
-  simples_entrada: 'opc_simples', simples_saida: 'opc_simples', mei_entrada: 'opc_mei', mei_saida: 'opc_mei',
-  socio_entrada: 'socios', socio_saida: 'socios', socio_qualificacao: 'socios',
-};
 
 function allRows(month: string): ChangeRow[] {
   const db = openHistoryDb(dataDir);
@@ -130,7 +100,7 @@ for (const step of [1, 2]) {
     const rows = allRows(m.month);
     const byKey = new Map<string, ChangeRow[]>();
     for (const row of rows) byKey.set(row.cnpj, [...(byKey.get(row.cnpj) ?? []), row]);
-    const [old, now] = [lookupOf(snap(step - 1).dir), lookupOf(snap(step).dir)];
+    const [old, now] = [snapshotLookup(snap(step - 1).dir).get, snapshotLookup(snap(step).dir).get];
 
     for (const cnpj of c.abertura.examples) assert.deepEqual(byKey.get(cnpj), [{ month: m.month, cnpj, tipo: 'abertura', campo: '', antes: null, depois: null }]);
     for (const cnpj of c.encerramento.examples) assert.deepEqual(byKey.get(cnpj), [{ month: m.month, cnpj, tipo: 'encerramento', campo: '', antes: null, depois: null }]);
