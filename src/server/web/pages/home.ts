@@ -5,6 +5,7 @@ import { usageChart, type DayCount } from '../chart.ts';
 import { formatDate, formatInt, formatPct } from '../format.ts';
 import { breakAfterSlashes, html, type Html } from '../html.ts';
 import { layout, type HeaderUser } from '../layout.ts';
+import { meter } from '../meter.ts';
 
 /** The CNPJ used in the example (Receita's own published example). */
 export const EXAMPLE_CNPJ = '33683111000280';
@@ -19,15 +20,6 @@ export interface HomePageData {
   monthLength: number;
   today: string;
   baseUrl: string;
-}
-
-function usageMeter(calls: number, limit: number): Html {
-  const ratio = limit > 0 ? Math.min(1, calls / limit) : 1;
-  const level = ratio >= 1 ? ' full' : ratio >= 0.8 ? ' high' : '';
-  return html`<svg class="meter" viewBox="0 0 100 4" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-    <rect class="track" x="0" y="0" width="100" height="4"/>
-    <rect class="fill${level}" x="0" y="0" width="${(ratio * 100).toFixed(2)}" height="4"/>
-  </svg>`;
 }
 
 /** What the API answers this account's calls, in the words of the API's error table. */
@@ -67,7 +59,7 @@ ${!usage.apiIncluded ? html`<div class="alert alert-warn" role="status"><p>${api
   <section class="card" aria-labelledby="uso-titulo">
     <h2 id="uso-titulo">Uso em ${d.monthLabel}</h2>
     <p class="stat" id="uso-mes">${formatInt(usage.calls)} <small>de ${formatInt(usage.limit)} chamadas</small></p>
-    ${usageMeter(usage.calls, usage.limit)}
+    ${meter(usage.calls, usage.limit)}
     <p class="muted">${formatPct(pct)}% da cota usada · restam ${formatInt(usage.remaining)} · a contagem recomeça em ${resetDay}.</p>
   </section>
 </div>
