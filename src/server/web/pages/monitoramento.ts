@@ -4,8 +4,10 @@ import { formatCnpj } from '../../../domain/cnpj.ts';
 import type { Watched } from '../../../domain/watchlist/add.ts';
 import type { WatchlistUsage } from '../../../domain/watchlist/limit.ts';
 import { formatDate, formatInt } from '../format.ts';
+import { messageFlash } from '../flash.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, layout, type HeaderUser } from '../layout.ts';
+import { meter } from '../meter.ts';
 import type { Flash } from '../session.ts';
 import { changesCard, type WatchChanges } from './watch-changes.ts';
 
@@ -24,21 +26,6 @@ export interface MonitoramentoData {
   flash: Flash | null;
   /** Re-shown after a refused addition. */
   form?: { cnpj: string; error: string };
-}
-
-function meter(used: number, limit: number): Html {
-  const ratio = limit > 0 ? Math.min(1, used / limit) : 1;
-  const level = ratio >= 1 ? ' full' : ratio >= 0.8 ? ' high' : '';
-  return html`<svg class="meter" viewBox="0 0 100 4" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-    <rect class="track" x="0" y="0" width="100" height="4"/>
-    <rect class="fill${level}" x="0" y="0" width="${(ratio * 100).toFixed(2)}" height="4"/>
-  </svg>`;
-}
-
-function flashBlock(flash: Flash | null): Html {
-  if (flash?.kind === 'notice') return html`<div class="alert alert-success" role="status" id="aviso"><p>${flash.text}</p></div>`;
-  if (flash?.kind === 'error') return html`<div class="alert alert-error" role="alert" id="aviso"><p>${flash.text}</p></div>`;
-  return html``;
 }
 
 function addForm(d: MonitoramentoData): Html {
@@ -91,7 +78,7 @@ export function monitoramentoPage(d: MonitoramentoData): string {
   const { used, limit, plan } = d.usage;
   const body = html`<h1>Monitoramento</h1>
 <p class="lead">Acompanhe CNPJs de clientes, fornecedores e parceiros: a cada mês importado da Receita Federal, as mudanças deles (abertura, encerramento, situação cadastral, endereço, atividade, sócios…) aparecem aqui. A lista também pode ser mantida pela API (<a href="/docs#monitoramento">documentação</a>).</p>
-${flashBlock(d.flash)}
+${messageFlash(d.flash, 'aviso') ?? ''}
 ${d.canChange ? '' : html`<div class="alert alert-error" role="alert"><p><strong>Conta suspensa.</strong> A lista pode ser vista, mas não alterada.</p></div>`}
 <section class="card" aria-labelledby="uso-lista-titulo">
   <h2 id="uso-lista-titulo">Limite do plano</h2>

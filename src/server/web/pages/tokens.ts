@@ -1,6 +1,7 @@
 // Token management: the account's tokens, the creation form, the one-time display of a new token.
 import type { ApiTokenInfo, TokenState } from '../../../domain/accounts/tokens.ts';
 import { formatDate, formatDateTime, formatDay } from '../format.ts';
+import { messageFlash, secretOnce } from '../flash.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, layout, type HeaderUser } from '../layout.ts';
 import type { Flash } from '../session.ts';
@@ -43,19 +44,16 @@ export interface TokensPageData {
 }
 
 function flashBlock(flash: Flash | null): Html {
-  if (!flash) return html``;
-  if (flash.kind === 'notice') return html`<div class="alert alert-success" role="status"><p>${flash.text}</p></div>`;
-  if (flash.kind === 'error') return html`<div class="alert alert-error" role="alert"><p>${flash.text}</p></div>`;
-  if (flash.kind !== 'token') return html``;
-  return html`<section class="alert alert-success" role="status" aria-labelledby="novo-token-titulo">
-  <h2 id="novo-token-titulo">Token “${flash.name}” criado</h2>
-  <p><strong>Copie agora: este token não será mostrado novamente.</strong> Guarde-o em um cofre de segredos ou variável de ambiente, nunca em código-fonte público.</p>
-  <div class="secret">
-    <code id="novo-token">${flash.token}</code>
-    <button type="button" class="btn btn-primary" data-copy="novo-token" data-copy-status="novo-token-status" hidden>Copiar token</button>
-  </div>
-  <p class="copy-status" id="novo-token-status" role="status" aria-live="polite"></p>
-</section>`;
+  const message = messageFlash(flash);
+  if (message) return message;
+  if (flash?.kind !== 'token') return html``;
+  return secretOnce({
+    id: 'novo-token',
+    title: html`Token “${flash.name}” criado`,
+    intro: html`<p><strong>Copie agora: este token não será mostrado novamente.</strong> Guarde-o em um cofre de segredos ou variável de ambiente, nunca em código-fonte público.</p>`,
+    value: flash.token,
+    copyLabel: 'Copiar token',
+  });
 }
 
 // The expiry date is a text field with a pattern, not type=date: Chromium shows a date field in

@@ -3,6 +3,7 @@
 import type { DeliveryInfo } from '../../../domain/webhooks/queue.ts';
 import type { Webhook } from '../../../domain/webhooks/webhooks.ts';
 import { formatDateTime } from '../format.ts';
+import { messageFlash, secretOnce } from '../flash.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, layout, type HeaderUser } from '../layout.ts';
 import type { Flash } from '../session.ts';
@@ -27,19 +28,16 @@ const STATUS: Record<DeliveryInfo['status'], [label: string, badge: string]> = {
 };
 
 function flashBlock(flash: Flash | null): Html {
-  if (!flash) return html``;
-  if (flash.kind === 'notice') return html`<div class="alert alert-success" role="status"><p>${flash.text}</p></div>`;
-  if (flash.kind === 'error') return html`<div class="alert alert-error" role="alert"><p>${flash.text}</p></div>`;
-  if (flash.kind !== 'webhook') return html``;
-  return html`<section class="alert alert-success" role="status" aria-labelledby="novo-webhook-titulo">
-  <h2 id="novo-webhook-titulo">Webhook cadastrado</h2>
-  <p>Entregas para <code>${flash.url}</code> serão assinadas com o segredo abaixo. <strong>Copie agora: ele não será mostrado novamente.</strong></p>
-  <div class="secret">
-    <code id="novo-segredo">${flash.secret}</code>
-    <button type="button" class="btn btn-primary" data-copy="novo-segredo" data-copy-status="novo-segredo-status" hidden>Copiar segredo</button>
-  </div>
-  <p class="copy-status" id="novo-segredo-status" role="status" aria-live="polite"></p>
-</section>`;
+  const message = messageFlash(flash);
+  if (message) return message;
+  if (flash?.kind !== 'webhook') return html``;
+  return secretOnce({
+    id: 'novo-segredo',
+    title: html`Webhook cadastrado`,
+    intro: html`<p>Entregas para <code>${flash.url}</code> serão assinadas com o segredo abaixo. <strong>Copie agora: ele não será mostrado novamente.</strong></p>`,
+    value: flash.secret,
+    copyLabel: 'Copiar segredo',
+  });
 }
 
 function createForm(d: WebhooksPageData): Html {
