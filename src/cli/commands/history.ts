@@ -78,7 +78,7 @@ const record: CommandModule<GlobalArgs, RecordArgs> = {
       const { listSnapshots } = await import('../../storage/snapshots/records.ts');
       let r: RecordResult;
       try {
-        r = await recordKeptMonth(dataDir, listSnapshots(sqlite, dataPaths(dataDir).registryDir), argv.month);
+        r = recordKeptMonth(dataDir, listSnapshots(sqlite, dataPaths(dataDir).registryDir), argv.month);
       } catch (err) {
         throw new CliError((err as Error).message);
       }

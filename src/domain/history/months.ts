@@ -5,7 +5,7 @@ import { dataPaths } from '../../lib/config.ts';
 import { historyMonths, openHistoryReader } from '../../storage/history/db.ts';
 import type { HistoryMonth } from '../../storage/history/schema.ts';
 import type { SnapshotInfo } from '../../storage/snapshots/records.ts';
-import { decideMonth, previousSnapshot, recordMonth, type MonthSnapshot, type RecordResult } from './record.ts';
+import { decideMonth, olderMonthReason, previousSnapshot, recordMonth, type MonthSnapshot, type RecordResult } from './record.ts';
 
 export const NO_EARLIER_MONTH = 'no earlier month kept: no differences recorded';
 
@@ -28,7 +28,7 @@ export function planRecording(recorded: readonly HistoryMonth[], snapshots: read
   if (before === null) {
     const last = recorded[0]?.month;
     // An older month than the history's end says so, whether or not an earlier month is kept.
-    if (last !== undefined && month < last) return { record: false, reason: `the history already goes to ${last}; an older month (${month}) records nothing` };
+    if (last !== undefined && month < last) return { record: false, reason: olderMonthReason(last, month) };
     return { record: false, reason: NO_EARLIER_MONTH };
   }
   const d = decideMonth(recorded, before.month, month);
@@ -46,13 +46,12 @@ export function historyBytes(dataDir: string): number {
  * with the kept month before it and records the differences, for a month whose recording failed
  * or was skipped. Refused, with the reason, when the rules of record.ts say no.
  */
-export async function recordKeptMonth(dataDir: string, snapshots: readonly SnapshotInfo[], month: string): Promise<RecordResult> {
+export function recordKeptMonth(dataDir: string, snapshots: readonly SnapshotInfo[], month: string): RecordResult {
   const after = snapshots.find((s) => s.month === month && s.status !== 'deleted');
   if (!after) throw new Error(`no kept snapshot of month ${month} (kept: ${keptMonths(snapshots) || 'none'})`);
   const plan = planRecording(recordedMonths(dataDir), snapshots, month);
   if (!plan.record) return { recorded: false, month, reason: plan.reason };
-  // awaited: recordMonth may become asynchronous
-  return await recordMonth(dataDir, plan.before, { month, dir: after.dir });
+  return recordMonth(dataDir, plan.before, { month, dir: after.dir });
 }
 
 function keptMonths(snapshots: readonly SnapshotInfo[]): string {

@@ -18,11 +18,14 @@ export interface MonthSnapshot {
 
 export type HistoryDecision = { record: true; replaces: boolean } | { record: false; reason: string };
 
+/** Why an older month than the history's last records nothing. */
+export const olderMonthReason = (last: string, month: string): string => `the history already goes to ${last}; an older month (${month}) records nothing`;
+
 export function decideMonth(recorded: readonly HistoryMonth[], before: string, after: string): HistoryDecision {
   if (before >= after) return { record: false, reason: `the earlier snapshot's month ${before} is not before ${after}` };
   const last = recorded.reduce<string | null>((m, r) => (m === null || r.month > m ? r.month : m), null);
   if (last !== null && after < last) {
-    return { record: false, reason: `the history already goes to ${last}; an older month (${after}) records nothing` };
+    return { record: false, reason: olderMonthReason(last, after) };
   }
   return { record: true, replaces: last === after };
 }

@@ -16,10 +16,9 @@ export function runHistoryProcess(): void {
       process.disconnect();
     });
   process.on('disconnect', () => process.exit(3));
-  process.once('message', async (job: HistoryJob) => {
+  process.once('message', (job: HistoryJob) => {
     try {
-      // awaited: recordMonth may become asynchronous
-      const result = await recordMonth(job.stagingDir, job.before, job.after, { part: job.part });
+      const result = recordMonth(job.stagingDir, job.before, job.after, { part: job.part });
       finish({ type: 'done', result: { result, maxRssBytes: process.resourceUsage().maxRSS * 1024 } }, 0);
     } catch (err) {
       const e = err as Error & { code?: string };
