@@ -1,13 +1,14 @@
 // The differences between two imported snapshots (the month before and the new one), as change
-// records: establishments by CNPJ, companies, their Simples row and partners by base. SQLite finds
+// records: establishments by CNPJ, companies, their Simples row, partners and regime rows by base. SQLite finds
 // the rows that differ, streaming (pair.ts): memory stays flat whatever the size.
 // Raw column values are compared; only a changed value is turned into what the lookup shows, by the
 // lookup's own mapping (mapCompany, mapSocio), so a change reads exactly like the lookup did.
-import { MAPPED_COLUMNS, mapCompany, mapSocio, type Lookups, type MappedEstablishment, type MappedPartner, type SnapshotRows } from '../company/map.ts';
+import { MAPPED_COLUMNS, mapCompany, mapSocio, pickRegime, type Lookups, type MappedEstablishment, type MappedPartner, type MappedRegime, type SnapshotRows } from '../company/map.ts';
+import { makeCnpj } from '../cnpj.ts';
 import type { Company, Socio } from '../company/schema.ts';
 import { hydrator } from '../registry/rows.ts';
 import type { Tipo } from '../../storage/history/schema.ts';
-import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, SIMPLES_FIELDS, SOCIOS, positions } from './fields.ts';
+import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, REGIME_FIELDS, SIMPLES_FIELDS, SOCIOS, positions } from './fields.ts';
 import { SnapshotPair, type Pair } from './pair.ts';
 
 /** Receives each change; `campo` is '' and the values null for abertura/encerramento. */
@@ -20,6 +21,7 @@ const establishment = hydrator<MappedEstablishment>(MAPPED_COLUMNS.establishment
 const company = hydrator<NonNullable<SnapshotRows['company']>>(MAPPED_COLUMNS.company);
 const simples = hydrator<NonNullable<SnapshotRows['simples']>>(MAPPED_COLUMNS.simples);
 const partner = hydrator<MappedPartner>(MAPPED_COLUMNS.partner);
+const regime = hydrator<MappedRegime>(MAPPED_COLUMNS.regime);
 const NO_ESTABLISHMENT = establishment(MAPPED_COLUMNS.establishment.map(() => null));
 /** What tells one partner from another, and the compared qualificação (see partnerDiff). */
 const PARTNER_KEY = ['nome', 'cnpj_cpf', 'qualificacao'].map((c) => MAPPED_COLUMNS.partner.indexOf(c as never));
@@ -144,5 +146,15 @@ function companyChanges(pair: SnapshotPair, emit: ChangeSink): void {
     const [[x, y]] = [...pair.rows<[string, string]>(sql.partners, basico, basico)];
     const [removed, added] = partnerDiff(JSON.parse(x) as unknown[][], JSON.parse(y) as unknown[][]);
     if (removed.length || added.length) emit(basico, 'alteracao', SOCIOS, JSON.stringify(socios(removed, lk[0])), JSON.stringify(socios(added, lk[1])));
+  }
+  // The regime the lookup shows: the latest year's row, preferring the CNPJ asked for (the head
+  // office here, under which the feed shows company changes). A field absent is null.
+  for (const [basico, x, y, head] of pair.rows<[string, string, string, string | null]>(sql.regimes)) {
+    const cnpj = head ?? makeCnpj(basico, '0001');
+    const [a, b] = [x, y].map((t) => pickRegime((JSON.parse(t) as unknown[][]).map(regime), cnpj));
+    for (const campo of REGIME_FIELDS) {
+      const [antes, depois] = [JSON.stringify(a[campo] ?? null), JSON.stringify(b[campo] ?? null)];
+      if (antes !== depois) emit(basico, 'alteracao', campo, antes, depois);
+    }
   }
 }

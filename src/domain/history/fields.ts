@@ -41,6 +41,12 @@ export const SIMPLES_FIELDS = {
   opc_mei: 'opcao_mei',
 } as const satisfies Record<string, (typeof MAPPED_COLUMNS.simples)[number]>;
 
+/**
+ * The regime fields, from the regimes table (several rows per base: one per year, SCP, ...): told
+ * from the lookup's own choice of row (pickRegime) for the company's head office, not from a column.
+ */
+export const REGIME_FIELDS = ['regime_tributario', 'ano_regime_tributario', 'escrituracoes_regime_tributario'] as const;
+
 /** The partner set's campo; a partner is told by name and document, its qualificação compared. */
 export const SOCIOS = 'socios';
 

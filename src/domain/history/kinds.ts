@@ -1,7 +1,7 @@
 // The bit of each tipo/campo in a feed subject's `kinds` (storage/history/subjects.ts). The order
 // is part of history.db's layout: append new campos at the end, never reorder (a reorder would
 // change the meaning of months already recorded; bump HISTORY_SCHEMA_VERSION instead).
-import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, SIMPLES_FIELDS, SOCIOS } from './fields.ts';
+import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, REGIME_FIELDS, SIMPLES_FIELDS, SOCIOS } from './fields.ts';
 
 export const TIPOS = ['abertura', 'encerramento', 'alteracao'] as const;
 
@@ -11,6 +11,7 @@ export const KINDS = [
   'situacao_cadastral', 'data_situacao_cadastral', 'motivo_situacao_cadastral', 'tipo_logradouro', 'logradouro', 'numero',
   'complemento', 'bairro', 'cep', 'municipio', 'uf', 'cnae_fiscal', 'cnaes_secundarios', 'nome_fantasia', 'ddd_1', 'telefone_1',
   'ddd_2', 'telefone_2', 'email', 'razao_social', 'natureza_juridica', 'capital_social', 'porte', 'opc_simples', 'opc_mei', 'socios',
+  'regime_tributario', 'ano_regime_tributario', 'escrituracoes_regime_tributario',
 ] as const;
 
 /** The campos a change may name (the feed's `campo` filter). */
@@ -22,7 +23,7 @@ const OTHER = 1 << 30;
 const BIT = new Map<string, number>(KINDS.map((k, i) => [k, 1 << i]));
 
 // A campo compared (fields.ts) and missing here would only cost speed (OTHER), but say it early.
-for (const campo of [...Object.keys(ESTABLISHMENT_FIELDS), ...Object.keys(COMPANY_FIELDS), ...Object.keys(SIMPLES_FIELDS), SOCIOS]) {
+for (const campo of [...Object.keys(ESTABLISHMENT_FIELDS), ...Object.keys(COMPANY_FIELDS), ...Object.keys(SIMPLES_FIELDS), SOCIOS, ...REGIME_FIELDS]) {
   if (!BIT.has(campo)) throw new Error(`campo ${campo} has no bit in KINDS (domain/history/kinds.ts)`);
 }
 

@@ -6,7 +6,7 @@
 // JavaScript and comparing there (every row crossed into V8 twice; docs/history.md).
 import { attachSnapshot } from '../../storage/snapshots/attach.ts';
 import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
-import { DIGEST_COLUMN, LOOKUP_TABLES, SNAPSHOT_MMAP_BYTES, type LookupTable } from '../../storage/snapshots/tables.ts';
+import { DIGEST_COLUMN, LOOKUP_TABLES, SNAPSHOT_MMAP_BYTES, regimes, type LookupTable } from '../../storage/snapshots/tables.ts';
 import { MAPPED_COLUMNS, type Lookups } from '../company/map.ts';
 import { columnNames } from '../registry/rows.ts';
 import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, SIMPLES_FIELDS } from './fields.ts';
@@ -17,6 +17,19 @@ const same = (fields: Record<string, string>) => `(${columnNames(Object.values(f
 /** A base present in both months' companies: only then are its company-level fields compared. */
 const inBoth = (t: string) => `EXISTS (SELECT 1 FROM oc.companies x WHERE x.basico = ${t}.basico) AND EXISTS (SELECT 1 FROM nc.companies y WHERE y.basico = ${t}.basico)`;
 const E = MAPPED_COLUMNS.establishment;
+const REGIME_COLUMNS = columnNames(regimes.columns.slice(1).map(([name]) => name));
+
+const firstOf = (s: string, base: string, matriz: boolean) =>
+  `(SELECT cnpj FROM ${s}.establishments WHERE cnpj > ${base} AND cnpj < ${base} || '~'${matriz ? ' AND matriz_filial = 1' : ''} ORDER BY cnpj LIMIT 1)`;
+
+/**
+ * The CNPJ a company's own changes are shown under (its head office), as an expression of the
+ * base (an SQL expression): the new month's matriz (the first in CNPJ order), else its first
+ * establishment, else the same in the month before; NULL when neither month has one (the caller
+ * then takes the base's 0001 CNPJ).
+ */
+export const headOfficeSql = (base: string) =>
+  `coalesce(${['ne', 'oe'].flatMap((s) => [firstOf(s, base, true), firstOf(s, base, false)]).join(', ')})`;
 
 /** The row's digest equals the other month's row of the same key: unchanged, told from the index alone. */
 const sameDigest = (other: string, table: string, key: string, t: string) =>
@@ -27,7 +40,7 @@ const sameDigest = (other: string, table: string, key: string, t: string) =>
  * (both snapshots have the row digest, storage/snapshots/tables.ts), a row whose digest is found in
  * the other month's index is skipped before its twin is read: only changed rows cost a table read.
  */
-export function pairSql(digests: boolean) {
+export function pairSql(digests: boolean, regimeDigests = digests) {
   /**
    * The new month's rows of `table` (as `n`) that may have changed. By digest: the key index is
    * scanned in key order (each probe of the other month's index lands beside the previous one)
@@ -43,6 +56,10 @@ export function pairSql(digests: boolean) {
     digests
       ? `NOT ${sameDigest(other, 'partners', 'basico', t)}`
       : `NOT EXISTS (SELECT 1 FROM ${other}.partners x WHERE x.basico = ${t}.basico AND x.nome IS ${t}.nome AND x.cnpj_cpf IS ${t}.cnpj_cpf AND x.qualificacao IS ${t}.qualificacao)`;
+  const regimeHere = (other: string, t: string) =>
+    regimeDigests
+      ? `NOT ${sameDigest(other, 'regimes', 'basico', t)}`
+      : `NOT EXISTS (SELECT 1 FROM ${other}.regimes x WHERE x.basico = ${t}.basico AND ${REGIME_COLUMNS.map((c) => `x.${c} IS ${t}.${c}`).join(' AND ')})`;
   return {
     /** New CNPJs (old JSON null) and establishments changed in a compared column: [cnpj, old, new]. */
     establishments: `SELECT n.cnpj, CASE WHEN o.cnpj IS NULL THEN NULL ELSE ${json(E, 'o')} END, ${json(E, 'n')}
@@ -69,6 +86,19 @@ export function pairSql(digests: boolean) {
         SELECT n.basico FROM nc.partners n WHERE ${partnerHere('oc', 'n')}
         UNION SELECT o.basico FROM oc.partners o WHERE ${partnerHere('nc', 'o')}
       ) b WHERE ${inBoth('b')}`,
+    /**
+     * Companies in both months whose regime rows differ (a row of one month with no equal in the
+     * other): [basico, old rows, new rows, head office or null] (compare.ts decides from the rows
+     * what the lookup shows). The head office is the one the lookup of the company's regime is
+     * shown for; one statement, streamed, so nothing is held per candidate.
+     */
+    regimes: `SELECT b.basico,
+        (SELECT json_group_array(${json(MAPPED_COLUMNS.regime, 'o')}) FROM oc.regimes o WHERE o.basico = b.basico),
+        (SELECT json_group_array(${json(MAPPED_COLUMNS.regime, 'n')}) FROM nc.regimes n WHERE n.basico = b.basico),
+        ${headOfficeSql('b.basico')}
+      FROM (SELECT n.basico FROM nc.regimes n WHERE ${regimeHere('oc', 'n')}
+        UNION SELECT o.basico FROM oc.regimes o WHERE ${regimeHere('nc', 'o')}) b
+      WHERE ${inBoth('b')}`,
     /** One base's partners in each month, as JSON arrays of the mapping's columns. */
     partners: `SELECT (SELECT json_group_array(${json(MAPPED_COLUMNS.partner, 'o')}) FROM oc.partners o WHERE o.basico = ?),
       (SELECT json_group_array(${json(MAPPED_COLUMNS.partner, 'n')}) FROM nc.partners n WHERE n.basico = ?)`,
@@ -103,7 +133,11 @@ export class SnapshotPair {
       // Immutable files: map them whole (see SNAPSHOT_MMAP_BYTES).
       for (const schema of ['oe', 'oc', 'ne', 'nc']) this.sqlite.pragma(`${schema}.mmap_size = ${SNAPSHOT_MMAP_BYTES}`);
       this.lookups = [this.codeTables('oc'), this.codeTables('nc')];
-      this.sql = pairSql(options.digests !== false && DIGEST_TABLES.every(([schemas, table]) => schemas.every((sc) => this.hasDigest(sc, table))));
+      // Regimes have had a digest since after the others: a snapshot of the months between has
+      // digests for the others only, and its regimes are compared column by column.
+      const digests = (tables: readonly (readonly [readonly string[], string])[]) =>
+        options.digests !== false && tables.every(([schemas, table]) => schemas.every((sc) => this.hasDigest(sc, table)));
+      this.sql = pairSql(digests(DIGEST_TABLES), digests([[['oc', 'nc'], 'regimes']]));
     } catch (err) {
       this.sqlite.close();
       throw err;

@@ -20,7 +20,7 @@ import { normalizeText } from '../search/normalize.ts';
 import { SUBJECT_COLUMNS, SUBJECTS_SQL, type SubjectRow } from '../../storage/history/subjects.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { kindBit } from './kinds.ts';
-import { SnapshotPair } from './pair.ts';
+import { headOfficeSql, SnapshotPair } from './pair.ts';
 
 type Side = 'o' | 'n';
 
@@ -30,19 +30,18 @@ function sideReader(pair: SnapshotPair, s: Side) {
   const est = prep(`SELECT uf, municipio, cnae_fiscal, situacao_cadastral, matriz_filial FROM ${s}e.establishments WHERE cnpj = ?`);
   const company = prep(`SELECT natureza_juridica, porte FROM ${s}c.companies WHERE basico = ?`);
   const simples = prep(`SELECT opcao_simples IS 'S', opcao_mei IS 'S' FROM ${s}c.simples WHERE basico = ?`);
-  const head = prep(`SELECT cnpj FROM ${s}e.establishments WHERE cnpj > ? AND cnpj < ? AND matriz_filial = 1 ORDER BY cnpj LIMIT 1`);
-  const first = prep(`SELECT cnpj FROM ${s}e.establishments WHERE cnpj > ? AND cnpj < ? ORDER BY cnpj LIMIT 1`);
   return {
     est: (cnpj: string) => est.get(cnpj) as unknown[] | undefined,
     company: (base: string) => (company.get(base) as unknown[] | undefined) ?? [null, null],
     simples: (base: string) => (simples.get(base) as unknown[] | undefined) ?? [0, 0],
-    headOffice: (base: string) => ((head.get(base, `${base}~`) ?? first.get(base, `${base}~`)) as [string] | undefined)?.[0],
   };
 }
 
 /** Writes `month`'s subjects from its changes (already written on `db`) and the two snapshots; returns how many. */
 export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair): number {
   const side = { o: sideReader(pair, 'o'), n: sideReader(pair, 'n') };
+  const head = pair.sqlite.prepare<{ b: string }, string | null>(`SELECT ${headOfficeSql('@b')}`).pluck(true);
+  const headOffice = (b: string) => head.get({ b }) ?? makeCnpj(b, '0001');
   const insert = db.prepare(SUBJECTS_SQL.insert);
   db.prepare(SUBJECTS_SQL.deleteMonth).run(month);
   let written = 0;
@@ -82,8 +81,7 @@ export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair): nu
       g.kinds |= kindBit(tipo, campo);
       if (tipo === 'encerramento') g.closed = true;
     } else {
-      const head = side.n.headOffice(b) ?? side.o.headOffice(b) ?? makeCnpj(b, '0001');
-      const g = at(head);
+      const g = at(headOffice(b));
       g.kinds |= kindBit(tipo, campo);
       g.company = 1;
     }

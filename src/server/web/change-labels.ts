@@ -37,6 +37,9 @@ export const CAMPO_LABELS: Record<string, string> = {
   opc_simples: 'Opção pelo Simples Nacional',
   opc_mei: 'Opção pelo MEI',
   socios: 'Sócios',
+  regime_tributario: 'Regime tributário',
+  ano_regime_tributario: 'Ano do regime tributário',
+  escrituracoes_regime_tributario: 'Escriturações do regime tributário',
 };
 
 export const campoLabel = (campo: string | undefined): string => (campo === undefined ? '—' : (CAMPO_LABELS[campo] ?? campo));

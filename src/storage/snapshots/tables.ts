@@ -152,6 +152,8 @@ export const regimes = table({
     ['escrituracoes', 'INTEGER'],
   ],
   index: ['basico', 'ano'],
+  // For the monthly comparison of the lookup's regime fields (domain/history/compare.ts).
+  digest: true,
 } as const);
 
 /** Code → description tables, two columns each, small enough to cache in memory. */
