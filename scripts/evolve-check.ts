@@ -65,6 +65,11 @@ export function countDifferences(oldDir: string, newDir: string): Record<string,
     if (a?.opcao_simples !== b.opcao_simples) add(b.opcao_simples === 'S' ? 'simples_entrada' : 'simples_saida');
     else add(b.opcao_mei === 'S' ? 'mei_entrada' : 'mei_saida');
   }
+  // the regime: the forma of the latest year (the lookup's regime_tributario), per base
+  const latest = (schema: string, basico: unknown) => (db.prepare(`SELECT forma FROM ${schema}.regimes WHERE basico = ? ORDER BY ano DESC LIMIT 1`).get(basico) as { forma: string } | undefined)?.forma;
+  for (const { basico } of db.prepare(`SELECT DISTINCT basico FROM (SELECT * FROM nc.regimes WHERE ${both} EXCEPT SELECT * FROM oc.regimes)`).all() as Array<{ basico: string }>) {
+    add(latest('oc', basico) !== latest('nc', basico) ? 'regime_tributario' : 'other');
+  }
   const partners = (schema: string, basico: unknown) => (db.prepare(`SELECT * FROM ${schema}.partners WHERE basico = ? ORDER BY nome, cnpj_cpf`).all(basico) as Array<Record<string, unknown>>);
   const changedBases = db.prepare(`SELECT basico FROM (SELECT * FROM nc.partners WHERE ${both} EXCEPT SELECT * FROM oc.partners)
     UNION SELECT basico FROM (SELECT * FROM oc.partners WHERE basico IN (SELECT basico FROM nc.companies) EXCEPT SELECT * FROM nc.partners)`).all() as Array<{ basico: string }>;

@@ -93,6 +93,8 @@ function leaveSimples(s: string[], d: string, meiOnly: boolean): void {
 }
 
 const ADDRESS = ['tipo_logradouro', 'logradouro', 'numero', 'complemento', 'bairro', 'cep'];
+// Another forma of the same family as tax.ts draws them (Lucro Presumido: see regime_tributario).
+const OTHER_FORMA: Record<string, string> = { 'LUCRO REAL': 'LUCRO PRESUMIDO', 'LUCRO ARBITRADO': 'LUCRO PRESUMIDO', 'IMUNE DO IRPJ': 'ISENTA DO IRPJ', 'ISENTA DO IRPJ': 'IMUNE DO IRPJ' };
 const SITUACAO = ['situacao_cadastral', 'data_situacao_cadastral', 'motivo_situacao_cadastral'];
 
 export const CHANGE_KINDS: Record<string, ChangeKind> = {
@@ -200,6 +202,18 @@ export const CHANGE_KINDS: Record<string, ChangeKind> = {
   mei_saida: {
     rate: 0.0024, unit: 'empresa', campos: ['opc_mei'],
     apply: company((x, rec) => leaveSimples(rec.simples!, day(x), true), (rec) => rec.simples?.[4] === 'S'),
+  },
+  regime_tributario: {
+    // the latest year's ECF declared again under another forma (Presumido ↔ Real past the revenue
+    // limit, Imune ↔ Isenta); about one per thousand like the other company fields. The rows are
+    // written after the changes, so RegimeFiles puts them in the new forma's zip.
+    rate: 0.001, unit: 'empresa', campos: ['regime_tributario'],
+    apply: company((x, rec) => {
+      const last = Math.max(...rec.regimes.map((g) => g[0]));
+      const rows = rec.regimes.filter((g) => g[0] === last);
+      const forma = OTHER_FORMA[rows[0][3]] ?? (x.r.chance(0.98) ? 'LUCRO REAL' : 'LUCRO ARBITRADO');
+      for (const g of rows) g[3] = forma;
+    }, (rec) => rec.regimes.length > 0),
   },
   socio_entrada: {
     rate: 0.002, unit: 'empresa', campos: ['socios'],

@@ -39,6 +39,19 @@ function rows(d: string, prefix: string, keyFields: number): Map<string, string[
   }
   return map;
 }
+const ZIP_OF: Record<string, string> = { 'LUCRO REAL': 'Lucro Real.zip', 'LUCRO PRESUMIDO': 'Lucro Presumido.zip', 'LUCRO ARBITRADO': 'Lucro Arbitrado.zip' };
+/** base → `zip|csv line` of the four regime zips (the CNPJ is formatted: 12.345.678/0001-90). */
+function regimeRows(d: string): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const zip of ['Lucro Real.zip', 'Lucro Presumido.zip', 'Lucro Arbitrado.zip', 'Imunes e Isentas.zip']) {
+    for (const line of execFileSync('unzip', ['-p', join(d, zip)], { maxBuffer: 1 << 28 }).toString('latin1').split(/\r?\n/)) {
+      if (!line || line.startsWith('ano,')) continue;
+      const base = line.split(',')[1].replace(/\D/g, '').slice(0, 8);
+      map.set(base, [...(map.get(base) ?? []), `${zip}|${line}`]);
+    }
+  }
+  return map;
+}
 const fields = (raw: string) => raw.slice(1, -2).split('";"');
 /** Indices of the fields that differ between two single records. */
 const changed = (a: string[], b: string[]) => a.map((v, i) => (v === b[i] ? -1 : i)).filter((i) => i >= 0);
@@ -122,6 +135,14 @@ for (const step of [1, 2]) {
     const soc = [rows(a, 'Socios', 1), rows(b, 'Socios', 1)];
     const socDiff = [...new Set([...soc[0].keys(), ...soc[1].keys()])].filter((k) => emp[0].has(k) && soc[0].get(k)?.sort().join() !== soc[1].get(k)?.sort().join());
     assert.equal(socDiff.length, c.socio_entrada.count + c.socio_saida.count + c.socio_qualificacao.count);
+
+    // Regimes: only the regime_tributario companies differ, in their latest year's forma, each row in its forma's zip
+    const reg = [regimeRows(a), regimeRows(b)];
+    const regDiff = [...reg[1].keys()].filter((k) => emp[0].has(k) && reg[0].get(k)?.sort().join() !== reg[1].get(k)!.sort().join());
+    assert.equal(regDiff.length, c.regime_tributario.count);
+    for (const rowsOf of reg[1].values()) for (const [zip, , , , forma] of rowsOf.map((l) => l.split(/[|,]/))) assert.equal(zip, ZIP_OF[forma] ?? 'Imunes e Isentas.zip');
+    const latest = (l: string[]) => l.map((x) => x.split(/[|,]/)).sort((x, y) => +y[1] - +x[1])[0][4];
+    for (const cnpj of c.regime_tributario.examples) assert.notEqual(latest(reg[0].get(cnpj.slice(0, 8))!), latest(reg[1].get(cnpj.slice(0, 8))!), cnpj);
   });
 }
 

@@ -130,7 +130,7 @@ describe('the change feed and a company history', () => {
     const all = expected.get('2027-01')!;
     assert.deepEqual(items, strip(all));
     const company = all.filter((x) => x.level === 'company');
-    assert.ok(company.length > 20 && new Set(company.map((x) => x.campo)).size >= 5, 'company-level changes of several campos');
+    assert.ok(company.length >= 15 && new Set(company.map((x) => x.campo)).size >= 5, 'company-level changes of several campos');
     for (const x of company) assert.equal(x.attrs?.matriz, 1, `${x.cnpj} ${x.campo} is shown under a head office`);
     assert.equal(new Set(items.map((x) => `${x.cnpj} ${x.campo ?? ''}`)).size, items.length, 'no duplicate');
   });
