@@ -143,7 +143,7 @@ for (const step of [1, 2]) {
     const changedEstablishments = new Set(rows.filter((x) => x.tipo === 'alteracao' && x.cnpj.length === 14).map((x) => x.cnpj));
     assert.equal(changedEstablishments.size, sum(...Object.keys(ESTABLISHMENT_KINDS)), 'establishments changed');
     assert.equal(count((x) => x.campo === 'situacao_cadastral'), sum('baixa', 'inapta', 'suspensa', 'reativacao'));
-    for (const k of ['uf', 'nome_fantasia', 'email', 'razao_social', 'natureza_juridica', 'capital_social', 'porte']) {
+    for (const k of ['uf', 'nome_fantasia', 'email', 'razao_social', 'natureza_juridica', 'capital_social', 'porte', 'regime_tributario']) {
       assert.equal(count((x) => x.campo === k), c[k].count, k);
     }
     assert.equal(count((x) => x.campo === 'socios'), sum('socio_entrada', 'socio_saida', 'socio_qualificacao'));

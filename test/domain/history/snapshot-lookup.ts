@@ -43,5 +43,5 @@ export const ESTABLISHMENT_KINDS: Record<string, string> = {
 export const COMPANY_KINDS: Record<string, string> = {
   razao_social: 'razao_social', natureza_juridica: 'natureza_juridica', capital_social: 'capital_social', porte: 'porte',
   simples_entrada: 'opc_simples', simples_saida: 'opc_simples', mei_entrada: 'opc_mei', mei_saida: 'opc_mei',
-  socio_entrada: 'socios', socio_saida: 'socios', socio_qualificacao: 'socios',
+  socio_entrada: 'socios', socio_saida: 'socios', socio_qualificacao: 'socios', regime_tributario: 'regime_tributario',
 };
