@@ -1,9 +1,10 @@
 // Two snapshots on one read-only connection (the month before as `oe`/`oc`, the new one as
-// `ne`/`nc`) and the statements that find what differs between them. SQLite does the walking: each
-// row of one side probes the other side's key index (a join, streamed: nothing is loaded whole), and
-// only rows that differ in a compared column come back to JavaScript, as JSON texts of the mapping's
-// columns. Measured at 1 M companies this is ~3x faster than walking both sides' key indexes in
-// JavaScript and comparing there (every row crossed into V8 twice; docs/history.md).
+// `ne`/`nc`) and the statements that find what differs between them. SQLite does the walking: the
+// two months' key indexes are merged (EXCEPT over (key, digest), each index read once in key
+// order, streamed: nothing is loaded whole), only the rows that differ are read by key, and only
+// those that differ in a compared column come back to JavaScript, as JSON texts of the mapping's
+// columns. Walking both sides' key indexes in JavaScript instead was ~3x slower at 1 M companies
+// (every row crossed into V8 twice; docs/history.md).
 import { attachSnapshot } from '../../storage/snapshots/attach.ts';
 import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
 import { DIGEST_COLUMN, LOOKUP_TABLES, SNAPSHOT_MMAP_BYTES, regimes, type LookupTable } from '../../storage/snapshots/tables.ts';
@@ -31,42 +32,42 @@ const firstOf = (s: string, base: string, matriz: boolean) =>
 export const headOfficeSql = (base: string) =>
   `coalesce(${['ne', 'oe'].flatMap((s) => [firstOf(s, base, true), firstOf(s, base, false)]).join(', ')})`;
 
-/** The row's digest equals the other month's row of the same key: unchanged, told from the index alone. */
-const sameDigest = (other: string, table: string, key: string, t: string) =>
-  `EXISTS (SELECT 1 FROM ${other}.${table} x WHERE x.${key} = ${t}.${key} AND x.digest = ${t}.digest)`;
+/**
+ * The (key, digest) pairs of `schema`'s `table` that `other`'s has not: rows new or changed, told
+ * from the two key indexes alone. SQLite merges the two indexes, each read once in key order
+ * (MERGE (EXCEPT) in the plan): no B-tree descent per row. Probing the other month's index for
+ * each row instead cost a descent each: at 60 M companies the comparison took 343 s, mostly in
+ * those ~390 M probes (docs/benchmarks.md).
+ */
+const notIn = (schema: string, other: string, table: string, key: string, digest: boolean) => {
+  const cols = digest ? `${key}, ${DIGEST_COLUMN}` : key;
+  return `SELECT ${cols} FROM ${schema}.${table} EXCEPT SELECT ${cols} FROM ${other}.${table} ORDER BY ${digest ? '1, 2' : '1'}`;
+};
 
 /**
- * The statements, apart so a test can check their plans probe the key indexes. With `digests`
- * (both snapshots have the row digest, storage/snapshots/tables.ts), a row whose digest is found in
- * the other month's index is skipped before its twin is read: only changed rows cost a table read.
+ * The statements, apart so a test can check their plans use the key indexes. With `digests`
+ * (both snapshots have the row digest, storage/snapshots/tables.ts), a row whose (key, digest) is
+ * in the other month's index is skipped before its twin is read: only changed rows cost a table read.
  */
 export function pairSql(digests: boolean, regimeDigests = digests) {
-  /**
-   * The new month's rows of `table` (as `n`) that may have changed. By digest: the key index is
-   * scanned in key order (each probe of the other month's index lands beside the previous one)
-   * and only a row whose digest is not found there is read. Else every row.
-   */
+  /** The new month's rows of `table` (as `n`) that may have changed: by digest (above), else every row. */
   const changedRows = (schema: string, other: string, table: string, key: string) =>
     digests
-      ? `(SELECT k.rowid AS r FROM ${schema}.${table} k INDEXED BY ${table}_by_${key} WHERE NOT ${sameDigest(other, table, key, 'k')}) c
-        CROSS JOIN ${schema}.${table} n ON n.rowid = c.r`
+      ? `(${notIn(schema, other, table, key, true)}) c
+        CROSS JOIN ${schema}.${table} n INDEXED BY ${table}_by_${key} ON n.${key} = c.${key} AND n.${DIGEST_COLUMN} = c.${DIGEST_COLUMN}`
       : `${schema}.${table} n`;
-  // Partners: the digest covers every column, so it finds candidates; partnerDiff decides.
-  const partnerHere = (other: string, t: string) =>
-    digests
-      ? `NOT ${sameDigest(other, 'partners', 'basico', t)}`
-      : `NOT EXISTS (SELECT 1 FROM ${other}.partners x WHERE x.basico = ${t}.basico AND x.nome IS ${t}.nome AND x.cnpj_cpf IS ${t}.cnpj_cpf AND x.qualificacao IS ${t}.qualificacao)`;
-  const regimeHere = (other: string, t: string) =>
-    regimeDigests
-      ? `NOT ${sameDigest(other, 'regimes', 'basico', t)}`
-      : `NOT EXISTS (SELECT 1 FROM ${other}.regimes x WHERE x.basico = ${t}.basico AND ${REGIME_COLUMNS.map((c) => `x.${c} IS ${t}.${c}`).join(' AND ')})`;
+  /** Bases where a row of one month has no equal in the other (by digest, or by `columns`), either way. */
+  const basesDiffering = (table: string, withDigest: boolean, columns: readonly string[]) =>
+    withDigest
+      ? `SELECT basico FROM (${notIn('nc', 'oc', table, 'basico', true)}) UNION SELECT basico FROM (${notIn('oc', 'nc', table, 'basico', true)})`
+      : ['nc', 'oc'].map((s, i) => `SELECT t.basico FROM ${s}.${table} t WHERE NOT EXISTS (SELECT 1 FROM ${['oc', 'nc'][i]}.${table} x WHERE x.basico = t.basico AND ${columnNames(columns).map((c) => `x.${c} IS t.${c}`).join(' AND ')})`).join(' UNION ');
   return {
     /** New CNPJs (old JSON null) and establishments changed in a compared column: [cnpj, old, new]. */
     establishments: `SELECT n.cnpj, CASE WHEN o.cnpj IS NULL THEN NULL ELSE ${json(E, 'o')} END, ${json(E, 'n')}
       FROM ${changedRows('ne', 'oe', 'establishments', 'cnpj')} LEFT JOIN oe.establishments o ON o.cnpj = n.cnpj
       WHERE o.cnpj IS NULL OR NOT ${same(ESTABLISHMENT_FIELDS)}`,
     /** CNPJs gone from the new month (the key indexes alone). */
-    gone: `SELECT o.cnpj FROM oe.establishments o WHERE NOT EXISTS (SELECT 1 FROM ne.establishments n WHERE n.cnpj = o.cnpj)`,
+    gone: notIn('oe', 'ne', 'establishments', 'cnpj', false),
     /** Companies in both months changed in a compared column: [basico, old, new]. */
     companies: `SELECT n.basico, ${json(MAPPED_COLUMNS.company, 'o')}, ${json(MAPPED_COLUMNS.company, 'n')}
       FROM ${changedRows('nc', 'oc', 'companies', 'basico')} CROSS JOIN oc.companies o ON o.basico = n.basico WHERE NOT ${same(COMPANY_FIELDS)}`,
@@ -75,17 +76,13 @@ export function pairSql(digests: boolean, regimeDigests = digests) {
       FROM ${changedRows('nc', 'oc', 'simples', 'basico')} LEFT JOIN oc.simples o ON o.basico = n.basico
       WHERE (o.basico IS NULL OR NOT ${same(SIMPLES_FIELDS)}) AND ${inBoth('n')}
       UNION ALL SELECT o.basico, ${json(MAPPED_COLUMNS.simples, 'o')}, NULL
-      FROM (SELECT k.rowid AS r FROM oc.simples k INDEXED BY simples_by_basico WHERE NOT EXISTS (SELECT 1 FROM nc.simples x WHERE x.basico = k.basico)) c
-      CROSS JOIN oc.simples o ON o.rowid = c.r WHERE ${inBoth('o')}`,
+      FROM (${notIn('oc', 'nc', 'simples', 'basico', false)}) c CROSS JOIN oc.simples o ON o.basico = c.basico WHERE ${inBoth('o')}`,
     /**
      * Bases of companies in both months where a partner of one month has no equal in the other
      * (by name, document and qualificação; or by digest): the candidates, partnerDiff (compare.ts)
      * decides on the lists.
      */
-    partnerBases: `SELECT basico FROM (
-        SELECT n.basico FROM nc.partners n WHERE ${partnerHere('oc', 'n')}
-        UNION SELECT o.basico FROM oc.partners o WHERE ${partnerHere('nc', 'o')}
-      ) b WHERE ${inBoth('b')}`,
+    partnerBases: `SELECT basico FROM (${basesDiffering('partners', digests, ['nome', 'cnpj_cpf', 'qualificacao'])}) b WHERE ${inBoth('b')}`,
     /**
      * Companies in both months whose regime rows differ (a row of one month with no equal in the
      * other): [basico, old rows, new rows, head office or null] (compare.ts decides from the rows
@@ -96,9 +93,7 @@ export function pairSql(digests: boolean, regimeDigests = digests) {
         (SELECT json_group_array(${json(MAPPED_COLUMNS.regime, 'o')}) FROM oc.regimes o WHERE o.basico = b.basico),
         (SELECT json_group_array(${json(MAPPED_COLUMNS.regime, 'n')}) FROM nc.regimes n WHERE n.basico = b.basico),
         ${headOfficeSql('b.basico')}
-      FROM (SELECT n.basico FROM nc.regimes n WHERE ${regimeHere('oc', 'n')}
-        UNION SELECT o.basico FROM oc.regimes o WHERE ${regimeHere('nc', 'o')}) b
-      WHERE ${inBoth('b')}`,
+      FROM (${basesDiffering('regimes', regimeDigests, REGIME_COLUMNS)}) b WHERE ${inBoth('b')}`,
     /** One base's partners in each month, as JSON arrays of the mapping's columns. */
     partners: `SELECT (SELECT json_group_array(${json(MAPPED_COLUMNS.partner, 'o')}) FROM oc.partners o WHERE o.basico = ?),
       (SELECT json_group_array(${json(MAPPED_COLUMNS.partner, 'n')}) FROM nc.partners n WHERE n.basico = ?)`,
