@@ -50,11 +50,18 @@ const notIn = (schema: string, other: string, table: string, key: string, digest
  * in the other month's index is skipped before its twin is read: only changed rows cost a table read.
  */
 export function pairSql(digests: boolean, regimeDigests = digests) {
-  /** The new month's rows of `table` (as `n`) that may have changed: by digest (above), else every row. */
+  /**
+   * The new month's rows of `table` (as `n`) that may have changed: by digest (above), else every
+   * row. The changed rows are read in table order (rowid), not key order: rows are stored in the
+   * dump's order, unrelated to the key, so key order read them at random (a disk read each when
+   * not cached), and the month before, written in nearly the same order, is then read nearly in
+   * order too. `LIMIT -1` keeps SQLite from dropping the subquery's ORDER BY.
+   */
   const changedRows = (schema: string, other: string, table: string, key: string) =>
     digests
-      ? `(${notIn(schema, other, table, key, true)}) c
-        CROSS JOIN ${schema}.${table} n INDEXED BY ${table}_by_${key} ON n.${key} = c.${key} AND n.${DIGEST_COLUMN} = c.${DIGEST_COLUMN}`
+      ? `(SELECT n.rowid AS r FROM (${notIn(schema, other, table, key, true)}) c
+          CROSS JOIN ${schema}.${table} n INDEXED BY ${table}_by_${key} ON n.${key} = c.${key} AND n.${DIGEST_COLUMN} = c.${DIGEST_COLUMN}
+          ORDER BY 1 LIMIT -1) s CROSS JOIN ${schema}.${table} n ON n.rowid = s.r`
       : `${schema}.${table} n`;
   /** Bases where a row of one month has no equal in the other (by digest, or by `columns`), either way. */
   const basesDiffering = (table: string, withDigest: boolean, columns: readonly string[]) =>
