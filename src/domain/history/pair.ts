@@ -40,8 +40,11 @@ export const headOfficeSql = (base: string) =>
  * those ~390 M probes (docs/benchmarks.md).
  */
 const notIn = (schema: string, other: string, table: string, key: string, digest: boolean) => {
-  const cols = digest ? `${key}, ${DIGEST_COLUMN}` : key;
-  return `SELECT ${cols} FROM ${schema}.${table} EXCEPT SELECT ${cols} FROM ${other}.${table} ORDER BY ${digest ? '1, 2' : '1'}`;
+  // The key index's own columns, in its order (the regimes' is (basico, ano, digest)): another
+  // order would sort both months first.
+  const names = digest ? [...(table === regimes.name ? regimes.index : [key]), DIGEST_COLUMN] : [key];
+  const cols = columnNames(names).join(', ');
+  return `SELECT ${cols} FROM ${schema}.${table} EXCEPT SELECT ${cols} FROM ${other}.${table} ORDER BY ${names.map((_, i) => i + 1).join(', ')}`;
 };
 
 /**
