@@ -4,12 +4,11 @@
 // Raw column values are compared; only a changed value is turned into what the lookup shows, by the
 // lookup's own mapping (mapCompany, mapSocio), so a change reads exactly like the lookup did.
 import { MAPPED_COLUMNS, mapCompany, mapSocio, pickRegime, type Lookups, type MappedEstablishment, type MappedPartner, type MappedRegime, type SnapshotRows } from '../company/map.ts';
-import { makeCnpj } from '../cnpj.ts';
 import type { Company, Socio } from '../company/schema.ts';
 import { hydrator } from '../registry/rows.ts';
 import type { Tipo } from '../../storage/history/schema.ts';
 import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, REGIME_FIELDS, SIMPLES_FIELDS, SOCIOS, positions } from './fields.ts';
-import { SnapshotPair, type Pair } from './pair.ts';
+import { headOfficeOr0001, SnapshotPair, type Pair } from './pair.ts';
 
 /** Receives each change; `campo` is '' and the values null for abertura/encerramento. */
 export type ChangeSink = (cnpj: string, tipo: Tipo, campo: string, antes: string | null, depois: string | null) => void;
@@ -150,7 +149,7 @@ function companyChanges(pair: SnapshotPair, emit: ChangeSink): void {
   // The regime the lookup shows: the latest year's row, preferring the CNPJ asked for (the head
   // office here, under which the feed shows company changes). A field absent is null.
   for (const [basico, x, y, head] of pair.rows<[string, string, string, string | null]>(sql.regimes)) {
-    const cnpj = head ?? makeCnpj(basico, '0001');
+    const cnpj = headOfficeOr0001(head, basico);
     const [a, b] = [x, y].map((t) => pickRegime((JSON.parse(t) as unknown[][]).map(regime), cnpj));
     for (const campo of REGIME_FIELDS) {
       const [antes, depois] = [JSON.stringify(a[campo] ?? null), JSON.stringify(b[campo] ?? null)];

@@ -7,7 +7,8 @@
 // (every row crossed into V8 twice; docs/history.md).
 import { attachSnapshot } from '../../storage/snapshots/attach.ts';
 import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
-import { DIGEST_COLUMN, LOOKUP_TABLES, SNAPSHOT_MMAP_BYTES, regimes, type LookupTable } from '../../storage/snapshots/tables.ts';
+import { companies, DIGEST_COLUMN, establishments, keyIndex, LOOKUP_TABLES, partners, regimes, simples, SNAPSHOT_MMAP_BYTES, type LookupTable, type TableDef } from '../../storage/snapshots/tables.ts';
+import { makeCnpj } from '../cnpj.ts';
 import { MAPPED_COLUMNS, type Lookups } from '../company/map.ts';
 import { columnNames } from '../registry/rows.ts';
 import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, SIMPLES_FIELDS } from './fields.ts';
@@ -26,11 +27,14 @@ const firstOf = (s: string, base: string, matriz: boolean) =>
 /**
  * The CNPJ a company's own changes are shown under (its head office), as an expression of the
  * base (an SQL expression): the new month's matriz (the first in CNPJ order), else its first
- * establishment, else the same in the month before; NULL when neither month has one (the caller
- * then takes the base's 0001 CNPJ).
+ * establishment, else the same in the month before; NULL when neither month has one
+ * (headOfficeOr0001 then takes the base's 0001 CNPJ).
  */
 export const headOfficeSql = (base: string) =>
   `coalesce(${['ne', 'oe'].flatMap((s) => [firstOf(s, base, true), firstOf(s, base, false)]).join(', ')})`;
+
+/** The head office headOfficeSql found, or the base's 0001 CNPJ when neither month has one. */
+export const headOfficeOr0001 = (found: string | null | undefined, base: string): string => found ?? makeCnpj(base, '0001');
 
 /**
  * The (key, digest) pairs of `schema`'s `table` that `other`'s has not: rows new or changed, told
@@ -39,12 +43,12 @@ export const headOfficeSql = (base: string) =>
  * each row instead cost a descent each: at 60 M companies the comparison took 343 s, mostly in
  * those ~390 M probes (docs/benchmarks.md).
  */
-const notIn = (schema: string, other: string, table: string, key: string, digest: boolean) => {
+const notIn = (schema: string, other: string, def: TableDef, digest: boolean) => {
   // The key index's own columns, in its order (the regimes' is (basico, ano, digest)): another
-  // order would sort both months first.
-  const names = digest ? [...(table === regimes.name ? regimes.index : [key]), DIGEST_COLUMN] : [key];
+  // order would sort both months first. Without the digest, the key alone.
+  const names = digest ? keyIndex(def).columns : [def.index[0]];
   const cols = columnNames(names).join(', ');
-  return `SELECT ${cols} FROM ${schema}.${table} EXCEPT SELECT ${cols} FROM ${other}.${table} ORDER BY ${names.map((_, i) => i + 1).join(', ')}`;
+  return `SELECT ${cols} FROM ${schema}.${def.name} EXCEPT SELECT ${cols} FROM ${other}.${def.name} ORDER BY ${names.map((_, i) => i + 1).join(', ')}`;
 };
 
 /**
@@ -60,39 +64,41 @@ export function pairSql(digests: boolean, regimeDigests = digests) {
    * not cached), and the month before, written in nearly the same order, is then read nearly in
    * order too. `LIMIT -1` keeps SQLite from dropping the subquery's ORDER BY.
    */
-  const changedRows = (schema: string, other: string, table: string, key: string) =>
-    digests
-      ? `(SELECT n.rowid AS r FROM (${notIn(schema, other, table, key, true)}) c
-          CROSS JOIN ${schema}.${table} n INDEXED BY ${table}_by_${key} ON n.${key} = c.${key} AND n.${DIGEST_COLUMN} = c.${DIGEST_COLUMN}
-          ORDER BY 1 LIMIT -1) s CROSS JOIN ${schema}.${table} n ON n.rowid = s.r`
-      : `${schema}.${table} n`;
+  const changedRows = (schema: string, other: string, def: TableDef) => {
+    const { name, columns } = keyIndex(def);
+    return digests
+      ? `(SELECT n.rowid AS r FROM (${notIn(schema, other, def, true)}) c
+          CROSS JOIN ${schema}.${def.name} n INDEXED BY ${name} ON ${columns.map((k) => `n.${k} = c.${k}`).join(' AND ')}
+          ORDER BY 1 LIMIT -1) s CROSS JOIN ${schema}.${def.name} n ON n.rowid = s.r`
+      : `${schema}.${def.name} n`;
+  };
   /** Bases where a row of one month has no equal in the other (by digest, or by `columns`), either way. */
-  const basesDiffering = (table: string, withDigest: boolean, columns: readonly string[]) =>
+  const basesDiffering = (def: TableDef, withDigest: boolean, columns: readonly string[]) =>
     withDigest
-      ? `SELECT basico FROM (${notIn('nc', 'oc', table, 'basico', true)}) UNION SELECT basico FROM (${notIn('oc', 'nc', table, 'basico', true)})`
-      : ['nc', 'oc'].map((s, i) => `SELECT t.basico FROM ${s}.${table} t WHERE NOT EXISTS (SELECT 1 FROM ${['oc', 'nc'][i]}.${table} x WHERE x.basico = t.basico AND ${columnNames(columns).map((c) => `x.${c} IS t.${c}`).join(' AND ')})`).join(' UNION ');
+      ? `SELECT basico FROM (${notIn('nc', 'oc', def, true)}) UNION SELECT basico FROM (${notIn('oc', 'nc', def, true)})`
+      : ['nc', 'oc'].map((s, i) => `SELECT t.basico FROM ${s}.${def.name} t WHERE NOT EXISTS (SELECT 1 FROM ${['oc', 'nc'][i]}.${def.name} x WHERE x.basico = t.basico AND ${columnNames(columns).map((c) => `x.${c} IS t.${c}`).join(' AND ')})`).join(' UNION ');
   return {
     /** New CNPJs (old JSON null) and establishments changed in a compared column: [cnpj, old, new]. */
     establishments: `SELECT n.cnpj, CASE WHEN o.cnpj IS NULL THEN NULL ELSE ${json(E, 'o')} END, ${json(E, 'n')}
-      FROM ${changedRows('ne', 'oe', 'establishments', 'cnpj')} LEFT JOIN oe.establishments o ON o.cnpj = n.cnpj
+      FROM ${changedRows('ne', 'oe', establishments)} LEFT JOIN oe.establishments o ON o.cnpj = n.cnpj
       WHERE o.cnpj IS NULL OR NOT ${same(ESTABLISHMENT_FIELDS)}`,
     /** CNPJs gone from the new month (the key indexes alone). */
-    gone: notIn('oe', 'ne', 'establishments', 'cnpj', false),
+    gone: notIn('oe', 'ne', establishments, false),
     /** Companies in both months changed in a compared column: [basico, old, new]. */
     companies: `SELECT n.basico, ${json(MAPPED_COLUMNS.company, 'o')}, ${json(MAPPED_COLUMNS.company, 'n')}
-      FROM ${changedRows('nc', 'oc', 'companies', 'basico')} CROSS JOIN oc.companies o ON o.basico = n.basico WHERE NOT ${same(COMPANY_FIELDS)}`,
+      FROM ${changedRows('nc', 'oc', companies)} CROSS JOIN oc.companies o ON o.basico = n.basico WHERE NOT ${same(COMPANY_FIELDS)}`,
     /** Simples rows changed, added or removed, of companies in both months: [basico, old or null, new or null]. */
     simples: `SELECT n.basico, CASE WHEN o.basico IS NULL THEN NULL ELSE ${json(MAPPED_COLUMNS.simples, 'o')} END, ${json(MAPPED_COLUMNS.simples, 'n')}
-      FROM ${changedRows('nc', 'oc', 'simples', 'basico')} LEFT JOIN oc.simples o ON o.basico = n.basico
+      FROM ${changedRows('nc', 'oc', simples)} LEFT JOIN oc.simples o ON o.basico = n.basico
       WHERE (o.basico IS NULL OR NOT ${same(SIMPLES_FIELDS)}) AND ${inBoth('n')}
       UNION ALL SELECT o.basico, ${json(MAPPED_COLUMNS.simples, 'o')}, NULL
-      FROM (${notIn('oc', 'nc', 'simples', 'basico', false)}) c CROSS JOIN oc.simples o ON o.basico = c.basico WHERE ${inBoth('o')}`,
+      FROM (${notIn('oc', 'nc', simples, false)}) c CROSS JOIN oc.simples o ON o.basico = c.basico WHERE ${inBoth('o')}`,
     /**
      * Bases of companies in both months where a partner of one month has no equal in the other
      * (by name, document and qualificação; or by digest): the candidates, partnerDiff (compare.ts)
      * decides on the lists.
      */
-    partnerBases: `SELECT basico FROM (${basesDiffering('partners', digests, ['nome', 'cnpj_cpf', 'qualificacao'])}) b WHERE ${inBoth('b')}`,
+    partnerBases: `SELECT basico FROM (${basesDiffering(partners, digests, ['nome', 'cnpj_cpf', 'qualificacao'])}) b WHERE ${inBoth('b')}`,
     /**
      * Companies in both months whose regime rows differ (a row of one month with no equal in the
      * other): [basico, old rows, new rows, head office or null] (compare.ts decides from the rows
@@ -103,7 +109,7 @@ export function pairSql(digests: boolean, regimeDigests = digests) {
         (SELECT json_group_array(${json(MAPPED_COLUMNS.regime, 'o')}) FROM oc.regimes o WHERE o.basico = b.basico),
         (SELECT json_group_array(${json(MAPPED_COLUMNS.regime, 'n')}) FROM nc.regimes n WHERE n.basico = b.basico),
         ${headOfficeSql('b.basico')}
-      FROM (${basesDiffering('regimes', regimeDigests, REGIME_COLUMNS)}) b WHERE ${inBoth('b')}`,
+      FROM (${basesDiffering(regimes, regimeDigests, REGIME_COLUMNS)}) b WHERE ${inBoth('b')}`,
     /** One base's partners in each month, as JSON arrays of the mapping's columns. */
     partners: `SELECT (SELECT json_group_array(${json(MAPPED_COLUMNS.partner, 'o')}) FROM oc.partners o WHERE o.basico = ?),
       (SELECT json_group_array(${json(MAPPED_COLUMNS.partner, 'n')}) FROM nc.partners n WHERE n.basico = ?)`,

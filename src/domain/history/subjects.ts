@@ -15,12 +15,11 @@
 // Company-level changes (8-character base) are shown under the company's head office: the new
 // month's matriz (first in CNPJ order), else its first establishment, else the same in the month
 // before, else the base's 0001 CNPJ.
-import { makeCnpj } from '../cnpj.ts';
 import { normalizeText } from '../search/normalize.ts';
 import { SUBJECT_COLUMNS, SUBJECTS_SQL, type SubjectRow } from '../../storage/history/subjects.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { kindBit } from './kinds.ts';
-import { headOfficeSql, SnapshotPair } from './pair.ts';
+import { headOfficeOr0001, headOfficeSql, SnapshotPair } from './pair.ts';
 
 type Side = 'o' | 'n';
 
@@ -41,7 +40,7 @@ function sideReader(pair: SnapshotPair, s: Side) {
 export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair): number {
   const side = { o: sideReader(pair, 'o'), n: sideReader(pair, 'n') };
   const head = pair.sqlite.prepare<{ b: string }, string | null>(`SELECT ${headOfficeSql('@b')}`).pluck(true);
-  const headOffice = (b: string) => head.get({ b }) ?? makeCnpj(b, '0001');
+  const headOffice = (b: string) => headOfficeOr0001(head.get({ b }), b);
   const insert = db.prepare(SUBJECTS_SQL.insert);
   db.prepare(SUBJECTS_SQL.deleteMonth).run(month);
   let written = 0;

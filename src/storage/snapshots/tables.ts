@@ -225,9 +225,15 @@ export const SNAPSHOT_MMAP_BYTES = 2 ** 40;
 /** Page size of the snapshot files, set before their first table is created. */
 export const SNAPSHOT_PAGE_SIZE = 4096;
 
+/** The lookup index's name and columns, in order (the digest last when the table has one). */
+export const keyIndex = (def: TableDef) => ({
+  name: `${def.name}_by_${def.index.join('_')}`,
+  columns: def.digest ? [...def.index, DIGEST_COLUMN] : [...def.index],
+});
+
 export function createIndexSql(def: TableDef): string {
-  const columns = def.digest ? [...def.index, DIGEST_COLUMN] : def.index;
-  return `CREATE INDEX ${def.name}_by_${def.index.join('_')} ON ${def.name} (${columns.join(', ')})`;
+  const { name, columns } = keyIndex(def);
+  return `CREATE INDEX ${name} ON ${def.name} (${columns.join(', ')})`;
 }
 
 /** INSERT of `rows` rows at once (the importer appends in groups), parameters in column order. */
