@@ -60,6 +60,11 @@ test('the months are merged through their key indexes, changed rows read in tabl
         // by digest, each month is read through its key index alone, the two merged (no probe per row)
         if (digests) {
           assert.ok(plan.filter((d) => /^SCAN [on][ec]\./.test(d)).every((d) => /COVERING INDEX/.test(d)), plan.join('; '));
+          // and in the index's own order: the only sorts are of the changed rows' rowids (one per
+          // `LIMIT -1` subquery) and of the two sides of a UNION of candidate bases
+          const sorts = plan.filter((d) => /TEMP B-TREE FOR .*ORDER BY/.test(d)).length;
+          const expected = (sql.match(/LIMIT -1/g) ?? []).length + 2 * plan.filter((d) => /MERGE \(UNION\)/.test(d)).length;
+          assert.equal(sorts, expected, plan.join('; '));
         }
       }
     }
