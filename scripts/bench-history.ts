@@ -1,36 +1,46 @@
 // Measures the change history's comparison alone on two imported months of a data directory:
-//   npm run bench:history -- --data-dir D --before 2026-09 --after 2026-10
+//   npm run bench:history -- --data-dir D --before 2026-09 --after 2026-10 [--part establishments|companies --into DIR]
 // Records the differences (the rules of src/domain/history/record.ts apply: the same month again
-// replaces them) and prints the time, the rows and the bytes history.db grew by.
+// replaces them) and prints the time, the rows and the bytes history.db grew by. With --part, only
+// that part, into DIR's history.db: two of these at once are the import's step (importer/history/step.ts).
 import { statSync } from 'node:fs';
 import { dataPaths } from '../src/lib/config.ts';
+import type { ComparePart } from '../src/domain/history/compare.ts';
 import { recordMonth } from '../src/domain/history/record.ts';
 import { openHistoryDb } from '../src/storage/history/db.ts';
 import { snapshotDir } from './evolve-check.ts';
 
-const arg = (name: string) => {
+const optional = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
-  if (i < 0 || !process.argv[i + 1]) throw new Error(`--${name} is required`);
-  return process.argv[i + 1];
+  return i < 0 ? undefined : process.argv[i + 1];
+};
+const arg = (name: string) => {
+  const v = optional(name);
+  if (!v) throw new Error(`--${name} is required`);
+  return v;
 };
 const dataDir = arg('data-dir');
 const [before, after] = [arg('before'), arg('after')];
-const file = dataPaths(dataDir).historyDb;
+const part = optional('part') as ComparePart | undefined;
+if (part !== undefined && !['establishments', 'companies'].includes(part)) throw new Error('--part is establishments or companies');
+const historyDir = optional('into') ?? dataDir;
+const file = dataPaths(historyDir).historyDb;
 const size = () => {
-  const db = openHistoryDb(dataDir);
+  const db = openHistoryDb(historyDir);
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   return statSync(file).size;
 };
 const bytesBefore = size();
 const cpu = process.cpuUsage();
-const r = recordMonth(dataDir, { month: before, dir: snapshotDir(dataDir, before) }, { month: after, dir: snapshotDir(dataDir, after) });
+const r = recordMonth(historyDir, { month: before, dir: snapshotDir(dataDir, before) }, { month: after, dir: snapshotDir(dataDir, after) }, { part });
 const used = process.cpuUsage(cpu);
 const bytesAfter = size();
 if (!r.recorded) throw new Error(r.reason);
 const rows = Object.values(r.counts).reduce((a, b) => a + b, 0);
 console.log(JSON.stringify({
-  month: r.month, fromMonth: r.fromMonth, replaced: r.replaced, seconds: +r.seconds.toFixed(2),
+  month: r.month, fromMonth: r.fromMonth, part: part ?? 'both', replaced: r.replaced, seconds: +r.seconds.toFixed(2),
+  comparisonSeconds: +r.phases.comparison.toFixed(2), subjectsSeconds: +r.phases.subjects.toFixed(2),
   cpuSeconds: +((used.user + used.system) / 1e6).toFixed(2), rows, historyBytes: bytesAfter,
   grewBytes: r.replaced ? null : bytesAfter - bytesBefore, bytesPerRow: +(bytesAfter / rows).toFixed(1), peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024), counts: r.counts,
 }, null, 1));

@@ -99,30 +99,36 @@ export function compareSnapshots(beforeDir: string, afterDir: string, sink: Chan
   }
 }
 
-/** compareSnapshots on snapshots already open (recordMonth's pair, which the feed subjects read too). */
-export function comparePair(pair: SnapshotPair, sink: ChangeSink, part?: ComparePart): Record<string, number> {
+/**
+ * compareSnapshots on snapshots already open (recordMonth's pair, which the feed subjects read too).
+ * `onRow` receives each new or changed establishment's new-month row (the mapping's columns) after
+ * its changes went to `sink`: the feed subjects take its attributes from it (establishment-subjects.ts).
+ */
+export function comparePair(pair: SnapshotPair, sink: ChangeSink, part?: ComparePart, onRow?: (row: unknown[]) => void): Record<string, number> {
   const counts: Record<string, number> = {};
   const emit: ChangeSink = (cnpj, tipo, campo, antes, depois) => {
     const k = campo || tipo;
     counts[k] = (counts[k] ?? 0) + 1;
     sink(cnpj, tipo, campo, antes, depois);
   };
-  if (part !== 'companies') establishmentChanges(pair, emit);
+  if (part !== 'companies') establishmentChanges(pair, emit, onRow);
   if (part !== 'establishments') companyChanges(pair, emit);
   return counts;
 }
 
 const parse = (t: string | null) => (t === null ? null : (JSON.parse(t) as unknown[]));
 
-function establishmentChanges(pair: SnapshotPair, emit: ChangeSink): void {
+function establishmentChanges(pair: SnapshotPair, emit: ChangeSink, onRow?: (row: unknown[]) => void): void {
   const [sql, lk] = [pair.sql, pair.lookups];
   for (const [cnpj, x, y] of pair.rows<Pair>(sql.establishments)) {
     if (x === null) {
       emit(cnpj, 'abertura', '', null, null);
+      onRow?.(parse(y)!);
       continue;
     }
     const rows = [parse(x)!, parse(y)!];
     fieldDiff(rows[0], rows[1], EST, (s) => shown(lk[s], { establishment: establishment(rows[s]) }), (campo, a, b) => emit(cnpj, 'alteracao', campo, a, b));
+    onRow?.(rows[1]);
   }
   for (const [cnpj] of pair.rows<[string]>(sql.gone)) emit(cnpj, 'encerramento', '', null, null);
 }

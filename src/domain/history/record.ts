@@ -6,7 +6,8 @@
 //   imports; slotting an old month in would make its neighbour's differences wrong), and says so.
 import { historyMonths, openHistoryDb, writeMonth } from '../../storage/history/db.ts';
 import type { HistoryMonth } from '../../storage/history/schema.ts';
-import { comparePair, type ComparePart } from './compare.ts';
+import { comparePair, type ChangeSink, type ComparePart } from './compare.ts';
+import { EstablishmentSubjects } from './establishment-subjects.ts';
 import { SnapshotPair } from './pair.ts';
 import { writeSubjects } from './subjects.ts';
 
@@ -30,8 +31,14 @@ export function decideMonth(recorded: readonly HistoryMonth[], before: string, a
   return { record: true, replaces: last === after };
 }
 
+/** Seconds spent finding the changes, and writing the feed subjects after them. */
+export interface RecordPhases {
+  comparison: number;
+  subjects: number;
+}
+
 export type RecordResult =
-  | { recorded: true; month: string; fromMonth: string; replaced: boolean; counts: Record<string, number>; seconds: number }
+  | { recorded: true; month: string; fromMonth: string; replaced: boolean; counts: Record<string, number>; seconds: number; phases: RecordPhases }
   | { recorded: false; month: string; reason: string };
 
 /**
@@ -44,20 +51,29 @@ export function recordMonth(dataDir: string, before: MonthSnapshot, after: Month
   try {
     const decision = decideMonth(historyMonths(db), before.month, after.month);
     if (!decision.record) return { recorded: false, month: after.month, reason: decision.reason };
-    const started = process.hrtime.bigint();
+    const started = performance.now();
+    const phases = { comparison: 0, subjects: 0 };
     const counts = writeMonth(db, after.month, before.month, (insert) => {
       // One pair of open snapshots for the comparison and the feed's subjects (subjects.ts), which
       // are written in the same transaction as the changes.
       const pair = new SnapshotPair(before.dir, after.dir);
+      const gathered = new EstablishmentSubjects(after.dir);
       try {
-        const counts = comparePair(pair, insert, options.part);
-        writeSubjects(db, after.month, pair);
+        const sink: ChangeSink = (cnpj, tipo, campo, antes, depois) => {
+          insert(cnpj, tipo, campo, antes, depois);
+          gathered.change(cnpj, tipo, campo);
+        };
+        const counts = comparePair(pair, sink, options.part, (row) => gathered.row(row));
+        phases.comparison = (performance.now() - started) / 1000;
+        writeSubjects(db, after.month, pair, gathered);
+        phases.subjects = (performance.now() - started) / 1000 - phases.comparison;
         return counts;
       } finally {
+        gathered.close();
         pair.close();
       }
     });
-    return { recorded: true, month: after.month, fromMonth: before.month, replaced: decision.replaces, counts, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+    return { recorded: true, month: after.month, fromMonth: before.month, replaced: decision.replaces, counts, seconds: (performance.now() - started) / 1000, phases };
   } finally {
     db.close();
   }

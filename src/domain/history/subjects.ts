@@ -1,6 +1,8 @@
 // Writes a recorded month's feed subjects (storage/history/subjects.ts): per CNPJ the feed shows,
 // the tipo/campo bits and the attributes its filters read. Run inside the month's write
-// transaction, after its changes (recordMonth), from the changes just written and both snapshots.
+// transaction, after its changes (recordMonth): the subjects of establishments in the new month
+// come gathered by the comparison (establishment-subjects.ts); those of the closed ones and of
+// company-level changes are read here from the changes just written and both snapshots.
 //
 // Why a table written at record time, not a join at query time: a feed filter (uf, municipio,
 // CNAE, ...) is an attribute of the establishment, not of the change. Joining each change to the
@@ -9,8 +11,8 @@
 // an index seek in history.db and the rest a check on the same row, and the feed no longer
 // depends on which snapshot is active (a later month's import does not change an older month's
 // feed). Measured at 1 M companies, warm: a municipio with 4 subjects took 57-61 ms of CPU by the
-// join (every change of the month probed; linear in the month), 0.25 ms here. The cost is ~4
-// index probes per subject at record time and ~160 bytes per subject (docs/history.md).
+// join (every change of the month probed; linear in the month), 0.25 ms here. The cost is ~160
+// bytes per subject (docs/history.md).
 //
 // Company-level changes (8-character base) are shown under the company's head office: the new
 // month's matriz (first in CNPJ order), else its first establishment, else the same in the month
@@ -18,6 +20,7 @@
 import { normalizeText } from '../search/normalize.ts';
 import { SUBJECT_COLUMNS, SUBJECTS_SQL, type SubjectRow } from '../../storage/history/subjects.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
+import type { EstablishmentSubjects } from './establishment-subjects.ts';
 import { kindBit } from './kinds.ts';
 import { headOfficeOr0001, headOfficeSql, SnapshotPair } from './pair.ts';
 
@@ -36,14 +39,24 @@ function sideReader(pair: SnapshotPair, s: Side) {
   };
 }
 
-/** Writes `month`'s subjects from its changes (already written on `db`) and the two snapshots; returns how many. */
-export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair): number {
+/**
+ * Writes `month`'s subjects from its changes (already written on `db`), the establishments'
+ * gathered by the comparison, and the two snapshots; returns how many rows were written (a CNPJ
+ * with changes of its own and of its company counts twice).
+ */
+export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair, gathered: EstablishmentSubjects): number {
   const side = { o: sideReader(pair, 'o'), n: sideReader(pair, 'n') };
   const head = pair.sqlite.prepare<{ b: string }, string | null>(`SELECT ${headOfficeSql('@b')}`).pluck(true);
   const headOffice = (b: string) => headOfficeOr0001(head.get({ b }), b);
-  const insert = db.prepare(SUBJECTS_SQL.insert);
+  // A head office with changes of its own and of its company: one subject with both kinds.
+  const insert = db.prepare(SUBJECTS_SQL.upsert);
   db.prepare(SUBJECTS_SQL.deleteMonth).run(month);
   let written = 0;
+  for (const [cnpj, kinds, uf, municipio, cnae, situacao, matriz, natureza, porte, simples, mei] of gathered.subjects()) {
+    const row: SubjectRow = { cnpj, kinds, company: 0, uf, municipio, cnae, situacao, matriz, natureza, porte, simples, mei };
+    insert.run(month, ...SUBJECT_COLUMNS.map((c) => row[c]));
+    written++;
+  }
   // One base at a time: its company rows (8-character key) and its establishments' rows are
   // contiguous in key order, so memory holds one company's subjects, whatever the month's size.
   let base: string | null = null;
@@ -76,6 +89,8 @@ export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair): nu
       base = b;
     }
     if (key.length === 14) {
+      // Gathered above, unless closed (the comparison has no new-month row for it).
+      if (tipo !== 'encerramento') continue;
       const g = at(key);
       g.kinds |= kindBit(tipo, campo);
       if (tipo === 'encerramento') g.closed = true;

@@ -123,7 +123,8 @@ export async function finishHistory(dataDir: string, h: StartedHistory, log: (li
     const r = { ...done[0], counts: merged.counts, seconds: Math.max(...done.map((x) => x.seconds)) };
     const out = summary({ ...r, replaced: h.plan.replaces }, null);
     const t = tipoCounts(r.counts);
-    log(`history: ${h.month} recorded against ${r.fromMonth}: ${t.abertura} abertura, ${t.encerramento} encerramento, ${t.alteracao} alteracao (comparison ${r.seconds.toFixed(1)} s; the publish waited ${out.waitSeconds.toFixed(1)} s for it)`);
+    const parts = done.map((x, i) => `${PARTS[i]} ${x.phases.comparison.toFixed(1)} + ${x.phases.subjects.toFixed(1)} s`).join(', ');
+    log(`history: ${h.month} recorded against ${r.fromMonth}: ${t.abertura} abertura, ${t.encerramento} encerramento, ${t.alteracao} alteracao (comparison ${r.seconds.toFixed(1)} s: ${parts} for changes + feed subjects; the publish waited ${out.waitSeconds.toFixed(1)} s for it)`);
     return out;
   } catch (err) {
     const message = (err as Error).message;

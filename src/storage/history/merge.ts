@@ -4,11 +4,10 @@
 // or a kill leaves history.db as it was. The import does this just before it publishes, so
 // history.db never holds the differences of a month that was not published.
 import { HISTORY_SQL } from './schema.ts';
-import { SUBJECT_COLUMNS, SUBJECTS_SQL } from './subjects.ts';
+import { SUBJECTS_SQL } from './subjects.ts';
 import type { Sqlite } from '../sqlite.ts';
 
 const COLUMNS = 'month, cnpj, campo, tipo, antes, depois';
-const SUBJECTS = ['month', ...SUBJECT_COLUMNS].join(', ');
 
 interface StagedMonth {
   from_month: string;
@@ -44,10 +43,7 @@ export function mergeStagedMonth(db: Sqlite, stagingFiles: readonly string[], mo
       for (const s of schemas) {
         // In key order: the new month's rows append to the clustered tables.
         rows += db.prepare(`INSERT INTO changes (${COLUMNS}) SELECT ${COLUMNS} FROM ${s}.changes WHERE month = ? ORDER BY cnpj, campo`).run(month).changes;
-        db.prepare(
-          `INSERT INTO subjects (${SUBJECTS}) SELECT ${SUBJECTS} FROM ${s}.subjects WHERE month = ? ORDER BY cnpj
-           ON CONFLICT (month, cnpj) DO UPDATE SET kinds = kinds | excluded.kinds, company = max(company, excluded.company)`,
-        ).run(month);
+        db.prepare(SUBJECTS_SQL.upsertFrom(s)).run(month);
       }
       // The municipality names come from the newest recorded month (subjects.ts).
       const newest = db.prepare('SELECT max(month) FROM history_months').pluck().get() as string | null;

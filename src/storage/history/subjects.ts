@@ -53,10 +53,14 @@ export const SUBJECTS_DDL = [
 ];
 
 const COLS = SUBJECT_COLUMNS.join(', ');
+const ON_CONFLICT = 'ON CONFLICT (month, cnpj) DO UPDATE SET kinds = kinds | excluded.kinds, company = max(company, excluded.company)';
 
 export const SUBJECTS_SQL = {
   deleteMonth: `DELETE FROM subjects WHERE month = ?`,
-  insert: `INSERT INTO subjects (month, ${COLS}) VALUES (?, ${SUBJECT_COLUMNS.map(() => '?').join(', ')})`,
+  /** A CNPJ already there (changes of its own and of its company) gets both kinds, one row. */
+  upsert: `INSERT INTO subjects (month, ${COLS}) VALUES (?, ${SUBJECT_COLUMNS.map(() => '?').join(', ')}) ${ON_CONFLICT}`,
+  /** The same, from a staging file's subjects (storage/history/merge.ts). */
+  upsertFrom: (schema: string) => `INSERT INTO subjects (month, ${COLS}) SELECT month, ${COLS} FROM ${schema}.subjects WHERE month = ? ORDER BY cnpj ${ON_CONFLICT}`,
   /** A month's subjects from a CNPJ on, in CNPJ order (the unfiltered walk). */
   from: `SELECT ${COLS} FROM subjects WHERE month = ? AND cnpj >= ? ORDER BY cnpj`,
   /** One value's subjects from a CNPJ on, in CNPJ order, through its index. */

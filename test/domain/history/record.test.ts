@@ -9,12 +9,16 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { generateDump, type DumpManifest } from '../../../src/demo/generate.ts';
 import { compareSnapshots } from '../../../src/domain/history/compare.ts';
+import { makeCnpj } from '../../../src/domain/cnpj.ts';
 import { ESTABLISHMENT_FIELDS } from '../../../src/domain/history/fields.ts';
+import { kindBit } from '../../../src/domain/history/kinds.ts';
 import { decideMonth, previousSnapshot, recordMonth } from '../../../src/domain/history/record.ts';
 import { pairSql, SnapshotPair } from '../../../src/domain/history/pair.ts';
 import { runImport } from '../../../src/importer/run.ts';
 import { changesOf, changesPage, historyMonths, openHistoryDb } from '../../../src/storage/history/db.ts';
 import { HISTORY_SQL, type ChangeRow } from '../../../src/storage/history/schema.ts';
+import { attachSnapshot } from '../../../src/storage/snapshots/attach.ts';
+import { openSqlite } from '../../../src/storage/sqlite.ts';
 import { snapshotDir } from '../../../scripts/evolve-check.ts';
 import { COMPANY_KINDS, ESTABLISHMENT_KINDS, snapshotLookup } from './snapshot-lookup.ts';
 
@@ -172,6 +176,53 @@ for (const step of [1, 2]) {
     }
   });
 }
+
+test('the feed subjects: one per CNPJ shown, the bits of its changes, the attributes its snapshot rows hold', () => {
+  // An independent reading of the rules (storage/history/subjects.ts): simple queries per CNPJ.
+  for (const step of [1, 2]) {
+    const month = months[step].month;
+    const sides = [snap(step), snap(step - 1)].map((s) => {
+      const db = openSqlite(':memory:');
+      attachSnapshot(db, s.dir);
+      return db;
+    });
+    try {
+      const one = (sql: string, ...p: unknown[]) => sides.map((db) => db.prepare(sql).raw(true).get(...p) as unknown[] | undefined);
+      const headOffice = (base: string) => {
+        for (const db of sides) {
+          const q = (matriz: string) => db.prepare(`SELECT cnpj FROM est.establishments WHERE substr(cnpj, 1, 8) = ? ${matriz} ORDER BY cnpj LIMIT 1`).pluck().get(base) as string | undefined;
+          const found = q('AND matriz_filial = 1') ?? q('');
+          if (found) return found;
+        }
+        return makeCnpj(base, '0001');
+      };
+      const want = new Map<string, { kinds: number; company: number }>();
+      for (const c of allRows(month)) {
+        const cnpj = c.cnpj.length === 14 ? c.cnpj : headOffice(c.cnpj);
+        const w = want.get(cnpj) ?? { kinds: 0, company: 0 };
+        want.set(cnpj, { kinds: w.kinds | kindBit(c.tipo, c.campo), company: c.cnpj.length === 14 ? w.company : 1 });
+      }
+      const expected = [...want].sort(([a], [b]) => (a < b ? -1 : 1)).map(([cnpj, w]) => {
+        const est = one('SELECT uf, municipio, cnae_fiscal, situacao_cadastral, matriz_filial FROM est.establishments WHERE cnpj = ?', cnpj);
+        const s = est[0] ? 0 : 1;
+        const base = cnpj.slice(0, 8);
+        const [company] = [one('SELECT natureza_juridica, porte FROM reg.companies WHERE basico = ?', base)[s]];
+        const simples = one(`SELECT opcao_simples IS 'S', opcao_mei IS 'S' FROM reg.simples WHERE basico = ?`, base)[s];
+        return [month, cnpj, w.kinds, w.company, ...(est[s] ?? [null, null, null, null, null]), ...(company ?? [null, null]), ...(simples ?? [0, 0])];
+      });
+      const db = openHistoryDb(dataDir);
+      try {
+        const got = db.prepare('SELECT * FROM subjects WHERE month = ? ORDER BY cnpj').raw(true).all(month);
+        assert.ok(got.length > 20 && expected.some((e) => e[3] === 1) && expected.some((e) => (e[2] as number) & kindBit('encerramento', '')), `${got.length} subjects`);
+        assert.deepEqual(got, expected);
+      } finally {
+        db.close();
+      }
+    } finally {
+      for (const db of sides) db.close();
+    }
+  }
+});
 
 test('re-import rules: the last month again replaces its differences; an older month records nothing', () => {
   const before2 = allRows(months[2].month);
