@@ -17,8 +17,13 @@ export const KINDS = [
 /** The campos a change may name (the feed's `campo` filter). */
 export const CAMPOS = KINDS.slice(2) as readonly string[];
 
-/** A campo recorded but not (yet) in KINDS: its subjects carry this bit, which every tipo/campo filter lets through. */
-const OTHER = 1 << 30;
+/**
+ * A campo recorded but not (yet) in KINDS: its subjects carry this bit, which every tipo/campo
+ * filter lets through. The sign bit of the 32-bit masks (JavaScript's bitwise operators): KINDS
+ * holds at most 31, below it (it was bit 30, which the 31st kind came to share).
+ */
+const OTHER = 1 << 31;
+if (KINDS.length > 31) throw new Error('KINDS has outgrown the 31 bits of a subject\'s kinds below OTHER');
 
 const BIT = new Map<string, number>(KINDS.map((k, i) => [k, 1 << i]));
 

@@ -7,7 +7,7 @@
 import { historyMonths, openHistoryDb, writeMonth } from '../../storage/history/db.ts';
 import type { HistoryMonth } from '../../storage/history/schema.ts';
 import { comparePair, type ChangeSink, type ComparePart } from './compare.ts';
-import { EstablishmentSubjects } from './establishment-subjects.ts';
+import { GatheredSubjects } from './gathered-subjects.ts';
 import { SnapshotPair } from './pair.ts';
 import { writeSubjects } from './subjects.ts';
 
@@ -57,7 +57,7 @@ export function recordMonth(dataDir: string, before: MonthSnapshot, after: Month
       // One pair of open snapshots for the comparison and the feed's subjects (subjects.ts), which
       // are written in the same transaction as the changes.
       const pair = new SnapshotPair(before.dir, after.dir);
-      const gathered = new EstablishmentSubjects(after.dir);
+      const gathered = new GatheredSubjects(after.dir);
       try {
         const sink: ChangeSink = (cnpj, tipo, campo, antes, depois) => {
           insert(cnpj, tipo, campo, antes, depois);

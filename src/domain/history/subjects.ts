@@ -1,8 +1,9 @@
 // Writes a recorded month's feed subjects (storage/history/subjects.ts): per CNPJ the feed shows,
 // the tipo/campo bits and the attributes its filters read. Run inside the month's write
-// transaction, after its changes (recordMonth): the subjects of establishments in the new month
-// come gathered by the comparison (establishment-subjects.ts); those of the closed ones and of
-// company-level changes are read here from the changes just written and both snapshots.
+// transaction, after its changes (recordMonth): most come gathered during the comparison and read
+// in table order (gathered-subjects.ts); the rest (closed establishments, companies with no
+// establishment in the new month) are read here by key from the changes just written and both
+// snapshots.
 //
 // Why a table written at record time, not a join at query time: a feed filter (uf, municipio,
 // CNAE, ...) is an attribute of the establishment, not of the change. Joining each change to the
@@ -20,7 +21,7 @@
 import { normalizeText } from '../search/normalize.ts';
 import { SUBJECT_COLUMNS, SUBJECTS_SQL, type SubjectRow } from '../../storage/history/subjects.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
-import type { EstablishmentSubjects } from './establishment-subjects.ts';
+import type { GatheredSubjects } from './gathered-subjects.ts';
 import { kindBit } from './kinds.ts';
 import { headOfficeOr0001, headOfficeSql, SnapshotPair } from './pair.ts';
 
@@ -40,11 +41,11 @@ function sideReader(pair: SnapshotPair, s: Side) {
 }
 
 /**
- * Writes `month`'s subjects from its changes (already written on `db`), the establishments'
- * gathered by the comparison, and the two snapshots; returns how many rows were written (a CNPJ
- * with changes of its own and of its company counts twice).
+ * Writes `month`'s subjects: those gathered during the comparison, then the rest from its changes
+ * (already written on `db`) and the two snapshots; returns how many rows were written (a head
+ * office with changes of its own and of its company may count twice).
  */
-export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair, gathered: EstablishmentSubjects): number {
+export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair, gathered: GatheredSubjects): number {
   const side = { o: sideReader(pair, 'o'), n: sideReader(pair, 'n') };
   const head = pair.sqlite.prepare<{ b: string }, string | null>(`SELECT ${headOfficeSql('@b')}`).pluck(true);
   const headOffice = (b: string) => headOfficeOr0001(head.get({ b }), b);
@@ -52,8 +53,7 @@ export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair, gat
   const insert = db.prepare(SUBJECTS_SQL.upsert);
   db.prepare(SUBJECTS_SQL.deleteMonth).run(month);
   let written = 0;
-  for (const [cnpj, kinds, uf, municipio, cnae, situacao, matriz, natureza, porte, simples, mei] of gathered.subjects()) {
-    const row: SubjectRow = { cnpj, kinds, company: 0, uf, municipio, cnae, situacao, matriz, natureza, porte, simples, mei };
+  for (const row of gathered.subjects()) {
     insert.run(month, ...SUBJECT_COLUMNS.map((c) => row[c]));
     written++;
   }
@@ -88,9 +88,9 @@ export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair, gat
       flush();
       base = b;
     }
+    // Gathered above: establishments in the new month, companies with one there.
+    if (key.length === 14 ? tipo !== 'encerramento' : gathered.resolved(b)) continue;
     if (key.length === 14) {
-      // Gathered above, unless closed (the comparison has no new-month row for it).
-      if (tipo !== 'encerramento') continue;
       const g = at(key);
       g.kinds |= kindBit(tipo, campo);
       if (tipo === 'encerramento') g.closed = true;

@@ -13,7 +13,8 @@ import { makeCnpj } from '../../../src/domain/cnpj.ts';
 import { ESTABLISHMENT_FIELDS } from '../../../src/domain/history/fields.ts';
 import { kindBit } from '../../../src/domain/history/kinds.ts';
 import { decideMonth, previousSnapshot, recordMonth } from '../../../src/domain/history/record.ts';
-import { pairSql, SnapshotPair } from '../../../src/domain/history/pair.ts';
+import { GatheredSubjects } from '../../../src/domain/history/gathered-subjects.ts';
+import { headOfficeSql, pairSql, SnapshotPair } from '../../../src/domain/history/pair.ts';
 import { runImport } from '../../../src/importer/run.ts';
 import { changesOf, changesPage, historyMonths, openHistoryDb } from '../../../src/storage/history/db.ts';
 import { HISTORY_SQL, type ChangeRow } from '../../../src/storage/history/schema.ts';
@@ -221,6 +222,42 @@ test('the feed subjects: one per CNPJ shown, the bits of its changes, the attrib
     } finally {
       for (const db of sides) db.close();
     }
+  }
+});
+
+test('gathered company subjects: under the head office headOfficeSql names, with its rows; a base without establishments is left to the rest', () => {
+  const db = openSqlite(':memory:');
+  attachSnapshot(db, snap(1).dir);
+  const pair = new SnapshotPair(snap(0).dir, snap(1).dir);
+  const gathered = new GatheredSubjects(snap(1).dir);
+  try {
+    const bases = (sql: string) => db.prepare(sql).pluck().all() as string[];
+    // companies with several establishments, of which some whose first is not the matriz
+    const several = bases('SELECT substr(cnpj, 1, 8) b FROM est.establishments GROUP BY b HAVING count(*) > 1 LIMIT 30');
+    const firstNotMatriz = bases(`SELECT x.b FROM (SELECT substr(cnpj, 1, 8) b, min(cnpj) c FROM est.establishments GROUP BY b) x JOIN est.establishments e ON e.cnpj = x.c WHERE e.matriz_filial IS NOT 1`);
+    assert.ok(several.length >= 10 && firstNotMatriz.length >= 1, `${several.length} ${firstNotMatriz.length}`);
+    const chosen = [...new Set([...several, ...firstNotMatriz])].sort();
+    for (const b of chosen) gathered.change(b, 'alteracao', 'razao_social');
+    gathered.change(chosen[0], 'alteracao', 'porte');
+    gathered.change('ZZZZZZZZ', 'alteracao', 'porte');
+    const got = [...gathered.subjects()];
+    const head = pair.sqlite.prepare(`SELECT ${headOfficeSql('@b')}`).pluck();
+    const row = (sql: string, key: string) => (db.prepare(sql).raw(true).get(key) as unknown[] | undefined) ?? [];
+    const expected = chosen.map((b) => {
+      const cnpj = head.get({ b }) as string;
+      const [uf, municipio, cnae, situacao, matriz] = row('SELECT uf, municipio, cnae_fiscal, situacao_cadastral, matriz_filial FROM est.establishments WHERE cnpj = ?', cnpj);
+      const [natureza = null, porte = null] = row('SELECT natureza_juridica, porte FROM reg.companies WHERE basico = ?', b);
+      const [simples = 0, mei = 0] = row(`SELECT opcao_simples IS 'S', opcao_mei IS 'S' FROM reg.simples WHERE basico = ?`, b);
+      const kinds = kindBit('alteracao', 'razao_social') | (b === chosen[0] ? kindBit('alteracao', 'porte') : 0);
+      return { cnpj, kinds, company: 1, uf, municipio, cnae, situacao, matriz, natureza, porte, simples, mei };
+    });
+    assert.deepEqual(got, expected);
+    assert.ok(firstNotMatriz.every((b) => got.some((r) => r.cnpj.startsWith(b) && r.matriz === 1) || !db.prepare('SELECT 1 FROM est.establishments WHERE substr(cnpj, 1, 8) = ? AND matriz_filial = 1').get(b)));
+    assert.ok(gathered.resolved(chosen[0]) && !gathered.resolved('ZZZZZZZZ'));
+  } finally {
+    gathered.close();
+    pair.close();
+    db.close();
   }
 });
 
