@@ -88,7 +88,7 @@ export function secondaryCnaes(list: string | null): number[] {
 }
 
 /** CEPs are stored as integers: pad back to 8 digits. Text (an older snapshot's 7-digit CEP, or a value that is not digits) as given, 7 digits padded. */
-function cepText(v: string | number | null): string {
+export function cepText(v: string | number | null): string {
   if (typeof v === 'number') return String(v).padStart(8, '0');
   const t = v === null ? '' : v.trim();
   return /^\d{7}$/.test(t) ? `0${t}` : t;

@@ -22,6 +22,16 @@ const ATTRIBUTE_FILTERS = {
   porte: P.porte,
   opc_simples: P.opc_simples,
   opc_mei: P.opc_mei,
+  // Since history layout 3 (a month recorded before answers 400 for these: feed.ts V3_FILTERS).
+  q: P.q,
+  cep: P.cep,
+  cnae_secundario: P.cnae_secundario,
+  has_email: P.has_email,
+  has_telefone: P.has_telefone,
+  inicio_atividade_min: P.inicio_atividade_min,
+  inicio_atividade_max: P.inicio_atividade_max,
+  capital_social_min: P.capital_social_min,
+  capital_social_max: P.capital_social_max,
 };
 
 export const ChangesQuerySchema = Type.Object(

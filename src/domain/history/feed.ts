@@ -7,10 +7,12 @@
 // A page examines at most SCAN_BUDGET subjects: a rare combination may answer a short page with a
 // next_cursor (as the search does) instead of reading the whole month for one request.
 import type { Statement } from 'better-sqlite3';
-import { MATRIZ_FILIAL, SITUACOES, InvalidFilter, type CompanyFilters } from '../search/filters.ts';
+import { secondaryCnaes } from '../company/map.ts';
+import { MATRIZ_FILIAL, SITUACOES, InvalidFilter, parseIsoDate, type CompanyFilters } from '../search/filters.ts';
+import { queryWords } from '../search/match.ts';
 import { normalizeText } from '../search/normalize.ts';
-import type { ChangeRow, Tipo } from '../../storage/history/schema.ts';
-import { SUBJECT_COLUMNS, SUBJECTS_SQL, type IndexedColumn, type SubjectRow } from '../../storage/history/subjects.ts';
+import { HISTORY_SQL, type ChangeRow, type Tipo } from '../../storage/history/schema.ts';
+import { SUBJECT_COLUMNS, SUBJECTS_SQL, SUBJECTS_VERSION, type IndexedColumn, type SubjectRow } from '../../storage/history/subjects.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { changeItem, type ChangeItem } from './item.ts';
 import { kindsMask } from './kinds.ts';
@@ -19,13 +21,25 @@ import { kindsMask } from './kinds.ts';
  * The feed's filters, values parsed (feed-schema.ts); lists are OR, keys AND: tipo and campo, and
  * the company search's attribute filters that a change's CNPJ has (`cnae`: of the CNAE fiscal only).
  */
-export type FeedFilters = Pick<
-  CompanyFilters,
-  'uf' | 'municipio' | 'cnae' | 'situacao_cadastral' | 'matriz_filial' | 'natureza_juridica' | 'porte' | 'opc_simples' | 'opc_mei'
-> & {
+export type FeedFilters = Pick<CompanyFilters, (typeof V2_FILTERS)[number] | (typeof V3_FILTERS)[number]> & {
   tipo?: readonly Tipo[];
   campo?: readonly string[];
 };
+
+/** The attribute filters every recorded month answers. */
+const V2_FILTERS = ['uf', 'municipio', 'cnae', 'situacao_cadastral', 'matriz_filial', 'natureza_juridica', 'porte', 'opc_simples', 'opc_mei'] as const;
+/** Those that read subject columns of layout 3 (storage/history/subjects.ts): a month recorded before lacks them. */
+export const V3_FILTERS = [
+  'q', 'cep', 'cnae_secundario', 'has_email', 'has_telefone', 'inicio_atividade_min', 'inicio_atividade_max', 'capital_social_min', 'capital_social_max',
+] as const;
+
+/** A filter the month's recorded subjects cannot answer (recorded by an older version). */
+export class FilterUnavailable extends Error {
+  override name = 'FilterUnavailable';
+  constructor(readonly param: string, readonly month: string) {
+    super(`${param} needs a month recorded with subjects layout ${SUBJECTS_VERSION}; ${month} was recorded before`);
+  }
+}
 
 /** Where a page resumes: after this (shown CNPJ, campo); campo '~' = after every change of the CNPJ. */
 export type FeedKey = readonly [cnpj: string, campo: string];
@@ -76,10 +90,9 @@ function rowCheck(f: FeedFilters, municipios: Set<number> | null): (r: Row) => b
   if (municipios) checks.push((r) => municipios.has(r[col.municipio] as number));
   if (f.cnae) {
     const ranges = f.cnae.map(cnaeRange);
-    checks.push((r) => {
-      const c = r[col.cnae] as number | null;
-      return c !== null && ranges.some(([lo, hi]) => c >= lo && c < hi);
-    });
+    const within = (c: number | null) => c !== null && ranges.some(([lo, hi]) => c >= lo && c < hi);
+    const secondary = f.cnae_secundario === true;
+    checks.push((r) => within(r[col.cnae] as number | null) || (secondary && secondaryCnaes(r[col.cnaes] as string | null).some(within)));
   }
   inSet(col.situacao, f.situacao_cadastral?.map((s) => SITUACOES[s]));
   if (f.matriz_filial) inSet(col.matriz, [MATRIZ_FILIAL[f.matriz_filial]]);
@@ -87,14 +100,49 @@ function rowCheck(f: FeedFilters, municipios: Set<number> | null): (r: Row) => b
   inSet(col.porte, f.porte);
   if (f.opc_simples !== undefined) inSet(col.simples, [f.opc_simples ? 1 : 0]);
   if (f.opc_mei !== undefined) inSet(col.mei, [f.opc_mei ? 1 : 0]);
+  if (f.has_email !== undefined) inSet(col.email, [f.has_email ? 1 : 0]);
+  if (f.has_telefone !== undefined) inSet(col.telefone, [f.has_telefone ? 1 : 0]);
+  if (f.cep) {
+    const prefixes = f.cep;
+    checks.push((r) => typeof r[col.cep] === 'string' && prefixes.some((p) => (r[col.cep] as string).startsWith(p)));
+  }
+  if (f.q !== undefined) checks.push(namesCheck(f.q));
+  const between = (i: number, [min, max]: [number, number]) => checks.push((r) => typeof r[i] === 'number' && (r[i] as number) >= min && (r[i] as number) <= max);
+  if (f.inicio_atividade_min !== undefined || f.inicio_atividade_max !== undefined) between(col.inicio, [date('inicio_atividade_min', f.inicio_atividade_min, 0), date('inicio_atividade_max', f.inicio_atividade_max, 99999999)]);
+  if (f.capital_social_min !== undefined || f.capital_social_max !== undefined) {
+    between(col.capital, [Math.round((f.capital_social_min ?? 0) * 100), f.capital_social_max === undefined ? Infinity : Math.round(f.capital_social_max * 100)]);
+  }
   return (r) => checks.every((c) => c(r));
+}
+
+/** yyyymmdd of a YYYY-MM-DD filter, `dflt` when absent; InvalidFilter when not a date. */
+function date(param: string, s: string | undefined, dflt: number): number {
+  if (s === undefined) return dflt;
+  const n = parseIsoDate(s);
+  if (n === null) throw new InvalidFilter(param, 'expected a date YYYY-MM-DD');
+  return n;
+}
+
+/** The search's word rules on a subject's names: every word present, the last (≥ 2 characters) also as a prefix. */
+function namesCheck(q: string): (r: Row) => boolean {
+  const words = queryWords(q);
+  if (!words.length) throw new InvalidFilter('q', 'no word to search for');
+  if (words.length > 20) throw new InvalidFilter('q', 'too many words (20 at most)');
+  const last = words[words.length - 1];
+  const exact = last.length < 2 ? words : words.slice(0, -1);
+  return (r) => {
+    if (typeof r[col.names] !== 'string') return false;
+    const have = (r[col.names] as string).split(' ');
+    return exact.every((w) => have.includes(w)) && (last.length < 2 || have.some((h) => h.startsWith(last)));
+  };
 }
 
 /** The subjects from `from` on, in CNPJ order, through the most selective index the filters allow. */
 function drivers(db: Sqlite, month: string, f: FeedFilters, municipios: number[] | null, from: string): Statement[] {
   const byValue = (column: IndexedColumn, values: readonly unknown[]) => values.map(() => db.prepare(SUBJECTS_SQL.fromValue(column)).raw(true));
   if (municipios) return byValue('municipio', municipios).map((s, i) => s.bind(month, municipios[i], from));
-  if (f.cnae) {
+  // The index holds the CNAE fiscal only: with the secondary ones, it cannot drive.
+  if (f.cnae && f.cnae_secundario !== true) {
     // The CNAE codes present in the month under each prefix: one index seek each.
     const next = db.prepare(SUBJECTS_SQL.nextValue('cnae')).pluck();
     const codes = new Set<number>();
@@ -129,6 +177,10 @@ function* merged(streams: Statement[]): Generator<Row> {
 }
 
 export function feedPage(db: Sqlite, month: string, f: FeedFilters, after: FeedKey | null, limit: number, budget = SCAN_BUDGET): FeedPage {
+  const layout = db.prepare(HISTORY_SQL.subjectsVersion).pluck().get(month) as number | undefined;
+  // (cnae_secundario changes nothing without true and a cnae)
+  const missing = V3_FILTERS.find((k) => (k === 'cnae_secundario' ? f.cnae_secundario === true && f.cnae !== undefined : f[k] !== undefined));
+  if (missing !== undefined && (layout ?? 0) < 3) throw new FilterUnavailable(missing, month);
   const codes = f.municipio ? municipioCodes(db, f.municipio) : null;
   const check = rowCheck(f, codes && new Set(codes));
   const mask = kindsMask(f.tipo, f.campo);

@@ -21,10 +21,16 @@ import { companies, establishments, keyIndex, simples, SNAPSHOT_MMAP_BYTES, type
 import type { SubjectRow } from '../../storage/history/subjects.ts';
 import { MAPPED_COLUMNS } from '../company/map.ts';
 import { kindBit } from './kinds.ts';
+import { SUBJECT_COMPANY_COLUMNS, SUBJECT_EST_COLUMNS, subjectRow, type SubjectCompany, type SubjectEstablishment, type SubjectSimples } from './subject-values.ts';
 
-/** The attributes a subject takes from its establishment row, in the mapping's column names. */
-const FROM_ROW = ['uf', 'municipio', 'cnae_fiscal', 'situacao_cadastral', 'matriz_filial'].map((c) => MAPPED_COLUMNS.establishment.indexOf(c as never));
-const CNPJ = MAPPED_COLUMNS.establishment.indexOf('cnpj');
+const E = MAPPED_COLUMNS.establishment;
+/** Where each column a subject reads sits in the comparison's rows (the mapping's columns). */
+const FROM_ROW = SUBJECT_EST_COLUMNS.map((c) => E.indexOf(c));
+const CNPJ = E.indexOf('cnpj');
+if (FROM_ROW.includes(-1)) throw new Error('a subject column is not among the mapping\'s establishment columns');
+const EST_LIST = SUBJECT_EST_COLUMNS.join(', ');
+
+type Gathered = { cnpj: string; kinds: number; company: number } & SubjectEstablishment & SubjectCompany & SubjectSimples & { has_company: number | null; has_simples: number | null };
 
 export class GatheredSubjects {
   private readonly scratch: Sqlite;
@@ -42,10 +48,10 @@ export class GatheredSubjects {
       for (const s of ['ne', 'nc']) this.scratch.pragma(`${s}.mmap_size = ${SNAPSHOT_MMAP_BYTES}`);
       this.scratch.aggregate('bit_or', { start: 0, step: (a: number, b: number) => a | b });
       this.scratch.exec(`
-        CREATE TABLE est_subjects (cnpj TEXT NOT NULL, kinds INTEGER NOT NULL, uf TEXT, municipio INTEGER, cnae INTEGER, situacao INTEGER, matriz INTEGER);
+        CREATE TABLE est_subjects (cnpj TEXT NOT NULL, kinds INTEGER NOT NULL, ${EST_LIST});
         CREATE TABLE company_changes (b TEXT NOT NULL, bit INTEGER NOT NULL);
         BEGIN`);
-      this.putEstablishment = this.scratch.prepare('INSERT INTO est_subjects VALUES (?, ?, ?, ?, ?, ?, ?)');
+      this.putEstablishment = this.scratch.prepare(`INSERT INTO est_subjects VALUES (?, ?, ${FROM_ROW.map(() => '?').join(', ')})`);
       this.putCompany = this.scratch.prepare('INSERT INTO company_changes VALUES (?, ?)');
     } catch (err) {
       this.scratch.close();
@@ -76,34 +82,36 @@ export class GatheredSubjects {
    * comes twice: once each); call once, after the comparison. Then `resolved` tells the bases
    * whose company subject is among them.
    */
-  subjects(): IterableIterator<SubjectRow> {
+  *subjects(): Generator<SubjectRow> {
     const db = this.scratch;
     const { name: byCnpj } = keyIndex(establishments);
     db.exec(`COMMIT;
       CREATE TABLE company_bases AS SELECT b, bit_or(bit) AS kinds FROM company_changes GROUP BY b ORDER BY b;
       -- every new-month establishment of those bases, through the key index, then read in table order
       CREATE TABLE candidates AS SELECT c.b, x.rowid AS r FROM company_bases c CROSS JOIN ne.establishments x INDEXED BY ${byCnpj} ON x.cnpj > c.b AND x.cnpj < c.b || '~';
-      CREATE TABLE candidate_rows AS SELECT c.b, e.cnpj, e.uf, e.municipio, e.cnae_fiscal AS cnae, e.situacao_cadastral AS situacao, e.matriz_filial AS matriz
+      CREATE TABLE candidate_rows AS SELECT c.b, e.cnpj, ${SUBJECT_EST_COLUMNS.map((c) => `e.${c}`).join(', ')}
         FROM (SELECT b, r FROM candidates ORDER BY r LIMIT -1) c CROSS JOIN ne.establishments e ON e.rowid = c.r;
       -- the head office: the first matriz in CNPJ order, else the first establishment
-      CREATE TABLE heads AS SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY b ORDER BY matriz IS NOT 1, cnpj) AS n FROM candidate_rows) WHERE n = 1;
+      CREATE TABLE heads AS SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY b ORDER BY matriz_filial IS NOT 1, cnpj) AS n FROM candidate_rows) WHERE n = 1;
       CREATE UNIQUE INDEX heads_b ON heads (b);
       CREATE TABLE bases AS SELECT substr(cnpj, 1, 8) AS b FROM est_subjects UNION SELECT b FROM heads ORDER BY 1;
-      CREATE TABLE company_attrs AS SELECT c.basico AS b, c.natureza_juridica AS natureza, c.porte AS porte FROM ${inTableOrder(companies)};
+      CREATE TABLE company_attrs AS SELECT c.basico AS b, ${SUBJECT_COMPANY_COLUMNS.map((k) => `c.${k}`).join(', ')} FROM ${inTableOrder(companies)};
       CREATE TABLE simples_attrs AS SELECT c.basico AS b, c.opcao_simples IS 'S' AS simples, c.opcao_mei IS 'S' AS mei FROM ${inTableOrder(simples)};
       CREATE INDEX company_attrs_b ON company_attrs (b);
       CREATE INDEX simples_attrs_b ON simples_attrs (b);`);
-    const attributes = `p.uf, p.municipio, p.cnae, p.situacao, p.matriz, a.natureza, a.porte, coalesce(s.simples, 0) AS simples, coalesce(s.mei, 0) AS mei`;
+    const attributes = `${SUBJECT_EST_COLUMNS.map((c) => `p.${c}`).join(', ')}, ${SUBJECT_COMPANY_COLUMNS.map((c) => `a.${c}`).join(', ')},
+      a.b IS NOT NULL AS has_company, s.simples, s.mei, s.b IS NOT NULL AS has_simples`;
     const withCompany = `LEFT JOIN company_attrs a ON a.b = substr(p.cnpj, 1, 8) LEFT JOIN simples_attrs s ON s.b = substr(p.cnpj, 1, 8)`;
     this.resolvedBase = db.prepare('SELECT 1 FROM heads WHERE b = ?').pluck(true);
-    return db
+    const rows = db
       .prepare(
         `SELECT p.cnpj, p.kinds, 0 AS company, ${attributes} FROM est_subjects p ${withCompany}
          UNION ALL
          SELECT p.cnpj, c.kinds, 1, ${attributes} FROM heads p CROSS JOIN company_bases c ON c.b = p.b ${withCompany}
          ORDER BY 1`,
       )
-      .iterate() as IterableIterator<SubjectRow>;
+      .iterate() as IterableIterator<Gathered>;
+    for (const r of rows) yield subjectRow(r.cnpj, r.kinds, r.company, r, r.has_company ? r : undefined, r.has_simples ? r : undefined);
   }
 
   /** Whether a base's company subject came from subjects() (false: it has no new-month establishment). */

@@ -19,24 +19,24 @@
 // month's matriz (first in CNPJ order), else its first establishment, else the same in the month
 // before, else the base's 0001 CNPJ.
 import { normalizeText } from '../search/normalize.ts';
-import { SUBJECT_COLUMNS, SUBJECTS_SQL, type SubjectRow } from '../../storage/history/subjects.ts';
+import { SUBJECT_COLUMNS, SUBJECTS_SQL } from '../../storage/history/subjects.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import type { GatheredSubjects } from './gathered-subjects.ts';
 import { kindBit } from './kinds.ts';
+import { SUBJECT_COMPANY_COLUMNS, SUBJECT_EST_COLUMNS, subjectRow, type SubjectCompany, type SubjectEstablishment, type SubjectSimples } from './subject-values.ts';
 import { headOfficeOr0001, headOfficeSql, SnapshotPair } from './pair.ts';
 
 type Side = 'o' | 'n';
 
-/** Statements reading one month's attributes of a CNPJ / base on the pair's connection. */
+/** Statements reading one month's rows of a CNPJ / base on the pair's connection. */
 function sideReader(pair: SnapshotPair, s: Side) {
-  const prep = (sql: string) => pair.sqlite.prepare(sql).raw(true);
-  const est = prep(`SELECT uf, municipio, cnae_fiscal, situacao_cadastral, matriz_filial FROM ${s}e.establishments WHERE cnpj = ?`);
-  const company = prep(`SELECT natureza_juridica, porte FROM ${s}c.companies WHERE basico = ?`);
-  const simples = prep(`SELECT opcao_simples IS 'S', opcao_mei IS 'S' FROM ${s}c.simples WHERE basico = ?`);
+  const est = pair.sqlite.prepare(`SELECT ${SUBJECT_EST_COLUMNS.join(', ')} FROM ${s}e.establishments WHERE cnpj = ?`);
+  const company = pair.sqlite.prepare(`SELECT ${SUBJECT_COMPANY_COLUMNS.join(', ')} FROM ${s}c.companies WHERE basico = ?`);
+  const simples = pair.sqlite.prepare(`SELECT opcao_simples IS 'S' AS simples, opcao_mei IS 'S' AS mei FROM ${s}c.simples WHERE basico = ?`);
   return {
-    est: (cnpj: string) => est.get(cnpj) as unknown[] | undefined,
-    company: (base: string) => (company.get(base) as unknown[] | undefined) ?? [null, null],
-    simples: (base: string) => (simples.get(base) as unknown[] | undefined) ?? [0, 0],
+    est: (cnpj: string) => est.get(cnpj) as SubjectEstablishment | undefined,
+    company: (base: string) => company.get(base) as SubjectCompany | undefined,
+    simples: (base: string) => simples.get(base) as SubjectSimples | undefined,
   };
 }
 
@@ -65,13 +65,8 @@ export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair, gat
     for (const [cnpj, g] of [...group].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const now = g.closed ? undefined : side.n.est(cnpj);
       const s: Side = now === undefined ? 'o' : 'n';
-      const e = now ?? side.o.est(cnpj) ?? [null, null, null, null, null];
-      const row: SubjectRow = {
-        cnpj, kinds: g.kinds, company: g.company,
-        ...zip(['uf', 'municipio', 'cnae', 'situacao', 'matriz'], e),
-        ...zip(['natureza', 'porte'], side[s].company(cnpj.slice(0, 8))),
-        ...zip(['simples', 'mei'], side[s].simples(cnpj.slice(0, 8))),
-      } as SubjectRow;
+      const basico = cnpj.slice(0, 8);
+      const row = subjectRow(cnpj, g.kinds, g.company, now ?? side.o.est(cnpj), side[s].company(basico), side[s].simples(basico));
       insert.run(month, ...SUBJECT_COLUMNS.map((c) => row[c]));
       written++;
     }
@@ -123,4 +118,3 @@ function* keysOf(db: Sqlite, month: string): Generator<[string, string, string]>
   }
 }
 
-const zip = (names: string[], values: unknown[]) => Object.fromEntries(names.map((n, i) => [n, values[i] ?? null]));

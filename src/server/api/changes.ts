@@ -9,7 +9,7 @@
 import type { ApiAccess } from '../../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE } from '../../domain/cursor.ts';
-import { feedPage, historyItems, type FeedKey } from '../../domain/history/feed.ts';
+import { feedPage, FilterUnavailable, historyItems, type FeedKey } from '../../domain/history/feed.ts';
 import { ChangesQuerySchema, feedScope, HistoryQuerySchema, toFeedFilters, type ChangesPage, type CompanyHistory } from '../../domain/history/feed-schema.ts';
 import type { HistoryReader } from '../../domain/history/reader.ts';
 import { InvalidFilter } from '../../domain/search/filters.ts';
@@ -41,6 +41,10 @@ function monthMessage(month: string | undefined, latest: string | null): string 
   return `Não há mudanças registradas para o mês ${month} neste servidor; o mais recente é ${latest}. Omita month para o mês mais recente.`;
 }
 
+/** The sentence for a filter that a month recorded by an older version cannot answer. */
+const unavailableMessage = (e: FilterUnavailable) =>
+  `O filtro ${e.param} não está disponível para o mês ${e.month}: as mudanças desse mês foram registradas por uma versão anterior do servidor, sem esse dado. Os demais filtros funcionam; os meses registrados a partir de agora têm todos.`;
+
 export function changesHandler(deps: ChangesDeps) {
   const { access, history } = deps;
   const readQuery = queryReader(ChangesQuerySchema);
@@ -68,6 +72,7 @@ export function changesHandler(deps: ChangesDeps) {
       body = { month, data: page.items, next_cursor: page.next && encodeCursor(scope, keyOf(month, page.next)) };
     } catch (e) {
       if (e instanceof InvalidFilter) return sendUncounted(res, access, token, 'invalid_parameter', filterMessage(e));
+      if (e instanceof FilterUnavailable) return sendUncounted(res, access, token, 'invalid_parameter', unavailableMessage(e));
       throw e;
     }
     // Counted after the page is read (a refused value costs nothing), in this event-loop turn (group commit).

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { dataPaths } from '../../lib/config.ts';
 import { openSqlite, type Sqlite } from '../sqlite.ts';
-import { HISTORY_DDL, HISTORY_SCHEMA_VERSION, HISTORY_SQL, type ChangeRow, type HistoryMonth } from './schema.ts';
+import { HISTORY_DDL, HISTORY_SCHEMA_VERSION, HISTORY_SQL, MIGRATE_2_TO_3, type ChangeRow, type HistoryMonth } from './schema.ts';
 
 export function openHistoryDb(dataDir: string): Sqlite {
   const paths = dataPaths(dataDir);
@@ -13,10 +13,11 @@ export function openHistoryDb(dataDir: string): Sqlite {
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 10000');
     const version = db.pragma('user_version', { simple: true }) as number;
-    if (version !== 0 && version !== HISTORY_SCHEMA_VERSION) {
+    if (version !== 0 && version !== 2 && version !== HISTORY_SCHEMA_VERSION) {
       throw new Error(`${paths.historyDb} has schema version ${version}, this program reads ${HISTORY_SCHEMA_VERSION}`);
     }
     db.transaction(() => {
+      if (version === 2) for (const sql of MIGRATE_2_TO_3) db.exec(sql);
       for (const ddl of HISTORY_DDL) db.exec(ddl);
       db.pragma(`user_version = ${HISTORY_SCHEMA_VERSION}`);
     })();
@@ -87,7 +88,13 @@ export function writeMonth(
 export function openHistoryReader(dataDir: string): Sqlite | null {
   const file = dataPaths(dataDir).historyDb;
   if (!fs.existsSync(file)) return null;
-  const db = openSqlite(file, { readonly: true, fileMustExist: true });
+  let db = openSqlite(file, { readonly: true, fileMustExist: true });
+  if ((db.pragma('user_version', { simple: true }) as number) !== HISTORY_SCHEMA_VERSION) {
+    // An older layout (a server upgraded in place): migrated once by a writing connection.
+    db.close();
+    openHistoryDb(dataDir).close();
+    db = openSqlite(file, { readonly: true, fileMustExist: true });
+  }
   db.pragma('busy_timeout = 5000');
   return db;
 }

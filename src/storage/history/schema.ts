@@ -11,7 +11,7 @@
 // - `antes`/`depois` are JSON texts of the values as the lookup shows them (NULL for abertura and
 //   encerramento).
 
-import { SUBJECTS_DDL } from './subjects.ts';
+import { SUBJECTS_DDL, SUBJECTS_VERSION, V3_COLUMNS } from './subjects.ts';
 
 export type Tipo = 'abertura' | 'encerramento' | 'alteracao';
 
@@ -34,8 +34,11 @@ export interface HistoryMonth {
   seconds: number;
 }
 
-/** Bumped when the layout changes (PRAGMA user_version). */
-export const HISTORY_SCHEMA_VERSION = 2;
+/**
+ * Bumped when the layout changes (PRAGMA user_version). 2: the feed's subjects; 3: more subject
+ * columns, and the month's subjects_version (a version 2 file is migrated on open: db.ts).
+ */
+export const HISTORY_SCHEMA_VERSION = 3;
 
 export const HISTORY_DDL = [
   `CREATE TABLE IF NOT EXISTS history_months (
@@ -43,7 +46,8 @@ export const HISTORY_DDL = [
      from_month TEXT NOT NULL,
      recorded_at TEXT NOT NULL,
      counts_json TEXT NOT NULL,
-     seconds REAL NOT NULL
+     seconds REAL NOT NULL,
+     subjects_version INTEGER NOT NULL DEFAULT 2
    )`,
   `CREATE TABLE IF NOT EXISTS changes (
      month TEXT NOT NULL,
@@ -59,10 +63,18 @@ export const HISTORY_DDL = [
   ...SUBJECTS_DDL,
 ];
 
+/** From version 2 to 3: the added columns (months recorded before keep them NULL, and say so). */
+export const MIGRATE_2_TO_3 = [
+  ...V3_COLUMNS.map(([c, t]) => `ALTER TABLE subjects ADD COLUMN ${c} ${t}`),
+  `ALTER TABLE history_months ADD COLUMN subjects_version INTEGER NOT NULL DEFAULT 2`,
+];
+
 export const HISTORY_SQL = {
   insert: `INSERT INTO changes (month, cnpj, campo, tipo, antes, depois) VALUES (?, ?, ?, ?, ?, ?)`,
   deleteMonth: `DELETE FROM changes WHERE month = ?`,
-  putMonth: `INSERT OR REPLACE INTO history_months (month, from_month, recorded_at, counts_json, seconds) VALUES (?, ?, ?, ?, ?)`,
+  putMonth: `INSERT OR REPLACE INTO history_months (month, from_month, recorded_at, counts_json, seconds, subjects_version) VALUES (?, ?, ?, ?, ?, ${SUBJECTS_VERSION})`,
+  /** The subjects' layout a month was recorded with (SUBJECTS_VERSION then). */
+  subjectsVersion: `SELECT subjects_version FROM history_months WHERE month = ?`,
   months: `SELECT month, from_month, recorded_at, counts_json, seconds FROM history_months ORDER BY month DESC`,
   /** A page of a month's feed after a (cnpj, campo) key (keyset; '', '' for the first page). */
   page: `SELECT month, cnpj, tipo, campo, antes, depois FROM changes WHERE month = ? AND (cnpj, campo) > (?, ?) ORDER BY cnpj, campo LIMIT ?`,

@@ -10,6 +10,10 @@
 // - the attributes as raw snapshot codes, of the new month (of the month before for encerramento):
 //   uf, municipio (the dump's code), cnae (fiscal), situacao, matriz (1/2), natureza, porte,
 //   simples/mei (0/1).
+// - since schema version 3 (a month recorded before has them NULL; `history_months.subjects_version`
+//   says which): cep (8 digits), email/telefone (0/1: has one), inicio (início de atividade,
+//   yyyymmdd), capital (capital social, cents), cnaes (the secondary CNAEs as stored), names (the
+//   razão social and nome fantasia, normalised: normalize.ts), for the search's other filters.
 // - WITHOUT ROWID on (month, cnpj): the unfiltered feed walks it in CNPJ order; the indexes on
 //   (month, uf | municipio | cnae, cnpj) give each value's subjects in CNPJ order (a selective
 //   filter seeks, several values are merged in CNPJ order by the reader).
@@ -29,9 +33,25 @@ export interface SubjectRow {
   porte: number | null;
   simples: number | null;
   mei: number | null;
+  cep: string | null;
+  email: number | null;
+  telefone: number | null;
+  inicio: number | null;
+  capital: number | null;
+  cnaes: string | null;
+  names: string | null;
 }
 
-export const SUBJECT_COLUMNS = ['cnpj', 'kinds', 'company', 'uf', 'municipio', 'cnae', 'situacao', 'matriz', 'natureza', 'porte', 'simples', 'mei'] as const satisfies readonly (keyof SubjectRow)[];
+export const SUBJECT_COLUMNS = [
+  'cnpj', 'kinds', 'company', 'uf', 'municipio', 'cnae', 'situacao', 'matriz', 'natureza', 'porte', 'simples', 'mei',
+  'cep', 'email', 'telefone', 'inicio', 'capital', 'cnaes', 'names',
+] as const satisfies readonly (keyof SubjectRow)[];
+
+/** The subjects' layout a month is recorded with (history_months.subjects_version); 3 added the columns of V3_COLUMNS. */
+export const SUBJECTS_VERSION = 3;
+
+/** The columns added by version 3, with their types (a version 2 file gains them: storage/history/db.ts). */
+export const V3_COLUMNS = [['cep', 'TEXT'], ['email', 'INTEGER'], ['telefone', 'INTEGER'], ['inicio', 'INTEGER'], ['capital', 'INTEGER'], ['cnaes', 'TEXT'], ['names', 'TEXT']] as const;
 
 /** The columns with an index (month, column, cnpj): what a filter may seek on. */
 export type IndexedColumn = 'uf' | 'municipio' | 'cnae';
@@ -44,6 +64,7 @@ export const SUBJECTS_DDL = [
      company INTEGER NOT NULL,
      uf TEXT, municipio INTEGER, cnae INTEGER, situacao INTEGER, matriz INTEGER,
      natureza INTEGER, porte INTEGER, simples INTEGER, mei INTEGER,
+     ${V3_COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')},
      PRIMARY KEY (month, cnpj)
    ) WITHOUT ROWID`,
   `CREATE INDEX IF NOT EXISTS subjects_by_uf ON subjects (month, uf, cnpj)`,

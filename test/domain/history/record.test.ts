@@ -12,6 +12,8 @@ import { compareSnapshots } from '../../../src/domain/history/compare.ts';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
 import { ESTABLISHMENT_FIELDS } from '../../../src/domain/history/fields.ts';
 import { kindBit } from '../../../src/domain/history/kinds.ts';
+import { normalizeText } from '../../../src/domain/search/normalize.ts';
+import { SUBJECT_COLUMNS } from '../../../src/storage/history/subjects.ts';
 import { decideMonth, previousSnapshot, recordMonth } from '../../../src/domain/history/record.ts';
 import { GatheredSubjects } from '../../../src/domain/history/gathered-subjects.ts';
 import { headOfficeSql, pairSql, SnapshotPair } from '../../../src/domain/history/pair.ts';
@@ -178,6 +180,19 @@ for (const step of [1, 2]) {
   });
 }
 
+/** A subject's establishment columns by plain SQL (the search's rules for e-mail and telefone). */
+const EST_SQL = `SELECT uf, municipio, cnae_fiscal, situacao_cadastral, matriz_filial, cep, coalesce(trim(email), '') <> '', telefone_1 IS NOT NULL OR telefone_2 IS NOT NULL,
+  data_inicio_atividade, cnaes_secundarios, nome_fantasia FROM est.establishments WHERE cnpj = ?`;
+
+/** The subjects row expected from the rows of one month (absent: nulls, Simples 0). */
+function subjectOf(month: string, cnpj: string, kinds: number, company: number, est: unknown[] | undefined, co: unknown[] | undefined, simples: unknown[] | undefined): unknown[] {
+  const [uf = null, municipio = null, cnae = null, situacao = null, matriz = null, cep = null, email = null, telefone = null, inicio = null, cnaes = null, fantasia = null] = est ?? [];
+  const [natureza = null, porte = null, capital = null, razao = null] = co ?? [];
+  const names = normalizeText(`${razao ?? ''} ${fantasia ?? ''}`) || null;
+  return [month, cnpj, kinds, company, uf, municipio, cnae, situacao, matriz, natureza, porte, ...(simples ?? [0, 0]),
+    cep === null ? null : String(cep).padStart(8, '0'), email, telefone, inicio, capital, cnaes, names];
+}
+
 test('the feed subjects: one per CNPJ shown, the bits of its changes, the attributes its snapshot rows hold', () => {
   // An independent reading of the rules (storage/history/subjects.ts): simple queries per CNPJ.
   for (const step of [1, 2]) {
@@ -204,12 +219,12 @@ test('the feed subjects: one per CNPJ shown, the bits of its changes, the attrib
         want.set(cnpj, { kinds: w.kinds | kindBit(c.tipo, c.campo), company: c.cnpj.length === 14 ? w.company : 1 });
       }
       const expected = [...want].sort(([a], [b]) => (a < b ? -1 : 1)).map(([cnpj, w]) => {
-        const est = one('SELECT uf, municipio, cnae_fiscal, situacao_cadastral, matriz_filial FROM est.establishments WHERE cnpj = ?', cnpj);
+        const est = one(EST_SQL, cnpj);
         const s = est[0] ? 0 : 1;
         const base = cnpj.slice(0, 8);
-        const [company] = [one('SELECT natureza_juridica, porte FROM reg.companies WHERE basico = ?', base)[s]];
+        const [company] = [one('SELECT natureza_juridica, porte, capital_social_cents, razao_social FROM reg.companies WHERE basico = ?', base)[s]];
         const simples = one(`SELECT opcao_simples IS 'S', opcao_mei IS 'S' FROM reg.simples WHERE basico = ?`, base)[s];
-        return [month, cnpj, w.kinds, w.company, ...(est[s] ?? [null, null, null, null, null]), ...(company ?? [null, null]), ...(simples ?? [0, 0])];
+        return subjectOf(month, cnpj, w.kinds, w.company, est[s], company, simples);
       });
       const db = openHistoryDb(dataDir);
       try {
@@ -242,17 +257,14 @@ test('gathered company subjects: under the head office headOfficeSql names, with
     gathered.change('ZZZZZZZZ', 'alteracao', 'porte');
     const got = [...gathered.subjects()];
     const head = pair.sqlite.prepare(`SELECT ${headOfficeSql('@b')}`).pluck();
-    const row = (sql: string, key: string) => (db.prepare(sql).raw(true).get(key) as unknown[] | undefined) ?? [];
+    const row = (sql: string, key: string) => db.prepare(sql).raw(true).get(key) as unknown[] | undefined;
     const expected = chosen.map((b) => {
       const cnpj = head.get({ b }) as string;
-      const [uf, municipio, cnae, situacao, matriz] = row('SELECT uf, municipio, cnae_fiscal, situacao_cadastral, matriz_filial FROM est.establishments WHERE cnpj = ?', cnpj);
-      const [natureza = null, porte = null] = row('SELECT natureza_juridica, porte FROM reg.companies WHERE basico = ?', b);
-      const [simples = 0, mei = 0] = row(`SELECT opcao_simples IS 'S', opcao_mei IS 'S' FROM reg.simples WHERE basico = ?`, b);
       const kinds = kindBit('alteracao', 'razao_social') | (b === chosen[0] ? kindBit('alteracao', 'porte') : 0);
-      return { cnpj, kinds, company: 1, uf, municipio, cnae, situacao, matriz, natureza, porte, simples, mei };
+      const co = row('SELECT natureza_juridica, porte, capital_social_cents, razao_social FROM reg.companies WHERE basico = ?', b);
+      return subjectOf('', cnpj, kinds, 1, row(EST_SQL, cnpj), co, row(`SELECT opcao_simples IS 'S', opcao_mei IS 'S' FROM reg.simples WHERE basico = ?`, b)).slice(1);
     });
-    assert.deepEqual(got, expected);
-    assert.ok(firstNotMatriz.every((b) => got.some((r) => r.cnpj.startsWith(b) && r.matriz === 1) || !db.prepare('SELECT 1 FROM est.establishments WHERE substr(cnpj, 1, 8) = ? AND matriz_filial = 1').get(b)));
+    assert.deepEqual(got.map((r) => SUBJECT_COLUMNS.map((c) => r[c])), expected);
     assert.ok(gathered.resolved(chosen[0]) && !gathered.resolved('ZZZZZZZZ'));
   } finally {
     gathered.close();

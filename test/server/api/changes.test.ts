@@ -4,16 +4,18 @@
 // the snapshots' rows (head office, attributes): every filter, whole-month walks with no
 // duplicate and no gap, parameters, months, counting, and the history of both levels.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generateDump, type DumpManifest } from '../../../src/demo/generate.ts';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
-import { feedPage, type FeedKey } from '../../../src/domain/history/feed.ts';
+import { feedPage, FilterUnavailable, type FeedKey } from '../../../src/domain/history/feed.ts';
 import { recordMonth } from '../../../src/domain/history/record.ts';
+import { normalizeText } from '../../../src/domain/search/normalize.ts';
 import { runImport } from '../../../src/importer/run.ts';
-import { openHistoryDb } from '../../../src/storage/history/db.ts';
+import { openHistoryDb, openHistoryReader } from '../../../src/storage/history/db.ts';
+import { V3_COLUMNS } from '../../../src/storage/history/subjects.ts';
 import type { ChangeRow } from '../../../src/storage/history/schema.ts';
 import { attachSnapshot } from '../../../src/storage/snapshots/attach.ts';
 import { openSqlite, type Sqlite } from '../../../src/storage/sqlite.ts';
@@ -22,7 +24,10 @@ import { bearer, get, makeAccount, serve, type TestAccount, type TestServer } fr
 
 type Item = { cnpj: string; tipo: string; campo?: string; antes?: unknown; depois?: unknown };
 const SIT: Record<number, string> = { 1: 'nula', 2: 'ativa', 3: 'suspensa', 4: 'inapta', 8: 'baixada' };
-type Attrs = { uf: string; municipio: number; cnae: number; situacao: number; matriz: number; natureza: number; porte: number; simples: number; mei: number };
+type Attrs = {
+  uf: string; municipio: number; cnae: number; situacao: number; matriz: number; natureza: number; porte: number; simples: number; mei: number;
+  cep: number | null; email: number; telefone: number; inicio: number | null; capital: number | null; cnaes: string | null; names: string;
+};
 
 describe('the change feed and a company history', () => {
   let dir: string;
@@ -64,7 +69,10 @@ describe('the change feed and a company history', () => {
       (db
         .prepare(
           `SELECT e.uf, e.municipio, e.cnae_fiscal AS cnae, e.situacao_cadastral AS situacao, e.matriz_filial AS matriz, c.natureza_juridica AS natureza, c.porte,
-             coalesce(s.opcao_simples = 'S', 0) AS simples, coalesce(s.opcao_mei = 'S', 0) AS mei
+             coalesce(s.opcao_simples = 'S', 0) AS simples, coalesce(s.opcao_mei = 'S', 0) AS mei,
+             e.cep, coalesce(trim(e.email), '') <> '' AS email, e.telefone_1 IS NOT NULL OR e.telefone_2 IS NOT NULL AS telefone,
+             e.data_inicio_atividade AS inicio, c.capital_social_cents AS capital, e.cnaes_secundarios AS cnaes,
+             coalesce(c.razao_social, '') || ' ' || coalesce(e.nome_fantasia, '') AS names
            FROM est.establishments e LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8) LEFT JOIN reg.simples s ON s.basico = c.basico WHERE e.cnpj = ?`,
         )
         .get(cnpj) as Attrs | undefined) ?? null;
@@ -140,6 +148,15 @@ describe('the change feed and a company history', () => {
     const a0 = all.find((x) => x.attrs && x.tipo === 'alteracao')!.attrs!;
     const closed = [...all, ...expected.get('2026-12')!].find((x) => x.tipo === 'encerramento' && x.attrs)!;
     assert.ok(closed, 'an encerramento in the months');
+    const isoDate = (n: number) => `${String(n).slice(0, 4)}-${String(n).slice(4, 6)}-${String(n).slice(6)}`;
+    const wordsOf = (x: (typeof all)[number]) => (x.attrs ? normalizeText(x.attrs.names).split(' ') : []);
+    // a word of a name common enough to select several changes, and a prefix of another word
+    const counts = new Map<string, number>();
+    for (const x of all) for (const w of new Set(wordsOf(x))) counts.set(w, (counts.get(w) ?? 0) + 1);
+    const word = [...counts].filter(([w, n]) => n >= 3 && n < all.length / 4 && /^[a-z]{4,}$/.test(w)).sort()[0][0];
+    const prefix = all.filter((x) => wordsOf(x).includes(word)).flatMap(wordsOf).find((w) => w !== word && w.length >= 4)!.slice(0, 3);
+    const cep5 = String(a0.cep).padStart(8, '0').slice(0, 5);
+    const secondary = all.map((x) => x.attrs?.cnaes).find((c) => c)!.split(',')[0].padStart(7, '0').slice(0, 4);
     const cases: [string, (x: (typeof all)[number]) => boolean][] = [
       ['tipo=abertura', (x) => x.tipo === 'abertura'],
       ['tipo=encerramento,abertura', (x) => x.tipo !== 'alteracao'],
@@ -157,6 +174,18 @@ describe('the change feed and a company history', () => {
       ['porte=1,3', (x) => x.attrs?.porte === 1 || x.attrs?.porte === 3],
       ['opc_simples=true', (x) => x.attrs?.simples === 1],
       ['opc_mei=false&campo=razao_social', (x) => x.attrs?.mei === 0 && x.campo === 'razao_social'],
+      // the search's other filters (subjects layout 3)
+      [`q=${encodeURIComponent(word.toUpperCase())}`, (x) => wordsOf(x).includes(word)],
+      [`q=${encodeURIComponent(`${word} ${prefix}`)}`, (x) => wordsOf(x).includes(word) && wordsOf(x).some((w) => w.startsWith(prefix))],
+      [`cep=${cep5},${String(a0.cep).padStart(8, '0').slice(0, 3)}`, (x) => x.attrs?.cep != null && [cep5, String(a0.cep).padStart(8, '0').slice(0, 3)].some((p) => String(x.attrs!.cep).padStart(8, '0').startsWith(p))],
+      [`cnae=${secondary}&cnae_secundario=true`, (x) => x.attrs !== null && [x.attrs.cnae, ...(x.attrs.cnaes ?? '').split(',')].some((c) => c !== '' && String(c).padStart(7, '0').startsWith(secondary))],
+      ['has_email=true', (x) => x.attrs?.email === 1],
+      ['has_telefone=false&tipo=alteracao', (x) => x.attrs?.telefone === 0 && x.tipo === 'alteracao'],
+      ['inicio_atividade_min=2015-01-01&inicio_atividade_max=2022-06-30', (x) => x.attrs?.inicio != null && x.attrs.inicio >= 20150101 && x.attrs.inicio <= 20220630],
+      ['capital_social_min=1000&capital_social_max=50000.5', (x) => x.attrs?.capital != null && x.attrs.capital >= 100000 && x.attrs.capital <= 5000050],
+      // both ends inclusive
+      [`capital_social_min=${a0.capital! / 100}&capital_social_max=${a0.capital! / 100}`, (x) => x.attrs?.capital === a0.capital],
+      [`inicio_atividade_min=${isoDate(a0.inicio!)}&inicio_atividade_max=${isoDate(a0.inicio!)}`, (x) => x.attrs?.inicio === a0.inicio],
     ];
     for (const [qs, keep] of cases) {
       const want = strip(all.filter(keep));
@@ -187,11 +216,54 @@ describe('the change feed and a company history', () => {
     }
   });
 
+  test('a month recorded by the layout before (history.db version 2): migrated on open; its filters answer, the newer ones 400 naming the filter and the month', async () => {
+    const w = openHistoryDb(dataDir);
+    w.pragma('wal_checkpoint(TRUNCATE)');
+    w.close();
+    const old = join(dir, 'v2');
+    mkdirSync(old);
+    copyFileSync(join(dataDir, 'history.db'), join(old, 'history.db'));
+    const v2 = openSqlite(join(old, 'history.db'));
+    for (const [c] of V3_COLUMNS) v2.exec(`ALTER TABLE subjects DROP COLUMN ${c}`);
+    v2.exec('ALTER TABLE history_months DROP COLUMN subjects_version');
+    v2.pragma('user_version = 2');
+    v2.close();
+    const migrated = openHistoryReader(old)!;
+    const now = openSqlite(join(dataDir, 'history.db'), { readonly: true });
+    try {
+      assert.equal(migrated.pragma('user_version', { simple: true }), 3);
+      assert.deepEqual(migrated.prepare('SELECT DISTINCT subjects_version FROM history_months').pluck().all(), [2]);
+      const uf = expected.get('2027-01')!.find((x) => x.attrs)!.attrs!.uf;
+      assert.deepEqual(feedPage(migrated, '2027-01', { uf: [uf] }, null, 100), feedPage(now, '2027-01', { uf: [uf] }, null, 100));
+      assert.throws(() => feedPage(migrated, '2027-01', { uf: [uf], has_email: false }, null, 100), (e: Error) => e instanceof FilterUnavailable && e.param === 'has_email');
+    } finally {
+      migrated.close();
+      now.close();
+    }
+    // Through the API: the month's layout said older
+    const h = openHistoryDb(dataDir);
+    const layout = (v: number) => h.prepare('UPDATE history_months SET subjects_version = ? WHERE month = ?').run(v, '2027-01');
+    try {
+      layout(2);
+      const before = remaining(await feed('?limit=1'));
+      const r = await feed('?month=2027-01&cep=01');
+      assert.deepEqual([r.status, r.body.error], [400, 'invalid_parameter']);
+      assert.match(r.body.message, /O filtro cep não está disponível para o mês 2027-01/);
+      assert.equal((await feed('?month=2027-01&uf=SP')).status, 200);
+      assert.equal((await feed('?month=2026-12&cep=01')).status, 200, 'another month has it');
+      assert.equal(remaining(await feed('?limit=1')), before - 3, 'the refused one not counted');
+    } finally {
+      layout(3);
+      h.close();
+    }
+  });
+
   test('bad parameters: 400 naming the parameter; an unknown month 404; nothing counted', async () => {
     const before = remaining(await feed('?limit=1'));
     for (const [qs, name] of [
       ['?month=2026-13', 'month'], ['?month=202612', 'month'], ['?tipo=aberta', 'tipo'], ['?campo=cor', 'campo'], ['?limit=0', 'limit'],
-      ['?limit=101', 'limit'], ['?uf=SPX', 'uf'], ['?cnae=4', 'cnae'], ['?cnae_secundario=true', 'cnae_secundario'], ['?q=padaria', 'q'],
+      ['?limit=101', 'limit'], ['?uf=SPX', 'uf'], ['?cnae=4', 'cnae'], ['?cnae_secundario=sim', 'cnae_secundario'], ['?q=%20-%20', 'q'],
+      ['?cep=1', 'cep'], ['?inicio_atividade_min=2026-02-30', 'inicio_atividade_min'], ['?capital_social_min=-1', 'capital_social_min'], ['?has_email=1', 'has_email'],
       ['?cursor=abc', 'cursor'], ['?municipio=Cidade%20Inexistente', 'municipio'], ['?uf=SP&uf=RJ', 'uf'],
     ]) {
       const r = await feed(qs);
