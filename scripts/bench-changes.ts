@@ -83,6 +83,17 @@ measure(`tipo=abertura&uf=${uf}`, page({ tipo: ['abertura'], uf: [uf] }));
 measure(`campo=situacao_cadastral&municipio=${municipio}`, page({ campo: ['situacao_cadastral'], municipio: [municipio] }));
 measure(`cnae=${division}&uf=${uf}`, page({ cnae: [division], uf: [uf] }));
 measure('campo=natureza_juridica (rare, no attribute filter)', page({ campo: ['natureza_juridica'] }));
+// The filters checked on the row only (no index): a common name word, a CEP prefix, a range.
+const wordCounts = new Map<string, number>();
+for (const names of db.prepare(`SELECT names FROM subjects WHERE month = ? AND names IS NOT NULL LIMIT 5000`).pluck().all(month) as string[]) {
+  for (const w of new Set(names.split(' '))) if (w.length >= 4) wordCounts.set(w, (wordCounts.get(w) ?? 0) + 1);
+}
+// The most common word of the names: the page's matches are dense (a rare word is bounded by the scan budget, like a rare campo).
+const word = [...wordCounts].sort((a, b) => b[1] - a[1])[0]?.[0];
+if (word) measure(`q=${word}&uf=${uf}`, page({ q: word, uf: [uf] }));
+const cep = (db.prepare(`SELECT substr(cep, 1, 3) FROM subjects WHERE month = ? AND uf = ? AND cep IS NOT NULL LIMIT 1`).pluck().get(month, uf) as string | undefined);
+if (cep) measure(`cep=${cep}&has_email=true`, page({ cep: [cep], has_email: true }));
+measure(`capital_social_min=100000&inicio_atividade_min=2020-01-01&uf=${uf}`, page({ capital_social_min: 100000, inicio_atividade_min: '2020-01-01', uf: [uf] }));
 measure(`deep page (after ${mid}, half the month in)`, page({}, [mid, '~']));
 const sample = db.prepare('SELECT cnpj FROM subjects WHERE month = ? ORDER BY cnpj LIMIT 1000').pluck().all(month) as string[];
 measure('company history (changesOf + items + JSON), 1,000 CNPJs', (i) => {
