@@ -18,6 +18,7 @@
 import { openSqlite, type Sqlite } from '../../storage/sqlite.ts';
 import { attachSnapshot } from '../../storage/snapshots/attach.ts';
 import { companies, establishments, keyIndex, simples, SNAPSHOT_MMAP_BYTES, type TableDef } from '../../storage/snapshots/tables.ts';
+import { HISTORY_WRITE_CACHE_KIB } from '../../storage/history/db.ts';
 import type { SubjectRow } from '../../storage/history/subjects.ts';
 import { MAPPED_COLUMNS } from '../company/map.ts';
 import { kindBit } from './kinds.ts';
@@ -46,6 +47,8 @@ export class GatheredSubjects {
     try {
       attachSnapshot(this.scratch, afterDir, { establishments: 'ne', companies: 'nc' });
       for (const s of ['ne', 'nc']) this.scratch.pragma(`${s}.mmap_size = ${SNAPSHOT_MMAP_BYTES}`);
+      // Its tables and the final sort hold ~1.3 M rows at full size: spilled in 2 MB pieces by default.
+      this.scratch.pragma(`cache_size = -${HISTORY_WRITE_CACHE_KIB}`);
       this.scratch.aggregate('bit_or', { start: 0, step: (a: number, b: number) => a | b });
       this.scratch.exec(`
         CREATE TABLE est_subjects (cnpj TEXT NOT NULL, kinds INTEGER NOT NULL, ${EST_LIST});

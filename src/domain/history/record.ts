@@ -53,26 +53,36 @@ export function recordMonth(dataDir: string, before: MonthSnapshot, after: Month
     if (!decision.record) return { recorded: false, month: after.month, reason: decision.reason };
     const started = performance.now();
     const phases = { comparison: 0, subjects: 0 };
-    const counts = writeMonth(db, after.month, before.month, (insert) => {
-      // One pair of open snapshots for the comparison and the feed's subjects (subjects.ts), which
-      // are written in the same transaction as the changes.
-      const pair = new SnapshotPair(before.dir, after.dir);
+    // One pair of open snapshots for the comparison and the feed's subjects (subjects.ts), which
+    // are written in the same transaction as the changes, once those are in place.
+    const pair = new SnapshotPair(before.dir, after.dir);
+    let counts: Record<string, number>;
+    try {
       const gathered = new GatheredSubjects(after.dir);
       try {
-        const sink: ChangeSink = (cnpj, tipo, campo, antes, depois) => {
-          insert(cnpj, tipo, campo, antes, depois);
-          gathered.change(cnpj, tipo, campo);
-        };
-        const counts = comparePair(pair, sink, options.part, (row) => gathered.row(row));
-        phases.comparison = (performance.now() - started) / 1000;
-        writeSubjects(db, after.month, pair, gathered);
-        phases.subjects = (performance.now() - started) / 1000 - phases.comparison;
-        return counts;
+        counts = writeMonth(
+          db,
+          after.month,
+          before.month,
+          (insert) => {
+            const sink: ChangeSink = (cnpj, tipo, campo, antes, depois) => {
+              insert(cnpj, tipo, campo, antes, depois);
+              gathered.change(cnpj, tipo, campo);
+            };
+            return comparePair(pair, sink, options.part, (row) => gathered.row(row));
+          },
+          () => {
+            phases.comparison = (performance.now() - started) / 1000;
+            writeSubjects(db, after.month, pair, gathered);
+            phases.subjects = (performance.now() - started) / 1000 - phases.comparison;
+          },
+        );
       } finally {
         gathered.close();
-        pair.close();
       }
-    });
+    } finally {
+      pair.close();
+    }
     return { recorded: true, month: after.month, fromMonth: before.month, replaced: decision.replaces, counts, seconds: (performance.now() - started) / 1000, phases };
   } finally {
     db.close();

@@ -60,25 +60,62 @@ export function changesOf(db: Sqlite, cnpj: string): ChangeRow[] {
 }
 
 /**
+ * Pages of history.db a writing connection may cache while it records or merges a month (KiB, as
+ * a negative cache_size; also the recording's scratch database and sorter, gathered-subjects.ts). A month's subjects go in CNPJ order into three secondary indexes whose
+ * insertion points (one per UF, municipality, CNAE: ~7,000) must stay cached, or every insert
+ * evicts a dirty page to the WAL; with SQLite's default 2 MB a full-size month wrote its pages
+ * many times over. Bounded, whatever the month's size.
+ */
+export const HISTORY_WRITE_CACHE_KIB = 131072;
+
+/** Runs `fn` with the larger page cache above, then puts the connection's setting back. */
+export function withWriteCache<T>(db: Sqlite, fn: () => T): T {
+  const was = db.pragma('cache_size', { simple: true }) as number;
+  db.pragma(`cache_size = -${HISTORY_WRITE_CACHE_KIB}`);
+  try {
+    return fn();
+  } finally {
+    db.pragma(`cache_size = ${was}`);
+  }
+}
+
+/**
  * Writes one month's changes in ONE transaction: that month's earlier rows are deleted first, so a
  * re-recorded month replaces its differences whole, and a failure (or a kill) leaves the history as
- * it was. `write` receives the insert function and returns the month's counts.
+ * it was. `write` receives the insert function and returns the month's counts; `then` runs in the
+ * same transaction once they are in \`changes\` (the feed subjects, read from them).
+ *
+ * The changes are appended to a temporary table as they come and moved into \`changes\` sorted by
+ * key (SQLite's external sort: memory bounded): inserted as they came, in the new snapshot's table
+ * order, each landed at random in the clustered table and its index.
  */
 export function writeMonth(
   db: Sqlite,
   month: string,
   fromMonth: string,
   write: (insert: (cnpj: string, tipo: ChangeRow['tipo'], campo: string, antes: string | null, depois: string | null) => void) => Record<string, number>,
+  then?: () => void,
 ): Record<string, number> {
   const started = process.hrtime.bigint();
-  const insert = db.prepare(HISTORY_SQL.insert);
-  return db.transaction(() => {
-    db.prepare(HISTORY_SQL.deleteMonth).run(month);
-    const counts = write((cnpj, tipo, campo, antes, depois) => insert.run(month, cnpj, campo, tipo, antes, depois));
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    db.prepare(HISTORY_SQL.putMonth).run(month, fromMonth, new Date().toISOString(), JSON.stringify(counts), seconds);
-    return counts;
-  }).immediate();
+  db.exec(HISTORY_SQL.dropStaged);
+  db.exec(HISTORY_SQL.createStaged);
+  try {
+    const stage = db.prepare(HISTORY_SQL.stage);
+    return withWriteCache(db, () =>
+      db.transaction(() => {
+        db.prepare(HISTORY_SQL.deleteMonth).run(month);
+        const counts = write((cnpj, tipo, campo, antes, depois) => stage.run(cnpj, campo, tipo, antes, depois));
+        db.prepare(HISTORY_SQL.moveStaged).run(month);
+        db.exec(HISTORY_SQL.dropStaged);
+        then?.();
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        db.prepare(HISTORY_SQL.putMonth).run(month, fromMonth, new Date().toISOString(), JSON.stringify(counts), seconds);
+        return counts;
+      }).immediate(),
+    );
+  } finally {
+    db.exec(HISTORY_SQL.dropStaged);
+  }
 }
 
 /**

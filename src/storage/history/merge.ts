@@ -6,6 +6,7 @@
 import { HISTORY_SQL } from './schema.ts';
 import { SUBJECTS_SQL } from './subjects.ts';
 import type { Sqlite } from '../sqlite.ts';
+import { withWriteCache } from './db.ts';
 
 const COLUMNS = 'month, cnpj, campo, tipo, antes, depois';
 
@@ -34,7 +35,7 @@ export function mergeStagedMonth(db: Sqlite, stagingFiles: readonly string[], mo
       db.prepare(`ATTACH DATABASE ? AS staged${schemas.length}`).run(file);
       schemas.push(`staged${schemas.length}`);
     }
-    return db.transaction(() => {
+    return withWriteCache(db, () => db.transaction(() => {
       const staged = schemas.map((s) => db.prepare(`SELECT from_month, recorded_at, counts_json, seconds FROM ${s}.history_months WHERE month = ?`).get(month) as StagedMonth | undefined);
       if (staged.some((m) => m === undefined)) throw new Error(`a staged history holds no month ${month}`);
       db.prepare(HISTORY_SQL.deleteMonth).run(month);
@@ -56,7 +57,7 @@ export function mergeStagedMonth(db: Sqlite, stagingFiles: readonly string[], mo
       const last = staged.reduce((a, b) => (b!.recorded_at > a!.recorded_at ? b : a))!;
       db.prepare(HISTORY_SQL.putMonth).run(month, last.from_month, last.recorded_at, JSON.stringify(counts), Math.max(...staged.map((m) => m!.seconds)));
       return { rows, counts };
-    }).immediate();
+    }).immediate());
   } finally {
     for (const s of schemas) db.exec(`DETACH DATABASE ${s}`);
   }

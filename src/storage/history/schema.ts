@@ -71,6 +71,15 @@ export const MIGRATE_2_TO_3 = [
 
 export const HISTORY_SQL = {
   insert: `INSERT INTO changes (month, cnpj, campo, tipo, antes, depois) VALUES (?, ?, ?, ?, ?, ?)`,
+  /**
+   * A month being recorded: its changes come in the comparison's order (the new snapshot's table
+   * order, unrelated to the key), so they are appended to this unindexed temporary table first and
+   * moved into \`changes\` sorted (db.ts, writeMonth).
+   */
+  createStaged: `CREATE TEMP TABLE IF NOT EXISTS staged_changes (cnpj TEXT NOT NULL, campo TEXT NOT NULL, tipo TEXT NOT NULL, antes TEXT, depois TEXT)`,
+  stage: `INSERT INTO temp.staged_changes (cnpj, campo, tipo, antes, depois) VALUES (?, ?, ?, ?, ?)`,
+  moveStaged: `INSERT INTO changes (month, cnpj, campo, tipo, antes, depois) SELECT ?, cnpj, campo, tipo, antes, depois FROM temp.staged_changes ORDER BY cnpj, campo`,
+  dropStaged: `DROP TABLE IF EXISTS temp.staged_changes`,
   deleteMonth: `DELETE FROM changes WHERE month = ?`,
   putMonth: `INSERT OR REPLACE INTO history_months (month, from_month, recorded_at, counts_json, seconds, subjects_version) VALUES (?, ?, ?, ?, ?, ${SUBJECTS_VERSION})`,
   /** The subjects' layout a month was recorded with (SUBJECTS_VERSION then). */
