@@ -47,7 +47,7 @@ export class GatheredSubjects {
     try {
       attachSnapshot(this.scratch, afterDir, { establishments: 'ne', companies: 'nc' });
       for (const s of ['ne', 'nc']) this.scratch.pragma(`${s}.mmap_size = ${SNAPSHOT_MMAP_BYTES}`);
-      // Its tables and the final sort hold ~1.3 M rows at full size: spilled in 2 MB pieces by default.
+      // Its tables and the final sort hold ~1.3 M rows at full size: spilled in 16 MB pieces by default.
       this.scratch.pragma(`cache_size = -${HISTORY_WRITE_CACHE_KIB}`);
       this.scratch.aggregate('bit_or', { start: 0, step: (a: number, b: number) => a | b });
       this.scratch.exec(`

@@ -60,11 +60,11 @@ export function changesOf(db: Sqlite, cnpj: string): ChangeRow[] {
 }
 
 /**
- * Pages of history.db a writing connection may cache while it records or merges a month (KiB, as
- * a negative cache_size; also the recording's scratch database and sorter, gathered-subjects.ts). A month's subjects go in CNPJ order into three secondary indexes whose
- * insertion points (one per UF, municipality, CNAE: ~7,000) must stay cached, or every insert
- * evicts a dirty page to the WAL; with SQLite's default 2 MB a full-size month wrote its pages
- * many times over. Bounded, whatever the month's size.
+ * The page cache (KiB, as a negative cache_size) of a connection writing or merging a month, and
+ * of the recording's scratch database (gathered-subjects.ts). better-sqlite3's default is 16 MB;
+ * a full-size month (~2.8 M changes, ~1.3 M subjects) sorts more than that, and the subjects'
+ * three secondary indexes have ~7,000 insertion points (one per UF, municipality, CNAE) whose
+ * pages should stay cached while the subjects go in in CNPJ order. Bounded, whatever the size.
  */
 export const HISTORY_WRITE_CACHE_KIB = 131072;
 
