@@ -78,41 +78,58 @@ function municipioCodes(db: Sqlite, values: readonly (number | string)[]): numbe
   return [...codes];
 }
 
-/** The row check of every filter but tipo/campo (done on `kinds`). */
-function rowCheck(f: FeedFilters, municipios: Set<number> | null): (r: Row) => boolean {
+type Column = (typeof SUBJECT_COLUMNS)[number];
+/** What a page always reads of a subject: the key, its tipo/campo bits, whether its company's changes are shown under it. */
+const ALWAYS: readonly Column[] = ['cnpj', 'kinds', 'company'];
+
+/**
+ * The row check of every filter but tipo/campo (done on `kinds`), and the subject columns it reads:
+ * the others are not fetched (a page with a rare tipo/campo examines up to SCAN_BUDGET subjects,
+ * and turning each one's names and CNAE texts into JavaScript strings was most of its time).
+ */
+function rowCheck(f: FeedFilters, municipios: Set<number> | null): { check: (r: Row) => boolean; columns: Set<Column> } {
   const checks: ((r: Row) => boolean)[] = [];
-  const inSet = <T>(i: number, values: readonly T[] | undefined) => {
+  const columns = new Set<Column>(ALWAYS);
+  const use = (c: Column) => {
+    columns.add(c);
+    return col[c];
+  };
+  const inSet = <T>(c: Column, values: readonly T[] | undefined) => {
     if (values === undefined) return;
-    const s = new Set<unknown>(values);
+    const [i, s] = [use(c), new Set<unknown>(values)];
     checks.push((r) => s.has(r[i]));
   };
-  inSet(col.uf, f.uf?.map((u) => u.toUpperCase()));
-  if (municipios) checks.push((r) => municipios.has(r[col.municipio] as number));
+  inSet('uf', f.uf?.map((u) => u.toUpperCase()));
+  if (municipios) inSet('municipio', [...municipios]);
   if (f.cnae) {
     const ranges = f.cnae.map(cnaeRange);
     const within = (c: number | null) => c !== null && ranges.some(([lo, hi]) => c >= lo && c < hi);
-    const secondary = f.cnae_secundario === true;
-    checks.push((r) => within(r[col.cnae] as number | null) || (secondary && secondaryCnaes(r[col.cnaes] as string | null).some(within)));
+    const main = use('cnae');
+    const secondary = f.cnae_secundario === true ? use('cnaes') : -1;
+    checks.push((r) => within(r[main] as number | null) || (secondary >= 0 && secondaryCnaes(r[secondary] as string | null).some(within)));
   }
-  inSet(col.situacao, f.situacao_cadastral?.map((s) => SITUACOES[s]));
-  if (f.matriz_filial) inSet(col.matriz, [MATRIZ_FILIAL[f.matriz_filial]]);
-  inSet(col.natureza, f.natureza_juridica);
-  inSet(col.porte, f.porte);
-  if (f.opc_simples !== undefined) inSet(col.simples, [f.opc_simples ? 1 : 0]);
-  if (f.opc_mei !== undefined) inSet(col.mei, [f.opc_mei ? 1 : 0]);
-  if (f.has_email !== undefined) inSet(col.email, [f.has_email ? 1 : 0]);
-  if (f.has_telefone !== undefined) inSet(col.telefone, [f.has_telefone ? 1 : 0]);
+  inSet('situacao', f.situacao_cadastral?.map((s) => SITUACOES[s]));
+  if (f.matriz_filial) inSet('matriz', [MATRIZ_FILIAL[f.matriz_filial]]);
+  inSet('natureza', f.natureza_juridica);
+  inSet('porte', f.porte);
+  if (f.opc_simples !== undefined) inSet('simples', [f.opc_simples ? 1 : 0]);
+  if (f.opc_mei !== undefined) inSet('mei', [f.opc_mei ? 1 : 0]);
+  if (f.has_email !== undefined) inSet('email', [f.has_email ? 1 : 0]);
+  if (f.has_telefone !== undefined) inSet('telefone', [f.has_telefone ? 1 : 0]);
   if (f.cep) {
-    const prefixes = f.cep;
-    checks.push((r) => typeof r[col.cep] === 'string' && prefixes.some((p) => (r[col.cep] as string).startsWith(p)));
+    const [i, prefixes] = [use('cep'), f.cep];
+    checks.push((r) => typeof r[i] === 'string' && prefixes.some((p) => (r[i] as string).startsWith(p)));
   }
-  if (f.q !== undefined) checks.push(namesCheck(f.q));
-  const between = (i: number, [min, max]: [number, number]) => checks.push((r) => typeof r[i] === 'number' && (r[i] as number) >= min && (r[i] as number) <= max);
-  if (f.inicio_atividade_min !== undefined || f.inicio_atividade_max !== undefined) between(col.inicio, [date('inicio_atividade_min', f.inicio_atividade_min, 0), date('inicio_atividade_max', f.inicio_atividade_max, 99999999)]);
+  if (f.q !== undefined) checks.push(namesCheck(f.q, use('names')));
+  const between = (c: Column, [min, max]: [number, number]) => {
+    const i = use(c);
+    checks.push((r) => typeof r[i] === 'number' && (r[i] as number) >= min && (r[i] as number) <= max);
+  };
+  if (f.inicio_atividade_min !== undefined || f.inicio_atividade_max !== undefined) between('inicio', [date('inicio_atividade_min', f.inicio_atividade_min, 0), date('inicio_atividade_max', f.inicio_atividade_max, 99999999)]);
   if (f.capital_social_min !== undefined || f.capital_social_max !== undefined) {
-    between(col.capital, [Math.round((f.capital_social_min ?? 0) * 100), f.capital_social_max === undefined ? Infinity : Math.round(f.capital_social_max * 100)]);
+    between('capital', [Math.round((f.capital_social_min ?? 0) * 100), f.capital_social_max === undefined ? Infinity : Math.round(f.capital_social_max * 100)]);
   }
-  return (r) => checks.every((c) => c(r));
+  return { check: (r) => checks.every((c) => c(r)), columns };
 }
 
 /** yyyymmdd of a YYYY-MM-DD filter, `dflt` when absent; InvalidFilter when not a date. */
@@ -124,22 +141,22 @@ function date(param: string, s: string | undefined, dflt: number): number {
 }
 
 /** The search's word rules on a subject's names: every word present, the last (≥ 2 characters) also as a prefix. */
-function namesCheck(q: string): (r: Row) => boolean {
+function namesCheck(q: string, i: number): (r: Row) => boolean {
   const words = queryWords(q);
   if (!words.length) throw new InvalidFilter('q', 'no word to search for');
   if (words.length > 20) throw new InvalidFilter('q', 'too many words (20 at most)');
   const last = words[words.length - 1];
   const exact = last.length < 2 ? words : words.slice(0, -1);
   return (r) => {
-    if (typeof r[col.names] !== 'string') return false;
-    const have = (r[col.names] as string).split(' ');
+    if (typeof r[i] !== 'string') return false;
+    const have = (r[i] as string).split(' ');
     return exact.every((w) => have.includes(w)) && (last.length < 2 || have.some((h) => h.startsWith(last)));
   };
 }
 
 /** The subjects from `from` on, in CNPJ order, through the most selective index the filters allow. */
-function drivers(db: Sqlite, month: string, f: FeedFilters, municipios: number[] | null, from: string): Statement[] {
-  const byValue = (column: IndexedColumn, values: readonly unknown[]) => values.map(() => db.prepare(SUBJECTS_SQL.fromValue(column)).raw(true));
+function drivers(db: Sqlite, month: string, f: FeedFilters, municipios: number[] | null, from: string, columns: string): Statement[] {
+  const byValue = (column: IndexedColumn, values: readonly unknown[]) => values.map(() => db.prepare(SUBJECTS_SQL.fromValue(column, columns)).raw(true));
   if (municipios) return byValue('municipio', municipios).map((s, i) => s.bind(month, municipios[i], from));
   // The index holds the CNAE fiscal only: with the secondary ones, it cannot drive.
   if (f.cnae && f.cnae_secundario !== true) {
@@ -156,7 +173,7 @@ function drivers(db: Sqlite, month: string, f: FeedFilters, municipios: number[]
     const ufs = [...new Set(f.uf.map((u) => u.toUpperCase()))];
     return byValue('uf', ufs).map((s, i) => s.bind(month, ufs[i], from));
   }
-  return [db.prepare(SUBJECTS_SQL.from).raw(true).bind(month, from)];
+  return [db.prepare(SUBJECTS_SQL.from(columns)).raw(true).bind(month, from)];
 }
 
 /** Rows of several CNPJ-ordered streams, merged in CNPJ order (a stream's values are disjoint from the others'). */
@@ -182,7 +199,9 @@ export function feedPage(db: Sqlite, month: string, f: FeedFilters, after: FeedK
   const missing = V3_FILTERS.find((k) => (k === 'cnae_secundario' ? f.cnae_secundario === true && f.cnae !== undefined : f[k] !== undefined));
   if (missing !== undefined && (layout ?? 0) < 3) throw new FilterUnavailable(missing, month);
   const codes = f.municipio ? municipioCodes(db, f.municipio) : null;
-  const check = rowCheck(f, codes && new Set(codes));
+  const { check, columns } = rowCheck(f, codes && new Set(codes));
+  // Every column in its place (the row check reads them by position); those not read come as NULL.
+  const projection = SUBJECT_COLUMNS.map((c) => (columns.has(c) ? c : 'NULL')).join(', ');
   const mask = kindsMask(f.tipo, f.campo);
   const tipos = f.tipo && new Set<string>(f.tipo);
   const campos = f.campo && new Set(f.campo);
@@ -192,7 +211,7 @@ export function feedPage(db: Sqlite, month: string, f: FeedFilters, after: FeedK
   const keys: FeedKey[] = [];
   let examined = 0;
   let done: string | null = null;
-  for (const r of merged(drivers(db, month, f, codes, after?.[0] ?? ''))) {
+  for (const r of merged(drivers(db, month, f, codes, after?.[0] ?? '', projection))) {
     const cnpj = r[0];
     // Out of budget: resume after the last subject read whole (every wanted change of it given).
     if (++examined > budget && done !== null) return { items, next: [done, AFTER_CNPJ] };

@@ -82,10 +82,10 @@ export const SUBJECTS_SQL = {
   upsert: `INSERT INTO subjects (month, ${COLS}) VALUES (?, ${SUBJECT_COLUMNS.map(() => '?').join(', ')}) ${ON_CONFLICT}`,
   /** The same, from a staging file's subjects (storage/history/merge.ts). */
   upsertFrom: (schema: string) => `INSERT INTO subjects (month, ${COLS}) SELECT month, ${COLS} FROM ${schema}.subjects WHERE month = ? ORDER BY cnpj ${ON_CONFLICT}`,
-  /** A month's subjects from a CNPJ on, in CNPJ order (the unfiltered walk). */
-  from: `SELECT ${COLS} FROM subjects WHERE month = ? AND cnpj >= ? ORDER BY cnpj`,
+  /** A month's subjects from a CNPJ on, in CNPJ order (the unfiltered walk); `columns`: the select list. */
+  from: (columns: string) => `SELECT ${columns} FROM subjects WHERE month = ? AND cnpj >= ? ORDER BY cnpj`,
   /** One value's subjects from a CNPJ on, in CNPJ order, through its index. */
-  fromValue: (column: IndexedColumn) => `SELECT ${COLS} FROM subjects INDEXED BY subjects_by_${column} WHERE month = ? AND ${column} = ? AND cnpj >= ? ORDER BY cnpj`,
+  fromValue: (column: IndexedColumn, columns: string) => `SELECT ${columns} FROM subjects INDEXED BY subjects_by_${column} WHERE month = ? AND ${column} = ? AND cnpj >= ? ORDER BY cnpj`,
   /** The next value of an indexed column after one, below a bound: one seek (a CNAE prefix's codes present, walked). */
   nextValue: (column: IndexedColumn) => `SELECT min(${column}) FROM subjects INDEXED BY subjects_by_${column} WHERE month = ? AND ${column} > ? AND ${column} < ?`,
   clearNames: `DELETE FROM municipio_names`,
