@@ -37,9 +37,11 @@ const START_FAILED = 'cnpj-api:start-failed';
 
 /**
  * Single process: the server itself. Cluster primary: migrates app.db once (workers must not
- * race on it), forks the workers, restarts one that dies, and resolves when the first listens;
- * it fails, stopping the others, when a worker stops before any listens (restarting it would
- * fail the same way, forever). Cluster worker: the server (the primary re-runs the same entry
+ * race on it), forks the workers, restarts one that dies, and resolves when as many have listened
+ * as were asked for (only then is "serving on" true at full strength: until the second worker
+ * listened, killing the first closed the shared socket, and with port 0 the second then bound
+ * another port; seen in the cluster test); it fails, stopping the others, when a worker stops
+ * before any listens (restarting it would fail the same way, forever). Cluster worker: the server (the primary re-runs the same entry
  * point and arguments).
  */
 export async function serve(opts: ServeOptions): Promise<RunningServer> {
@@ -74,8 +76,10 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
   let url: string;
   try {
     url = await new Promise<string>((resolve, reject) => {
-      cluster.once('listening', (_w, addr) => {
+      let listened = 0;
+      cluster.on('listening', (_w, addr) => {
         listening = true;
+        if (++listened !== opts.workers) return;
         const host = addr.addressType === 6 ? `[${addr.address}]` : addr.address;
         resolve(`http://${host}:${addr.port}`);
       });
