@@ -82,10 +82,16 @@ export const SUBJECTS_SQL = {
   upsert: `INSERT INTO subjects (month, ${COLS}) VALUES (?, ${SUBJECT_COLUMNS.map(() => '?').join(', ')}) ${ON_CONFLICT}`,
   /** The same, from a staging file's subjects (storage/history/merge.ts). */
   upsertFrom: (schema: string) => `INSERT INTO subjects (month, ${COLS}) SELECT month, ${COLS} FROM ${schema}.subjects WHERE month = ? ORDER BY cnpj ${ON_CONFLICT}`,
-  /** A month's subjects from a CNPJ on, in CNPJ order (the unfiltered walk); `columns`: the select list. */
-  from: (columns: string) => `SELECT ${columns} FROM subjects WHERE month = ? AND cnpj >= ? ORDER BY cnpj`,
-  /** One value's subjects from a CNPJ on, in CNPJ order, through its index. */
-  fromValue: (column: IndexedColumn, columns: string) => `SELECT ${columns} FROM subjects INDEXED BY subjects_by_${column} WHERE month = ? AND ${column} = ? AND cnpj >= ? ORDER BY cnpj`,
+  /**
+   * A month's subjects in a CNPJ range (both ends included), in CNPJ order, those with a bit of a
+   * mask only (the unfiltered walk); `columns`: the select list.
+   */
+  from: (columns: string) => `SELECT ${columns} FROM subjects WHERE month = ? AND cnpj >= ? AND cnpj <= ? AND (kinds & ?) != 0 ORDER BY cnpj`,
+  /** The same for one value, through its index. */
+  fromValue: (column: IndexedColumn, columns: string) =>
+    `SELECT ${columns} FROM subjects INDEXED BY subjects_by_${column} WHERE month = ? AND ${column} = ? AND cnpj >= ? AND cnpj <= ? AND (kinds & ?) != 0 ORDER BY cnpj`,
+  /** The CNPJ that many subjects after one (OFFSET): where a range of the feed's walk ends. */
+  nth: `SELECT cnpj FROM subjects WHERE month = ? AND cnpj >= ? ORDER BY cnpj LIMIT 1 OFFSET ?`,
   /** The next value of an indexed column after one, below a bound: one seek (a CNAE prefix's codes present, walked). */
   nextValue: (column: IndexedColumn) => `SELECT min(${column}) FROM subjects INDEXED BY subjects_by_${column} WHERE month = ? AND ${column} > ? AND ${column} < ?`,
   clearNames: `DELETE FROM municipio_names`,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generateDump, type DumpManifest } from '../../../src/demo/generate.ts';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
-import { feedPage, FilterUnavailable, type FeedKey } from '../../../src/domain/history/feed.ts';
+import { feedPage, FilterUnavailable, SCAN_BUDGET, type FeedFilters, type FeedKey } from '../../../src/domain/history/feed.ts';
 import { recordMonth } from '../../../src/domain/history/record.ts';
 import { normalizeText } from '../../../src/domain/search/normalize.ts';
 import { runImport } from '../../../src/importer/run.ts';
@@ -216,6 +216,38 @@ describe('the change feed and a company history', () => {
     }
   });
 
+  test('with tipo/campo, SQLite skips subjects in CNPJ ranges (SCAN_RANGES): a page ends at its last range, the next goes on from there, every change once', () => {
+    const db = openSqlite(join(dataDir, 'history.db'), { readonly: true });
+    try {
+      const subjects = db.prepare("SELECT count(*) FROM subjects WHERE month = '2027-01'").pluck().get() as number;
+      const ranges = [3, 5, 7];
+      const uf = expected.get('2027-01')!.find((x) => x.attrs && (x.campo === 'uf' || x.campo === 'municipio'))!.attrs!.uf;
+      const cases: [FeedFilters, (x: Item & { attrs: Attrs | null }) => boolean][] = [
+        [{ campo: ['natureza_juridica', 'porte'] }, (x) => ['natureza_juridica', 'porte'].includes(x.campo!)],
+        [{ tipo: ['abertura', 'encerramento'] }, (x) => x.tipo !== 'alteracao'],
+        [{ campo: ['uf', 'municipio'], uf: [uf] }, (x) => ['uf', 'municipio'].includes(x.campo!) && x.attrs?.uf === uf],
+      ];
+      for (const [f, keep] of cases) {
+        const want = strip(expected.get('2027-01')!.filter(keep));
+        assert.ok(want.length > 0, JSON.stringify(f));
+        const got: Item[] = [];
+        let after: FeedKey | null = null;
+        let [pages, short] = [0, 0];
+        do {
+          const p = feedPage(db, '2027-01', f, after, 10, SCAN_BUDGET, ranges);
+          got.push(...p.items);
+          if (p.next !== null && p.items.length < 10) short++;
+          after = p.next;
+          assert.ok(++pages < 5000, 'the walk ends');
+        } while (after !== null);
+        assert.deepEqual(got, want, JSON.stringify(f));
+        assert.ok(short > 0 && pages >= subjects / 15 - 1, `pages end at their ranges (${pages} pages, ${short} short, ${subjects} subjects)`);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   test('a month recorded by the layout before (history.db version 2): migrated on open; its filters answer, the newer ones 400 naming the filter and the month', async () => {
     const w = openHistoryDb(dataDir);
     w.pragma('wal_checkpoint(TRUNCATE)');
@@ -233,7 +265,7 @@ describe('the change feed and a company history', () => {
     try {
       assert.equal(migrated.pragma('user_version', { simple: true }), 3);
       assert.deepEqual(migrated.prepare('SELECT DISTINCT subjects_version FROM history_months').pluck().all(), [2]);
-      const uf = expected.get('2027-01')!.find((x) => x.attrs)!.attrs!.uf;
+      const uf = expected.get('2027-01')!.find((x) => x.attrs && (x.campo === 'uf' || x.campo === 'municipio'))!.attrs!.uf;
       assert.deepEqual(feedPage(migrated, '2027-01', { uf: [uf] }, null, 100), feedPage(now, '2027-01', { uf: [uf] }, null, 100));
       assert.throws(() => feedPage(migrated, '2027-01', { uf: [uf], has_email: false }, null, 100), (e: Error) => e instanceof FilterUnavailable && e.param === 'has_email');
     } finally {
