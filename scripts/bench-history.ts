@@ -34,8 +34,8 @@ if (process.argv.includes('--step')) {
   const h = startHistory({ dataDir, snapshots, month: after, buildDir: afterDir, children: [], log: console.log });
   const s = await finishHistory(dataDir, h, console.log);
   const used = process.cpuUsage(cpu);
-  const children = process.resourceUsage();
-  console.log(JSON.stringify({ seconds: +s.seconds.toFixed(2), waitSeconds: +s.waitSeconds.toFixed(2), error: s.error, childMaxRssMB: Math.round(s.maxRssBytes / 2 ** 20), parentCpuSeconds: +((used.user + used.system) / 1e6).toFixed(2), peakRssMB: Math.round(children.maxRSS / 1024) }));
+  const own = process.resourceUsage();
+  console.log(JSON.stringify({ seconds: +s.seconds.toFixed(2), waitSeconds: +s.waitSeconds.toFixed(2), error: s.error, childMaxRssMB: Math.round(s.maxRssBytes / 2 ** 20), parentCpuSeconds: +((used.user + used.system) / 1e6).toFixed(2), peakRssMB: Math.round(own.maxRSS / 1024) }));
   process.exit(s.error ? 1 : 0);
 }
 const historyDir = optional('into') ?? dataDir;

@@ -41,8 +41,8 @@ const START_FAILED = 'cnpj-api:start-failed';
  * as were asked for (only then is "serving on" true at full strength: until the second worker
  * listened, killing the first closed the shared socket, and with port 0 the second then bound
  * another port; seen in the cluster test); it fails, stopping the others, when a worker stops
- * before any listens (restarting it would fail the same way, forever). Cluster worker: the server (the primary re-runs the same entry
- * point and arguments).
+ * before any listens (restarting it would fail the same way, forever). Cluster worker: the
+ * server (the primary re-runs the same entry point and arguments).
  */
 export async function serve(opts: ServeOptions): Promise<RunningServer> {
   if (opts.workers <= 1 || cluster.isWorker) {

@@ -232,12 +232,12 @@ export function feedPage(db: Sqlite, month: string, f: FeedFilters, after: FeedK
   let done: string | null = null;
   // Without a tipo/campo filter every subject has a wanted bit: one range, to the end.
   const narrowed = mask !== kindsMask(undefined, undefined);
-  const rangeEnd = db.prepare(SUBJECTS_SQL.nth).pluck();
+  const rangeEnd = narrowed ? db.prepare(SUBJECTS_SQL.nth).pluck() : null;
   let from = after?.[0] ?? '';
   // A range's last CNPJ, already walked, is also the next range's first (its bound is inclusive).
   let walked: string | null = null;
   for (const size of narrowed ? ranges : [null]) {
-    const upper = size === null ? END : ((rangeEnd.get(month, from, size - 1) as string | undefined) ?? END);
+    const upper = size === null ? END : ((rangeEnd!.get(month, from, size - 1) as string | undefined) ?? END);
     for (const r of merged(drivers(db, month, f, codes, { from, upper, mask }, projection))) {
       const cnpj = r[0];
       if (cnpj === walked) continue;

@@ -103,8 +103,9 @@ export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair, gat
 }
 
 /**
- * The month's change keys of companies and closed establishments in key order, read in chunks (keyset on the primary key): the caller
- * inserts on the same connection between chunks, which an open iterator would not allow.
+ * The month's change keys of companies and closed establishments in key order, read in chunks
+ * (keyset on the primary key): the caller inserts on the same connection between chunks, which an
+ * open iterator would not allow.
  */
 function* keysOf(db: Sqlite, month: string): Generator<[string, string, string]> {
   // Only what the gathering left (closed establishments, companies): the establishments' other

@@ -97,7 +97,7 @@ export function writeMonth(
   then?: () => void,
 ): Record<string, number> {
   const started = process.hrtime.bigint();
-  db.exec(HISTORY_SQL.dropStaged);
+  // A temporary table: it lives on this connection only, and goes with it if the process dies.
   db.exec(HISTORY_SQL.createStaged);
   try {
     const stage = db.prepare(HISTORY_SQL.stage);
@@ -106,7 +106,6 @@ export function writeMonth(
         db.prepare(HISTORY_SQL.deleteMonth).run(month);
         const counts = write((cnpj, tipo, campo, antes, depois) => stage.run(cnpj, campo, tipo, antes, depois));
         db.prepare(HISTORY_SQL.moveStaged).run(month);
-        db.exec(HISTORY_SQL.dropStaged);
         then?.();
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         db.prepare(HISTORY_SQL.putMonth).run(month, fromMonth, new Date().toISOString(), JSON.stringify(counts), seconds);

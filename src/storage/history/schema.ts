@@ -70,7 +70,6 @@ export const MIGRATE_2_TO_3 = [
 ];
 
 export const HISTORY_SQL = {
-  insert: `INSERT INTO changes (month, cnpj, campo, tipo, antes, depois) VALUES (?, ?, ?, ?, ?, ?)`,
   /**
    * A month being recorded: its changes come in the comparison's order (the new snapshot's table
    * order, unrelated to the key), so they are appended to this unindexed temporary table first and
