@@ -17,9 +17,9 @@
 //   covers whole; only the months cut by its ends need a check of the row.
 // - Capital social in 1-2-5 buckets per power of ten of cents: a range with round ends (10,000,
 //   50,000, 1 million reais…) needs no check; a cut bucket is checked row by row.
-// - A block term, the first two digits of a numeric CNPJ: no filter. Pages after a cursor used
-//   it to skip through doclists; they now bind the cursor as an INTEGER, which FTS5 seeks to
-//   directly (page.ts), so no query reads it any more: the build may stop writing it.
+// - No block term any more: indexes built before 2026-11-26 also hold `_r` + the CNPJ's first
+//   two digits, which pages after a cursor once used to skip through doclists; they bind the
+//   cursor as an INTEGER now, which FTS5 seeks to directly (page.ts), and no query reads it.
 
 export const MARK = {
   uf: '_u',
@@ -34,7 +34,6 @@ export const MARK = {
   flags: '_b',
   inicio: '_y',
   capital: '_k',
-  block: '_r',
   partnerCpf: '_cpf',
   partnerCnpj: '_cnpj',
 } as const;
@@ -58,8 +57,6 @@ export const term = {
   inicio: (yearOrMonth: number) => MARK.inicio + yearOrMonth,
   /** A bucket of capitalBucket(); zero is `z` (a `-` would split the term). */
   capital: (bucket: number) => MARK.capital + (bucket < 0 ? 'z' : bucket),
-  /** The first two digits of a numeric CNPJ (no query reads it any more). */
-  block: (twoDigits: string) => MARK.block + twoDigits,
   /** Partner keys: the six digits the dump shows of a CPF, or a partner company's CNPJ. */
   partnerCpf: (six: string) => MARK.partnerCpf + six,
   partnerCnpj: (cnpj: string) => MARK.partnerCnpj + cnpj.toLowerCase(),

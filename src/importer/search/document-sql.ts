@@ -55,7 +55,6 @@ const TERMS: [string, string][] = [
   [MARK.inicio, `${INICIO_SQL} / 10000`],
   [MARK.inicio, `${INICIO_SQL} / 100`],
   [MARK.capital, CAPITAL_BUCKET_SQL],
-  [MARK.block, `CASE WHEN lower(e.cnpj) = e.cnpj THEN substr(e.cnpj, 1, 2) END`],
 ];
 
 /** The secondary CNAEs: a list cleaned by the importer (7-digit codes, commas) in SQL; anything else through JS. */
