@@ -51,22 +51,31 @@ export function partnerClauses(f: PartnerFilters, ix: IndexLookups): Clause[] {
 const indexed = (c: Clause): Clause => (!c.checked ? c : c.terms.length ? { param: c.param, terms: c.terms } : { param: c.param, terms: [], prefix: c.prefix });
 
 /**
- * A name prefix of too many words (match.ts) is checked on the partner's name when another
- * clause can find the candidates (as for companies, checks.ts): PROBE_BUDGET rejections, then
- * the OR of its words from there when it has at most MAX_OR, else SCAN_BUDGET (a shorter page).
- * Alone, it is looked up in the index (there is no "every partner" term to drive it).
+ * A name prefix of too many words (match.ts) is checked on the partner's name: the candidates
+ * come from the other clauses (as for companies, checks.ts) or, alone, from the partners table in
+ * its own order (the name is in the row, no fetch). PROBE_BUDGET rejections, then the OR of its
+ * words from there when it has at most MAX_OR, else SCAN_BUDGET (a shorter page; alone, then
+ * `word*` from there: a prefix rejected that often is rare, its doclists short). Looked up in
+ * the index alone, such a prefix opened up to MAX_OR doclists per part, or FTS5 merged every
+ * doclist of its words (`word*`) before the first row: seconds when they are not cached.
  */
 export function searchPartners(st: Statements, clauses: Clause[], lookups: Lookups, limit: number, after: number | null): PartnerPage {
   const prefix = clauses.find((c) => c.checked);
   const others = clauses.filter((c) => !c.checked);
   let found: Scan;
-  if (prefix === undefined || !others.length) {
-    found = scanPartners(st, clauses.map(indexed), null, limit, after, Infinity);
+  if (prefix === undefined) {
+    found = scanPartners(st, clauses, null, limit, after, Infinity);
   } else {
-    const name = st.get('SELECT nome FROM reg.partners WHERE rowid = ?').pluck();
-    const check = (id: number) => hasWordStarting(normalizeText(String(name.get(id) ?? '')), prefix.prefix!);
-    found = scanPartners(st, others, check, limit, after, prefix.terms.length ? PROBE_BUDGET : SCAN_BUDGET);
-    if (found.stopped && prefix.terms.length) {
+    const starts = (nome: string | null) => hasWordStarting(normalizeText(String(nome ?? '')), prefix.prefix!);
+    const budget = prefix.terms.length ? PROBE_BUDGET : SCAN_BUDGET;
+    if (others.length) {
+      const name = st.get('SELECT nome FROM reg.partners WHERE rowid = ?').pluck();
+      found = scanPartners(st, others, (id) => starts(name.get(id) as string | null), limit, after, budget);
+    } else {
+      found = scanRows(st, starts, limit, after, budget);
+    }
+    // Alone, past its budget the prefix is rare among the partners, so `word*` merges few postings.
+    if (found.stopped && (prefix.terms.length || !others.length)) {
       const rest = scanPartners(st, clauses.map(indexed), null, limit - found.ids.length, found.next, Infinity);
       found = { ids: [...found.ids, ...rest.ids], next: rest.next };
     }
@@ -93,6 +102,22 @@ function scanPartners(st: Statements, clauses: Clause[], check: ((id: number) =>
       } else if (++rejected >= budget) {
         return { ids, next: id, stopped: true };
       }
+    }
+  }
+  return { ids, next: null };
+}
+
+/** Up to `limit` partner rowids after `after` whose name passes `check`, read in the table's order; stops after `budget` rejections. */
+function scanRows(st: Statements, check: (nome: string | null) => boolean, limit: number, after: number | null, budget: number): Scan {
+  const ids: number[] = [];
+  let rejected = 0;
+  const rows = st.get('SELECT rowid, nome FROM reg.partners WHERE rowid > ? ORDER BY rowid').raw(true);
+  for (const [id, nome] of rows.iterate(after ?? -1) as Iterable<[number, string | null]>) {
+    if (check(nome)) {
+      if (ids.length === limit) return { ids, next: ids[limit - 1] };
+      ids.push(id);
+    } else if (++rejected >= budget) {
+      return { ids, next: id, stopped: true };
     }
   }
   return { ids, next: null };

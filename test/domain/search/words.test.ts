@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { normalizeText } from '../../../src/domain/search/normalize.ts';
 import { checkDigits } from '../../../src/domain/cnpj.ts';
 import { MAX_EXPANSION, MAX_OR } from '../../../src/domain/search/match.ts';
-import { PROBE_BUDGET } from '../../../src/domain/search/page.ts';
+import { PROBE_BUDGET, SCAN_BUDGET } from '../../../src/domain/search/page.ts';
 import { rec, tempDir, writeZip } from '../../importer/helpers.ts';
 import { allPages, importMonth, type Imported } from './helpers.ts';
 import fs from 'node:fs';
@@ -75,7 +75,12 @@ before(async () => {
   writeZip(path.join(dump, 'Empresas0.zip'), 'K3241.K03200Y0.D60913.EMPRECSV', NAMES.map(([b, r]) => emp(b, r)).join(''));
   writeZip(path.join(dump, 'Estabelecimentos0.zip'), 'K3241.K03200Y0.D60913.ESTABELE', NAMES.map(([b, , f]) => est(b, '0001', f)).join('') + est('11111111', '0002', 'FILIAL DO PÃO', 'RJ'));
   // Partners: "maria" with a heavy prefix (xy, qw) or not; the zz ones are rejected by a check.
-  const partners = NAMES.filter(([b]) => Number(b) >= 50000000).map(([b, r], i) => rec(b, '2', `MARIA ${r.split(' ')[0]} SILVA`, `***${String(i).padStart(6, '0')}**`, '49', '20200101', '', '', '', '', '4'));
+  // SCAN_BUDGET "JOSE ZZ" rows first: a lone xy (more than MAX_OR words) is then rejected past its
+  // budget on the first page and goes on with xy* (partners.ts).
+  const lead = Array.from({ length: SCAN_BUDGET + 10 }, () => ['50000000', 'JOSE ZZ']);
+  const partners = [...lead, ...NAMES.filter(([b]) => Number(b) >= 50000000).map(([b, r]) => [b, `MARIA ${r.split(' ')[0]}`])].map(([b, n], i) =>
+    rec(b, '2', `${n} SILVA`, `***${String(i).padStart(6, '0')}**`, '49', '20200101', '', '', '', '', '4'),
+  );
   writeZip(path.join(dump, 'Socios0.zip'), 'K3241.K03200Y0.D60913.SOCIOCSV', partners.join(''));
   m = await importMonth([dump], { searchParts: 2 });
 });
@@ -156,6 +161,9 @@ test('partners: a prefix of too many words is checked on the names, with another
     assert.ok(expected.length > 0, nome);
     for (const limit of [1, 20, 100]) assert.deepEqual(walk(nome, limit), expected, `${nome} limit ${limit}`);
   }
+  // Alone, xy is checked on the partners table's rows: past SCAN_BUDGET "jose zz" rows it goes
+  // on with xy*, and still fills the page.
+  assert.equal(m.search.partners({ nome: 'xy' }, { limit: 20 }).rows.length, 20);
   // The zz partners come first: "maria qw" rejects PROBE_BUDGET of them, then goes on with the OR.
   assert.equal(m.search.partners({ nome: 'maria qw' }, { limit: 20 }).rows.length, 20);
 });
