@@ -85,39 +85,38 @@ export function searchPartners(st: Statements, clauses: Clause[], lookups: Looku
 
 type Scan = { ids: number[]; next: number | null; stopped?: true };
 
-/** Up to `limit` partner rowids after `after` passing `check`; stops early after `budget` rejections. */
+/** Up to `limit` partner rowids after `after` that FTS matches and `check` passes; stops early after `budget` rejections. */
 function scanPartners(st: Statements, clauses: Clause[], check: ((id: number) => boolean) | null, limit: number, after: number | null, budget: number): Scan {
   const match = matchSql(clauses)!;
-  const ids: number[] = [];
-  let rejected = 0;
-  for (const p of st.files.parts) {
-    // A BigInt binds as an INTEGER: FTS5 ignores a rowid bound that is a REAL (a JS number) and
-    // SQLite then filters every match before it one by one.
-    const stmt = st.get(`SELECT rowid FROM ${p}.partner_fts WHERE partner_fts MATCH ? AND rowid > ? ORDER BY rowid`).pluck(true);
-    for (const id of stmt.iterate(match, BigInt(ids.length ? ids[ids.length - 1] : (after ?? -1))) as Iterable<number>) {
-      if (check === null || check(id)) {
-        // One more match beyond a full page: the page ends at its last row.
-        if (ids.length === limit) return { ids, next: ids[limit - 1] };
-        ids.push(id);
-      } else if (++rejected >= budget) {
-        return { ids, next: id, stopped: true };
-      }
+  // The parts hold consecutive rowid ranges: read one after the other, they come in rowid order.
+  function* matches(): Iterable<number> {
+    for (const p of st.files.parts) {
+      // A BigInt binds as an INTEGER: FTS5 ignores a rowid bound that is a REAL (a JS number) and
+      // SQLite then filters every match before it one by one.
+      const stmt = st.get(`SELECT rowid FROM ${p}.partner_fts WHERE partner_fts MATCH ? AND rowid > ? ORDER BY rowid`).pluck(true);
+      yield* stmt.iterate(match, BigInt(after ?? -1)) as Iterable<number>;
     }
   }
-  return { ids, next: null };
+  return collect(matches(), (id) => id, check, limit, budget);
 }
 
 /** Up to `limit` partner rowids after `after` whose name passes `check`, read in the table's order; stops after `budget` rejections. */
 function scanRows(st: Statements, check: (nome: string | null) => boolean, limit: number, after: number | null, budget: number): Scan {
+  const rows = st.get('SELECT rowid, nome FROM reg.partners WHERE rowid > ? ORDER BY rowid').raw(true);
+  return collect(rows.iterate(after ?? -1) as Iterable<[number, string | null]>, ([id]) => id, ([, nome]) => check(nome), limit, budget);
+}
+
+/** The page of `candidates` (in rowid order): up to `limit` passing `passes`, or stopped after `budget` rejections. */
+function collect<T>(candidates: Iterable<T>, idOf: (c: T) => number, passes: ((c: T) => boolean) | null, limit: number, budget: number): Scan {
   const ids: number[] = [];
   let rejected = 0;
-  const rows = st.get('SELECT rowid, nome FROM reg.partners WHERE rowid > ? ORDER BY rowid').raw(true);
-  for (const [id, nome] of rows.iterate(after ?? -1) as Iterable<[number, string | null]>) {
-    if (check(nome)) {
+  for (const c of candidates) {
+    if (passes === null || passes(c)) {
+      // One more match beyond a full page: the page ends at its last row.
       if (ids.length === limit) return { ids, next: ids[limit - 1] };
-      ids.push(id);
+      ids.push(idOf(c));
     } else if (++rejected >= budget) {
-      return { ids, next: id, stopped: true };
+      return { ids, next: idOf(c), stopped: true };
     }
   }
   return { ids, next: null };
