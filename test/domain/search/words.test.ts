@@ -164,6 +164,10 @@ test('partners: a prefix of too many words is checked on the names, with another
   // Alone, xy is checked on the partners table's rows: past SCAN_BUDGET "jose zz" rows it goes
   // on with xy*, and still fills the page.
   assert.equal(m.search.partners({ nome: 'xy' }, { limit: 20 }).rows.length, 20);
+  // With another word to drive it, the same rejections end the page early, empty, with a cursor.
+  const short = m.search.partners({ nome: 'silva xy' }, { limit: 20 });
+  assert.equal(short.rows.length, 0);
+  assert.notEqual(short.next, null);
   // The zz partners come first: "maria qw" rejects PROBE_BUDGET of them, then goes on with the OR.
   assert.equal(m.search.partners({ nome: 'maria qw' }, { limit: 20 }).rows.length, 20);
 });
