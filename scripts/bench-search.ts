@@ -12,7 +12,8 @@ import { hideBin } from 'yargs/helpers';
 import { numberOption } from '../src/cli/options.ts';
 import { dataPaths } from '../src/lib/config.ts';
 import { CompanyRegistry } from '../src/domain/company/lookup.ts';
-import { searchOf, type CompanyFilters, type PartnerFilters } from '../src/domain/search/index.ts';
+import { SearchIndex, type CompanyFilters, type PartnerFilters } from '../src/domain/search/index.ts';
+import { PREFIX_QUERY_DOCS } from '../src/domain/search/match.ts';
 import { Rng } from '../src/demo/prng.ts';
 import { openSqlite } from '../src/storage/sqlite.ts';
 import { attachSnapshot } from '../src/storage/snapshots/attach.ts';
@@ -24,13 +25,17 @@ const argv = await yargs(hideBin(process.argv))
   .option('seed', numberOption('seed', { integer: true }, { default: 1 }))
   .option('slowest', { type: 'boolean', default: false, describe: 'print the values of each shape\'s slowest run' })
   .option('cold', { type: 'boolean', default: false, describe: 'drop the OS cache of the snapshot files before each run' })
+  .option('prefix-query-docs', numberOption('prefix-query-docs', { integer: true, min: 0 }, { default: PREFIX_QUERY_DOCS, describe: 'a q prefix of many words held by at most this many establishments is looked up as word* (0: always checked on the rows)' }))
   .strict()
   .parse();
 
 const open = () => new CompanyRegistry({ dataDir: argv['data-dir'], contacts: () => [], pollMs: 0, log: () => {} });
+const engine = (r: CompanyRegistry) => {
+  if (r.snapshot?.search == null) throw new Error('no snapshot with a search index in this data dir');
+  return new SearchIndex(r.snapshot, { prefixQueryDocs: argv['prefix-query-docs'] });
+};
 let registry = open();
-let search = searchOf(registry.snapshot)!;
-if (!search) throw new Error('no snapshot with a search index in this data dir');
+let search = engine(registry);
 // A second connection to draw values from the data (what a client would ask for).
 const rng = new Rng(argv.seed);
 const dir = path.join(dataPaths(argv['data-dir']).registryDir, registry.info!.id);
@@ -72,7 +77,7 @@ function dropCaches(): void {
     if (r.status !== 0) throw new Error(`dd could not drop the cache of ${f}`);
   }
   registry = open();
-  search = searchOf(registry.snapshot)!;
+  search = engine(registry);
 }
 
 /** p50/p99/max of `run` over N runs; `--slowest` also prints the arguments of the slowest run. */

@@ -12,7 +12,7 @@ import type { ColumnSelection } from '../registry/rows.ts';
 import { countPlan, DEFAULT_COUNT_BOUND, type Count } from './count.ts';
 import { hasFilter, InvalidFilter, type CompanyFilters, type PartnerFilters } from './filters.ts';
 import { IndexTables, Statements } from './lookups.ts';
-import { compilePlan, type IndexLookups, type Plan } from './match.ts';
+import { compilePlan, PLAN_DEFAULTS, type IndexLookups, type Plan, type PlanOptions } from './match.ts';
 import { searchPage, type Page } from './page.ts';
 import { partnerClauses, searchPartners, type PartnerPage } from './partners.ts';
 
@@ -36,8 +36,8 @@ function checkLimit(limit: number): number {
 }
 
 /** The plan of filters that select something (`cnae_secundario` alone, say, does not). */
-function planOf(f: CompanyFilters, ix: IndexLookups): Plan {
-  const plan = hasFilter(f) ? compilePlan(f, ix) : null;
+function planOf(f: CompanyFilters, ix: IndexLookups, opts: PlanOptions): Plan {
+  const plan = hasFilter(f) ? compilePlan(f, ix, opts) : null;
   if (plan === null || (!plan.clauses.length && !plan.ranges.length)) throw new InvalidFilter('q', 'at least one filter is needed');
   return plan;
 }
@@ -46,21 +46,29 @@ export class SearchIndex {
   private readonly st: Statements;
   private readonly tables: IndexTables;
 
-  constructor(private readonly snapshot: SearchableSnapshot) {
+  constructor(
+    private readonly snapshot: SearchableSnapshot,
+    private readonly plans: PlanOptions = PLAN_DEFAULTS,
+  ) {
     this.st = new Statements(snapshot.search!);
     this.tables = new IndexTables(this.st);
+  }
+
+  /** The query plan of `filters` (what the index is asked, what is checked on the rows): tests, benchmarks. */
+  plan(f: CompanyFilters): Plan {
+    return planOf(f, this.tables, this.plans);
   }
 
   /** Establishments matching every filter, in CNPJ order, after the CNPJ `after` (the previous page's `next`). */
   search(f: CompanyFilters, page: { limit: number; after?: string | null }): Page {
     const after = page.after ?? null;
     if (after !== null && !CNPJ_BODY.test(after)) throw new InvalidFilter('cursor', 'not a cursor of this search');
-    return searchPage(this.st, planOf(f, this.tables), checkLimit(page.limit), after);
+    return searchPage(this.st, planOf(f, this.tables, this.plans), checkLimit(page.limit), after);
   }
 
   /** How many establishments match: exact without `q`; with `q`, `exact: false` past `bound`. */
   count(f: CompanyFilters, opts: { bound?: number } = {}): Count {
-    return countPlan(this.st, planOf(f, this.tables), f, opts.bound ?? DEFAULT_COUNT_BOUND);
+    return countPlan(this.st, planOf(f, this.tables, this.plans), f, opts.bound ?? DEFAULT_COUNT_BOUND);
   }
 
   /** Partner rows by name words and/or cnpj_cpf, in the partners table's order, after rowid `after`. */

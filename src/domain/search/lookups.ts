@@ -23,11 +23,15 @@ export class Statements {
   }
 }
 
+/** Words of a prefix whose document counts are summed at most (~2 ms of a part's vocabulary). */
+const MAX_SUMMED = 20_000;
+
 /** The exclusive upper bound of the strings starting with `prefix` ([a-z0-9_] terms: `{` sorts after them). */
 const prefixEnd = (prefix: string) => `${prefix}{`;
 
 export class IndexTables implements IndexLookups {
   private readonly ranges = new Map<string, ReadonlyMap<string, number>>();
+  private readonly wordCounts = new Map<string, boolean>();
   constructor(private readonly st: Statements) {}
 
   wordsWithPrefix(prefix: string, max: number): string[] {
@@ -38,6 +42,29 @@ export class IndexTables implements IndexLookups {
       if (found.size > max) break;
     }
     return [...found].sort();
+  }
+
+  prefixDocuments(prefix: string, max: number): number | null {
+    let n = 0;
+    for (const p of this.st.files.parts) {
+      if (!this.hasWordCounts(p)) return null;
+      // Summed over at most MAX_SUMMED words per part: past them the prefix counts as common.
+      const sql = `SELECT coalesce(sum(docs), 0), count(*) FROM (SELECT docs FROM ${p}.vocabulary WHERE term >= ? AND term < ? LIMIT ${MAX_SUMMED + 1})`;
+      const [docs, words] = this.st.get(sql).raw().get(prefix, prefixEnd(prefix)) as [number, number];
+      n += words > MAX_SUMMED ? max + 1 : docs;
+      if (n > max) return max + 1;
+    }
+    return n;
+  }
+
+  /** Whether part `p`'s vocabulary has its words' document counts (indexes built before them do not). */
+  private hasWordCounts(p: string): boolean {
+    let has = this.wordCounts.get(p);
+    if (has === undefined) {
+      has = (this.st.files.sqlite.prepare(`SELECT 1 FROM pragma_table_info('vocabulary', ?) WHERE name = 'docs'`).get(p) as unknown) !== undefined;
+      this.wordCounts.set(p, has);
+    }
+    return has;
   }
 
   termsWithPrefix(prefix: string): string[] {

@@ -9,8 +9,15 @@
 // OR of exact terms is walked lazily, like any other clause, but opening each term costs ~15 µs
 // per part and rowid range (4,169 words: 65 ms), and the vocabulary grows with the month. So:
 // - up to MAX_EXPANSION words, the OR;
-// - beyond, the prefix is CHECKED on the rows' names (checks.ts): the other clauses find the
-//   candidates, a cost that follows the share of names holding such a word, not the vocabulary.
+// - beyond, in `q`, a prefix held by at most PREFIX_QUERY_DOCS establishments (the vocabulary
+//   keeps each word's count) is FTS5's `word*` after all: its merge costs ~0.4–1.2 µs per
+//   document, reads adjacent doclists when cold, and does not depend on how rare the prefix is
+//   among the candidates (5 M companies: `ven` + SP, 403 words in 1,313 names, 2 ms where the row
+//   checks took 11–27 ms; 25–38 k documents, an exact full page in 11–40 ms where the checks
+//   end a short page in about the same time);
+// - beyond that, the prefix is CHECKED on the rows' names (checks.ts): the other clauses find the
+//   candidates, a cost that follows the share of names holding such a word, not the vocabulary
+//   (cheap for a common prefix: `de` + a UF, 2–3 ms, where `de*` merges 1.4 M postings in 0.7 s).
 //   A page first tries that for a few rows; when the prefix is rare among the candidates and has
 //   at most MAX_OR words, it goes on with the OR (page.ts). Counts use the OR when they can.
 import { InvalidFilter, MATRIZ_FILIAL, SITUACOES, parseIsoDate, type CompanyFilters, type PartnerFilters } from './filters.ts';
@@ -20,11 +27,31 @@ import { capitalBucketRange, FLAG, flagTerms, lastDayOfMonth, term } from './ter
 export const MAX_EXPANSION = 256;
 /** A checked prefix of at most this many words keeps them, to fall back on their OR. */
 export const MAX_OR = 2048;
+/**
+ * A `q` prefix of more than MAX_EXPANSION words held by at most this many establishments is
+ * looked up with `word*`: ≤ ~35 ms warm at the bound. Above it the row checks win when warm
+ * (they stop after SCAN_BUDGET rejections, ~40 ms; `cri`, 122 k documents at 5 M companies:
+ * `cri*` 90 ms, checked 13–23 ms; `de*` 1.4 M documents: a second, checked 2 ms).
+ */
+export const PREFIX_QUERY_DOCS = 30_000;
+
+/** How plans are made: the defaults, or other bounds (tests reach each path on a small month). */
+export interface PlanOptions {
+  /** PREFIX_QUERY_DOCS; 0: a prefix of more than MAX_EXPANSION words is always checked. */
+  prefixQueryDocs: number;
+}
+export const PLAN_DEFAULTS: PlanOptions = { prefixQueryDocs: PREFIX_QUERY_DOCS };
 
 /** What the plan needs to know about the index (implemented over search.db by index.ts). */
 export interface IndexLookups {
   /** Vocabulary words starting with `prefix`, at most `max + 1` of them. */
   wordsWithPrefix(prefix: string, max: number): string[];
+  /**
+   * Establishments whose names hold a word starting with `prefix` (summed over its words, so a
+   * name with two such words counts twice), or `max + 1` when more; null when the index does not
+   * keep its words' counts.
+   */
+  prefixDocuments(prefix: string, max: number): number | null;
   /** Index terms starting with `prefix` (CEP terms only, few). */
   termsWithPrefix(prefix: string): string[];
   /** CNAE codes present whose 7 digits start with `prefix`. */
@@ -87,8 +114,12 @@ export function queryWords(q: string): string[] {
   return t === '' ? [] : [...new Set(t.split(' '))];
 }
 
-/** Clauses for name words: each word exact, the last (≥ 2 characters) also as a prefix. */
-export function wordClauses(param: Clause['param'], text: string, ix: IndexLookups): Clause[] {
+/**
+ * Clauses for name words: each word exact, the last (≥ 2 characters) also as a prefix. A prefix
+ * of at most `prefixQueryDocs` establishments is a `word*` clause (company names only: the counts
+ * are of establishments; partner names keep 0).
+ */
+export function wordClauses(param: Clause['param'], text: string, ix: IndexLookups, prefixQueryDocs = 0): Clause[] {
   const words = queryWords(text);
   if (!words.length) throw new InvalidFilter(param, 'no word to search for');
   if (words.length > 20) throw new InvalidFilter(param, 'too many words (20 at most)');
@@ -99,6 +130,10 @@ export function wordClauses(param: Clause['param'], text: string, ix: IndexLooku
     // The word itself stays even when absent: an absent term costs one lookup and matches nothing.
     const terms = found.includes(w) ? found : [w, ...found];
     if (found.length <= MAX_EXPANSION) return { param, terms };
+    if (prefixQueryDocs > 0) {
+      const docs = ix.prefixDocuments(w, prefixQueryDocs);
+      if (docs !== null && docs <= prefixQueryDocs) return { param, terms: [], prefix: w };
+    }
     return { param, terms: found.length > MAX_OR ? [] : terms, prefix: w, checked: true };
   });
 }
@@ -130,10 +165,10 @@ function cnaeTerms(prefix: string, secondary: boolean, ix: IndexLookups): string
   return [...primary, ...(p.length === 7 ? [p] : codes()).map((c) => term.cnae(c, true))];
 }
 
-export function compilePlan(f: CompanyFilters, ix: IndexLookups): Plan {
+export function compilePlan(f: CompanyFilters, ix: IndexLookups, opts: PlanOptions = PLAN_DEFAULTS): Plan {
   const clauses: Clause[] = [];
   const add = (param: keyof CompanyFilters, terms: string[]) => clauses.push({ param, terms: [...new Set(terms)] });
-  if (f.q !== undefined) clauses.push(...wordClauses('q', f.q, ix));
+  if (f.q !== undefined) clauses.push(...wordClauses('q', f.q, ix, opts.prefixQueryDocs));
   const ufs = (f.uf ?? []).map((u) => {
     if (typeof u !== 'string' || !/^[A-Za-z]{2}$/.test(u)) throw new InvalidFilter('uf', 'expected two letters');
     return u.toUpperCase();

@@ -1,7 +1,7 @@
 // The query plan without a database (a fake index), and the CNPJ ↔ rowid encoding.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compilePlan, matchSql, type IndexLookups } from '../../../src/domain/search/match.ts';
+import { compilePlan, matchSql, MAX_EXPANSION, MAX_OR, PREFIX_QUERY_DOCS, wordClauses, type IndexLookups } from '../../../src/domain/search/match.ts';
 import { ALNUM_BASE, boundsAfter, cnpjOfRowid, rowidOfCnpj } from '../../../src/domain/search/rowid.ts';
 import { capitalBucket, capitalBucketRange, LAST_CAPITAL_BUCKET, term } from '../../../src/domain/search/terms.ts';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
@@ -18,6 +18,7 @@ const fake: IndexLookups = {
   cnaeCodes: () => [4711301, 4711302],
   municipioCodes: () => [7107],
   rangeTerms: (kind) => (kind === '_y' ? years : buckets),
+  prefixDocuments: () => 3,
 };
 
 test('whole years and months need no check; only the months cut by the range do', () => {
@@ -72,6 +73,24 @@ test('terms are quoted; prefixes expand to exact words; invalid values name thei
   ] as const) {
     assert.throws(() => compilePlan(f as never, fake), { name: 'InvalidFilter', param }, JSON.stringify(f));
   }
+});
+
+test('a prefix of too many words: `word*` when few establishments hold it, else checked on the rows', () => {
+  // "ca": MAX_EXPANSION + 1 words; "ma": more than MAX_OR. Their document counts decide.
+  const words = (p: string) => Array.from({ length: p === 'ca' ? MAX_EXPANSION + 1 : MAX_OR + 1 }, (_, i) => `${p}${i.toString(36)}`);
+  const withDocs = (docs: number | null): IndexLookups => ({ ...fake, wordsWithPrefix: words, prefixDocuments: (_p, max) => (docs === null ? null : Math.min(docs, max + 1)) });
+  const clauseOf = (q: string, ix: IndexLookups, bound = PREFIX_QUERY_DOCS) => wordClauses('q', q, ix, bound).at(-1)!;
+  assert.deepEqual(clauseOf('loja ca', withDocs(PREFIX_QUERY_DOCS)), { param: 'q', terms: [], prefix: 'ca' });
+  assert.equal(matchSql(compilePlan({ q: 'loja ma' }, withDocs(1_000)).clauses), '"loja" AND "ma"*');
+  // Too many establishments, an index without counts, or the bound off: checked (with its words when ≤ MAX_OR).
+  for (const ix of [withDocs(PREFIX_QUERY_DOCS + 1), withDocs(null)]) {
+    assert.equal(clauseOf('ca', ix).checked, true);
+    assert.equal(clauseOf('ca', ix).terms.length, MAX_EXPANSION + 2);
+    assert.deepEqual(clauseOf('ma', ix), { param: 'q', terms: [], prefix: 'ma', checked: true });
+  }
+  assert.equal(clauseOf('ca', withDocs(1), 0).checked, true);
+  // Partner names (no bound given): always checked, whatever the establishments' counts.
+  assert.equal(wordClauses('nome', 'ca', withDocs(1)).at(-1)!.checked, true);
 });
 
 test('rowids: CNPJ order, numeric ones compact, alphanumeric ones after 10^12; bounds after any CNPJ', () => {

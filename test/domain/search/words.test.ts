@@ -7,6 +7,8 @@ import { after, before, test } from 'node:test';
 import { normalizeText } from '../../../src/domain/search/normalize.ts';
 import { checkDigits } from '../../../src/domain/cnpj.ts';
 import { MAX_EXPANSION, MAX_OR } from '../../../src/domain/search/match.ts';
+import { SearchIndex } from '../../../src/domain/search/index.ts';
+import { attachSearch, attachSnapshot } from '../../../src/storage/snapshots/attach.ts';
 import { PROBE_BUDGET, SCAN_BUDGET } from '../../../src/domain/search/page.ts';
 import { rec, tempDir, writeZip } from '../../importer/helpers.ts';
 import { allPages, importMonth, type Imported } from './helpers.ts';
@@ -117,31 +119,80 @@ test('the last word is also a prefix (2 characters or more); the others are exac
   assert.deepEqual(find('comercio xy'), xy);
 });
 
-test('a prefix of too many words, checked on the rows: the oracle\'s answers, pages, counts', () => {
-  const cases = [
-    { q: 'xy' },
-    { q: 'comercio xy' },
-    { q: 'loja xy' },
-    { q: 'xy', uf: ['SP'] },
-    { q: 'xy', uf: ['RJ'] },
-    { q: 'bar xy' },
-    { q: 'qw' },
-    { q: 'comercio qw' },
-    { q: 'loja qw' },
-    { q: 'qw', uf: ['SP'] },
-    { q: 'xy', inicio_atividade_min: '2019-06-15', inicio_atividade_max: '2021-01-01' },
-  ];
-  for (const f of cases) {
+/** The "xy" and "qw" cases: prefixes of more than MAX_EXPANSION words. */
+const HEAVY = [
+  { q: 'xy' },
+  { q: 'comercio xy' },
+  { q: 'loja xy' },
+  { q: 'xy', uf: ['SP'] },
+  { q: 'xy', uf: ['RJ'] },
+  { q: 'bar xy' },
+  { q: 'qw' },
+  { q: 'comercio qw' },
+  { q: 'loja qw' },
+  { q: 'qw', uf: ['SP'] },
+  { q: 'xy', inicio_atividade_min: '2019-06-15', inicio_atividade_max: '2021-01-01' },
+];
+
+test('a prefix of too many words held by few establishments is FTS5\'s `word*`: the oracle\'s answers, exact counts', () => {
+  // Each part's vocabulary counts the establishments holding each word.
+  const docs = (w: string) => ['search.db', 'search-1.db'].reduce((n, f) => {
+    const db = openSqlite(path.join(m.summary.dir, f), { readonly: true });
+    try {
+      return n + ((db.prepare('SELECT docs FROM vocabulary WHERE term = ?').pluck().get(w) as number | undefined) ?? 0);
+    } finally {
+      db.close();
+    }
+  }, 0);
+  assert.equal(docs('comercio'), m.oracle.companies({ q: 'comercio' }).length);
+  assert.equal(docs('maria'), m.oracle.companies({ q: 'maria' }).length, 'a word of company and partner names');
+  assert.deepEqual(m.search.plan({ q: 'comercio xy' }).clauses.at(-1), { param: 'q', terms: [], prefix: 'xy' });
+  for (const f of HEAVY) {
     const expected = m.oracle.companies(f);
     for (const limit of [1, 7, 100]) assert.deepEqual(allPages(m.search, f, limit).cnpjs, expected, `${JSON.stringify(f)} limit ${limit}`);
     assert.deepEqual(m.search.count(f), { count: expected.length, exact: true, source: 'index' }, JSON.stringify(f));
+  }
+  // A first page is never cut short by rejections: the ZZ rows are not candidates.
+  assert.deepEqual(m.search.search({ q: 'comercio qw' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qw' }).slice(0, 20));
+});
+
+test('an index built before the words\' counts checks such a prefix on the rows, with the same answers', () => {
+  const dir = tempDir();
+  const sqlite = openSqlite(':memory:');
+  try {
+    for (const f of ['search.db', 'search-1.db']) {
+      fs.copyFileSync(path.join(m.summary.dir, f), path.join(dir, f));
+      const db = openSqlite(path.join(dir, f));
+      db.exec('ALTER TABLE vocabulary DROP COLUMN docs');
+      db.close();
+    }
+    attachSnapshot(sqlite, m.summary.dir);
+    assert.deepEqual(attachSearch(sqlite, dir), { parts: 2 });
+    const old = new SearchIndex({ search: { sqlite, parts: ['srch', 'srch1'] }, lookups: m.registry.snapshot!.lookups });
+    assert.equal(old.plan({ q: 'comercio xy' }).clauses.at(-1)!.checked, true);
+    for (const f of [{ q: 'comercio xy' }, { q: 'qw', uf: ['SP'] }]) assert.deepEqual(allPages(old, f, 7).cnpjs, m.oracle.companies(f), JSON.stringify(f));
+  } finally {
+    sqlite.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a prefix of too many words, checked on the rows: the oracle\'s answers, pages, counts', () => {
+  // The bound at 0: the row checks whatever the words' counts (on a full month, prefixes of
+  // more than PREFIX_QUERY_DOCS establishments).
+  const checked = new SearchIndex(m.registry.snapshot!, { prefixQueryDocs: 0 });
+  assert.equal(checked.plan({ q: 'comercio xy' }).clauses.at(-1)!.checked, true);
+  for (const f of HEAVY) {
+    const expected = m.oracle.companies(f);
+    for (const limit of [1, 7, 100]) assert.deepEqual(allPages(checked, f, limit).cnpjs, expected, `${JSON.stringify(f)} limit ${limit}`);
+    assert.deepEqual(checked.count(f), { count: expected.length, exact: true, source: 'index' }, JSON.stringify(f));
   }
   assert.equal(m.oracle.companies({ q: 'loja xy' }).length, Math.ceil((MAX_OR + 2) / 3), 'xy in the nome fantasia');
   assert.equal(m.oracle.companies({ q: 'comercio qw' }).length, MAX_EXPANSION + 2);
   // The first page of "comercio qw" checks the zz rows first: past PROBE_BUDGET rejections it
   // goes on with the OR of the qw words, and still fills the page.
-  assert.deepEqual(m.search.search({ q: 'comercio qw' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qw' }).slice(0, 20));
-  assert.equal(m.search.count({ q: 'xy' }, { bound: 10 }).exact, false);
+  assert.deepEqual(checked.search({ q: 'comercio qw' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qw' }).slice(0, 20));
+  assert.equal(checked.count({ q: 'xy' }, { bound: 10 }).exact, false);
 });
 
 test('partners: a prefix of too many words is checked on the names, with another word to drive it', () => {
