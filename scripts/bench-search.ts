@@ -13,7 +13,7 @@ import { numberOption } from '../src/cli/options.ts';
 import { dataPaths } from '../src/lib/config.ts';
 import { CompanyRegistry } from '../src/domain/company/lookup.ts';
 import { SearchIndex, type CompanyFilters, type PartnerFilters } from '../src/domain/search/index.ts';
-import { PREFIX_QUERY_DOCS } from '../src/domain/search/match.ts';
+import { PLAN_DEFAULTS, PREFIX_FALLBACK_DOCS, PREFIX_QUERY_DOCS } from '../src/domain/search/match.ts';
 import { Rng } from '../src/demo/prng.ts';
 import { openSqlite } from '../src/storage/sqlite.ts';
 import { attachSnapshot } from '../src/storage/snapshots/attach.ts';
@@ -25,14 +25,15 @@ const argv = await yargs(hideBin(process.argv))
   .option('seed', numberOption('seed', { integer: true }, { default: 1 }))
   .option('slowest', { type: 'boolean', default: false, describe: 'print the values of each shape\'s slowest run' })
   .option('cold', { type: 'boolean', default: false, describe: 'drop the OS cache of the snapshot files before each run' })
-  .option('prefix-query-docs', numberOption('prefix-query-docs', { integer: true, min: 0 }, { default: PREFIX_QUERY_DOCS, describe: 'a q prefix of many words held by at most this many establishments is looked up as word* (0: always checked on the rows)' }))
+  .option('prefix-query-docs', numberOption('prefix-query-docs', { integer: true, min: 0 }, { default: PREFIX_QUERY_DOCS, describe: 'a q prefix of many words held by at most this many establishments is looked up as word* (0: never at once)' }))
+  .option('prefix-fallback-docs', numberOption('prefix-fallback-docs', { integer: true, min: 0 }, { default: PREFIX_FALLBACK_DOCS, describe: 'a checked q prefix rare among the candidates goes on as word* when at most this many establishments hold it (0: never)' }))
   .strict()
   .parse();
 
 const open = () => new CompanyRegistry({ dataDir: argv['data-dir'], contacts: () => [], pollMs: 0, log: () => {} });
 const engine = (r: CompanyRegistry) => {
   if (r.snapshot?.search == null) throw new Error('no snapshot with a search index in this data dir');
-  return new SearchIndex(r.snapshot, { prefixQueryDocs: argv['prefix-query-docs'] });
+  return new SearchIndex(r.snapshot, { ...PLAN_DEFAULTS, prefixQueryDocs: argv['prefix-query-docs'], prefixFallbackDocs: argv['prefix-fallback-docs'] });
 };
 let registry = open();
 let search = engine(registry);

@@ -33,10 +33,19 @@ export interface Variant {
 /** The name prefixes of a plan that are checked on the row instead of looked up in the index. */
 export const checkedPrefixes = (plan: Plan) => plan.clauses.filter((c) => c.checked).map((c) => c.prefix!);
 
-/** The plan with each checked prefix replaced by the OR of its words; null when one has too many to keep. */
+/** A checked prefix as the index can answer it: the OR of its words, `word*` (match.ts), else null. */
+const indexForm = (c: Clause): Clause | null =>
+  c.terms.length ? { param: c.param, terms: c.terms } : c.starMs !== undefined ? { param: c.param, terms: [], prefix: c.prefix } : null;
+
+/** The plan with each checked prefix in its index form; null when one has none. */
 export function indexOnly(plan: Plan): Plan | null {
-  if (plan.clauses.some((c) => c.checked && !c.terms.length)) return null;
-  return { ...plan, clauses: plan.clauses.map((c) => (c.checked ? { param: c.param, terms: c.terms } : c)) };
+  const clauses: Clause[] = [];
+  for (const c of plan.clauses) {
+    const form = c.checked ? indexForm(c) : c;
+    if (form === null) return null;
+    clauses.push(form);
+  }
+  return { ...plan, clauses };
 }
 
 /** The variants of a plan: the index clauses × each range's whole or cut terms. */

@@ -18,8 +18,10 @@
 // - beyond that, the prefix is CHECKED on the rows' names (checks.ts): the other clauses find the
 //   candidates, a cost that follows the share of names holding such a word, not the vocabulary
 //   (cheap for a common prefix: `de` + a UF, 2–3 ms, where `de*` merges 1.4 M postings in 0.7 s).
-//   A page first tries that for a few rows; when the prefix is rare among the candidates and has
-//   at most MAX_OR words, it goes on with the OR (page.ts). Counts use the OR when they can.
+//   A page first tries that for a few rows; when the prefix is rare among the candidates it goes
+//   on with the OR of its words (at most MAX_OR), or, when at most PREFIX_FALLBACK_DOCS
+//   establishments hold it, with `word*` once the checks cost what `word*` would (page.ts).
+//   Counts use these index forms when they can.
 import { InvalidFilter, MATRIZ_FILIAL, SITUACOES, parseIsoDate, type CompanyFilters, type PartnerFilters } from './filters.ts';
 import { normalizeText } from './normalize.ts';
 import { capitalBucketRange, FLAG, flagTerms, lastDayOfMonth, term } from './terms.ts';
@@ -35,12 +37,28 @@ export const MAX_OR = 2048;
  */
 export const PREFIX_QUERY_DOCS = 30_000;
 
+/**
+ * A checked `q` prefix of more than MAX_OR words held by at most this many establishments can go
+ * on with `word*` once its row checks have cost about what `word*` would (page.ts): ≤ ~0.2–0.4 s
+ * warm at the bound, and adjacent doclists when cold, where SCAN_BUDGET checks of cold rows take
+ * seconds (a full month: `cha` + RJ 8.8 s).
+ */
+export const PREFIX_FALLBACK_DOCS = 500_000;
+/** What FTS5's `word*` costs per establishment holding the prefix, in ms (0.4–1.2 µs measured, warm). */
+export const STAR_MS_PER_DOC = 0.0006;
+
 /** How plans are made: the defaults, or other bounds (tests reach each path on a small month). */
 export interface PlanOptions {
   /** PREFIX_QUERY_DOCS; 0: a prefix of more than MAX_EXPANSION words is always checked. */
   prefixQueryDocs: number;
+  /** PREFIX_FALLBACK_DOCS; 0: a checked prefix of more than MAX_OR words never falls back on `word*`. */
+  prefixFallbackDocs: number;
+  /** STAR_MS_PER_DOC. */
+  starMsPerDoc: number;
 }
-export const PLAN_DEFAULTS: PlanOptions = { prefixQueryDocs: PREFIX_QUERY_DOCS };
+export const PLAN_DEFAULTS: PlanOptions = { prefixQueryDocs: PREFIX_QUERY_DOCS, prefixFallbackDocs: PREFIX_FALLBACK_DOCS, starMsPerDoc: STAR_MS_PER_DOC };
+/** Partner names: no document counts (they are of establishments), so no `word*` routes. */
+const NO_COUNTS: PlanOptions = { ...PLAN_DEFAULTS, prefixQueryDocs: 0, prefixFallbackDocs: 0 };
 
 /** What the plan needs to know about the index (implemented over search.db by index.ts). */
 export interface IndexLookups {
@@ -72,6 +90,11 @@ export interface Clause {
   terms: string[];
   prefix?: string;
   checked?: boolean;
+  /**
+   * A checked prefix without `terms` whose index form is `word*`: what that should cost, in ms
+   * (the establishments holding it × STAR_MS_PER_DOC), the time its checks may take (page.ts).
+   */
+  starMs?: number;
   /** The yes/no filters a flags clause stands for (terms.ts FLAG). */
   flags?: Partial<Record<keyof typeof FLAG, boolean>>;
 }
@@ -115,11 +138,10 @@ export function queryWords(q: string): string[] {
 }
 
 /**
- * Clauses for name words: each word exact, the last (≥ 2 characters) also as a prefix. A prefix
- * of at most `prefixQueryDocs` establishments is a `word*` clause (company names only: the counts
- * are of establishments; partner names keep 0).
+ * Clauses for name words: each word exact, the last (≥ 2 characters) also as a prefix, routed by
+ * its words and, for company names, by the establishments holding it (`opts`; see above).
  */
-export function wordClauses(param: Clause['param'], text: string, ix: IndexLookups, prefixQueryDocs = 0): Clause[] {
+export function wordClauses(param: Clause['param'], text: string, ix: IndexLookups, opts: PlanOptions = NO_COUNTS): Clause[] {
   const words = queryWords(text);
   if (!words.length) throw new InvalidFilter(param, 'no word to search for');
   if (words.length > 20) throw new InvalidFilter(param, 'too many words (20 at most)');
@@ -130,11 +152,12 @@ export function wordClauses(param: Clause['param'], text: string, ix: IndexLooku
     // The word itself stays even when absent: an absent term costs one lookup and matches nothing.
     const terms = found.includes(w) ? found : [w, ...found];
     if (found.length <= MAX_EXPANSION) return { param, terms };
-    if (prefixQueryDocs > 0) {
-      const docs = ix.prefixDocuments(w, prefixQueryDocs);
-      if (docs !== null && docs <= prefixQueryDocs) return { param, terms: [], prefix: w };
-    }
-    return { param, terms: found.length > MAX_OR ? [] : terms, prefix: w, checked: true };
+    const bound = Math.max(opts.prefixQueryDocs, opts.prefixFallbackDocs);
+    const docs = bound > 0 ? ix.prefixDocuments(w, bound) : null;
+    if (docs !== null && docs <= opts.prefixQueryDocs) return { param, terms: [], prefix: w };
+    if (found.length <= MAX_OR) return { param, terms, prefix: w, checked: true };
+    if (docs === null || docs > opts.prefixFallbackDocs) return { param, terms: [], prefix: w, checked: true };
+    return { param, terms: [], prefix: w, checked: true, starMs: docs * opts.starMsPerDoc };
   });
 }
 
@@ -168,7 +191,7 @@ function cnaeTerms(prefix: string, secondary: boolean, ix: IndexLookups): string
 export function compilePlan(f: CompanyFilters, ix: IndexLookups, opts: PlanOptions = PLAN_DEFAULTS): Plan {
   const clauses: Clause[] = [];
   const add = (param: keyof CompanyFilters, terms: string[]) => clauses.push({ param, terms: [...new Set(terms)] });
-  if (f.q !== undefined) clauses.push(...wordClauses('q', f.q, ix, opts.prefixQueryDocs));
+  if (f.q !== undefined) clauses.push(...wordClauses('q', f.q, ix, opts));
   const ufs = (f.uf ?? []).map((u) => {
     if (typeof u !== 'string' || !/^[A-Za-z]{2}$/.test(u)) throw new InvalidFilter('uf', 'expected two letters');
     return u.toUpperCase();

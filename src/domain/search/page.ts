@@ -12,9 +12,14 @@
 // A query may be several variants (checks.ts: a range's whole and cut terms, each with its own
 // row check); each has its streams, all merged. A page whose checks reject SCAN_BUDGET candidates
 // stops early, shorter, with a cursor to go on (~15–30 µs a check: a fetch of the row by CNPJ).
-// A name prefix checked on the rows (match.ts) first gets PROBE_BUDGET rejections: past them, a
-// prefix of at most MAX_OR words goes on from there with the OR of its words, which gives the same
-// rows (so the two halves of the page join exactly) at a cost that does not follow its rarity.
+// A name prefix checked on the rows (match.ts) goes on from where its checks stop in its index
+// form (checks.ts indexOnly), which gives the same rows (so the two halves of the page join
+// exactly) at a cost that does not follow its rarity among the candidates:
+// - the OR of its words (at most MAX_OR): after PROBE_BUDGET rejections;
+// - `word*`: once the checks took as long as `word*` should (its clause's `starMs`). Paying the checks up to the price of the alternative, then switching,
+//   costs at most about twice the better of the two, whether the rows are cached (~10 µs a
+//   check: a common prefix fills its page first, a rare one ends a short page at SCAN_BUDGET
+//   rejections as any check does) or not (~4 ms each on a full month: `word*` after a few dozen).
 import { matchSql } from './match.ts';
 import type { Plan } from './match.ts';
 import { ALNUM_BASE, boundsAfter, cnpjOfRowid } from './rowid.ts';
@@ -23,6 +28,12 @@ import { checkedPrefixes, indexOnly, variantsOf } from './checks.ts';
 
 export const SCAN_BUDGET = 2_000;
 export const PROBE_BUDGET = 300;
+
+/** When a scan stops early: after `rejections`, or once it ran `ms` (looked at every 16 rejections). */
+interface Budget {
+  rejections: number;
+  ms?: number;
+}
 
 export interface Page {
   cnpjs: string[];
@@ -43,14 +54,19 @@ function* stream(st: Statements, part: string, alnum: boolean, match: string, af
 export function searchPage(st: Statements, plan: Plan, limit: number, after: string | null): Page {
   if (plan.empty) return { cnpjs: [], next: null };
   const alternative = checkedPrefixes(plan).length ? indexOnly(plan) : null;
-  const first = scan(st, plan, limit, after, alternative ? PROBE_BUDGET : SCAN_BUDGET);
-  if (alternative === null || !first.stopped) return first;
-  const rest = scan(st, alternative, limit - first.cnpjs.length, first.next, SCAN_BUDGET);
+  const starMs = plan.clauses.find((c) => c.starMs !== undefined)?.starMs;
+  const budget: Budget =
+    alternative === null ? { rejections: SCAN_BUDGET } : starMs !== undefined ? { rejections: SCAN_BUDGET, ms: starMs } : { rejections: PROBE_BUDGET };
+  const first = scan(st, plan, limit, after, budget);
+  // Only time sends a prefix to `word*`: its SCAN_BUDGET rejections end a short page, cheaply.
+  if (alternative === null || !first.stopped || (budget.ms !== undefined && first.stopped === 'rejections')) return first;
+  const rest = scan(st, alternative, limit - first.cnpjs.length, first.next, { rejections: SCAN_BUDGET });
   return { cnpjs: [...first.cnpjs, ...rest.cnpjs], next: rest.next };
 }
 
-/** A page of `plan`, ending early (`stopped`) once its checks rejected `budget` candidates. */
-function scan(st: Statements, plan: Plan, limit: number, after: string | null, budget: number): Page & { stopped?: true } {
+/** A page of `plan`, ending early (`stopped`) at its budget of rejected candidates or time. */
+function scan(st: Statements, plan: Plan, limit: number, after: string | null, budget: Budget): Page & { stopped?: 'rejections' | 'time' } {
+  const until = budget.ms === undefined ? Infinity : performance.now() + budget.ms;
   const streams: Generator<string>[] = [];
   const checks: (((cnpj: string) => boolean) | null)[] = [];
   for (const [i, v] of variantsOf(st, plan).entries()) {
@@ -79,7 +95,8 @@ function scan(st: Statements, plan: Plan, limit: number, after: string | null, b
       heads[best] = streams[best].next();
       const check = checks[best];
       if (check === null || check(cnpj)) cnpjs.push(cnpj);
-      else if (++rejected >= budget) return { cnpjs, next: cnpj, stopped: true };
+      else if (++rejected >= budget.rejections) return { cnpjs, next: cnpj, stopped: 'rejections' };
+      else if ((rejected & 15) === 0 && performance.now() >= until) return { cnpjs, next: cnpj, stopped: 'time' };
     }
   } finally {
     // Ends the statements still open (a generator's return runs its iterator's cleanup).

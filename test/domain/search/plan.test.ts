@@ -1,7 +1,7 @@
 // The query plan without a database (a fake index), and the CNPJ ↔ rowid encoding.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compilePlan, matchSql, MAX_EXPANSION, MAX_OR, PREFIX_QUERY_DOCS, wordClauses, type IndexLookups } from '../../../src/domain/search/match.ts';
+import { compilePlan, matchSql, MAX_EXPANSION, MAX_OR, PLAN_DEFAULTS, PREFIX_FALLBACK_DOCS, PREFIX_QUERY_DOCS, STAR_MS_PER_DOC, wordClauses, type IndexLookups } from '../../../src/domain/search/match.ts';
 import { ALNUM_BASE, boundsAfter, cnpjOfRowid, rowidOfCnpj } from '../../../src/domain/search/rowid.ts';
 import { capitalBucket, capitalBucketRange, LAST_CAPITAL_BUCKET, term } from '../../../src/domain/search/terms.ts';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
@@ -79,18 +79,23 @@ test('a prefix of too many words: `word*` when few establishments hold it, else 
   // "ca": MAX_EXPANSION + 1 words; "ma": more than MAX_OR. Their document counts decide.
   const words = (p: string) => Array.from({ length: p === 'ca' ? MAX_EXPANSION + 1 : MAX_OR + 1 }, (_, i) => `${p}${i.toString(36)}`);
   const withDocs = (docs: number | null): IndexLookups => ({ ...fake, wordsWithPrefix: words, prefixDocuments: (_p, max) => (docs === null ? null : Math.min(docs, max + 1)) });
-  const clauseOf = (q: string, ix: IndexLookups, bound = PREFIX_QUERY_DOCS) => wordClauses('q', q, ix, bound).at(-1)!;
+  const clauseOf = (q: string, ix: IndexLookups, opts = PLAN_DEFAULTS) => wordClauses('q', q, ix, opts).at(-1)!;
   assert.deepEqual(clauseOf('loja ca', withDocs(PREFIX_QUERY_DOCS)), { param: 'q', terms: [], prefix: 'ca' });
   assert.equal(matchSql(compilePlan({ q: 'loja ma' }, withDocs(1_000)).clauses), '"loja" AND "ma"*');
-  // Too many establishments, an index without counts, or the bound off: checked (with its words when ≤ MAX_OR).
-  for (const ix of [withDocs(PREFIX_QUERY_DOCS + 1), withDocs(null)]) {
-    assert.equal(clauseOf('ca', ix).checked, true);
-    assert.equal(clauseOf('ca', ix).terms.length, MAX_EXPANSION + 2);
-    assert.deepEqual(clauseOf('ma', ix), { param: 'q', terms: [], prefix: 'ma', checked: true });
+  // More establishments: checked, then its words' OR (≤ MAX_OR words) or `word*` (PREFIX_FALLBACK_DOCS).
+  for (const docs of [PREFIX_QUERY_DOCS + 1, PREFIX_FALLBACK_DOCS]) {
+    assert.equal(clauseOf('ca', withDocs(docs)).checked, true);
+    assert.equal(clauseOf('ca', withDocs(docs)).terms.length, MAX_EXPANSION + 2);
+    assert.deepEqual(clauseOf('ma', withDocs(docs)), { param: 'q', terms: [], prefix: 'ma', checked: true, starMs: docs * STAR_MS_PER_DOC });
   }
-  assert.equal(clauseOf('ca', withDocs(1), 0).checked, true);
-  // Partner names (no bound given): always checked, whatever the establishments' counts.
-  assert.equal(wordClauses('nome', 'ca', withDocs(1)).at(-1)!.checked, true);
+  // Commoner still, an index without counts, or the bounds off: checked only (with its words when ≤ MAX_OR).
+  const off = { ...PLAN_DEFAULTS, prefixQueryDocs: 0, prefixFallbackDocs: 0 };
+  for (const [ix, opts] of [[withDocs(PREFIX_FALLBACK_DOCS + 1), PLAN_DEFAULTS], [withDocs(null), PLAN_DEFAULTS], [withDocs(1), off]] as const) {
+    assert.equal(clauseOf('ca', ix, opts).terms.length, MAX_EXPANSION + 2);
+    assert.deepEqual(clauseOf('ma', ix, opts), { param: 'q', terms: [], prefix: 'ma', checked: true });
+  }
+  // Partner names (no bounds given): the same, whatever the establishments' counts.
+  assert.deepEqual(wordClauses('nome', 'ma', withDocs(1)).at(-1), { param: 'nome', terms: [], prefix: 'ma', checked: true });
 });
 
 test('rowids: CNPJ order, numeric ones compact, alphanumeric ones after 10^12; bounds after any CNPJ', () => {
