@@ -75,7 +75,7 @@ export class SearchIndex {
   partners(f: PartnerFilters, page: { limit: number; after?: number | null }): PartnerPage {
     const after = page.after ?? null;
     if (after !== null && !(Number.isSafeInteger(after) && after >= 0)) throw new InvalidFilter('cursor', 'not a cursor of this search');
-    return searchPartners(this.st, partnerClauses(f, this.tables), this.snapshot.lookups, checkLimit(page.limit), after);
+    return searchPartners(this.st, partnerClauses(f, this.tables, this.plans), this.snapshot.lookups, checkLimit(page.limit), after);
   }
 }
 

@@ -3,7 +3,7 @@
 // year/month and capital terms (a few thousand rows) are read once and kept.
 import type { Statement } from 'better-sqlite3';
 import type { SearchFiles } from '../registry/reader.ts';
-import type { IndexLookups } from './match.ts';
+import type { IndexLookups, NameDocuments } from './match.ts';
 
 /** Prepared statements of one connection, by SQL text. */
 export class Statements {
@@ -44,12 +44,13 @@ export class IndexTables implements IndexLookups {
     return [...found].sort();
   }
 
-  prefixDocuments(prefix: string, max: number): number | null {
+  prefixDocuments(prefix: string, max: number, names: NameDocuments): number | null {
+    const column = names === 'establishments' ? 'est_docs' : 'partner_docs';
     let n = 0;
     for (const p of this.st.files.parts) {
       if (!this.hasWordCounts(p)) return null;
       // Summed over at most MAX_SUMMED words per part: past them the prefix counts as common.
-      const sql = `SELECT coalesce(sum(docs), 0), count(*) FROM (SELECT docs FROM ${p}.vocabulary WHERE term >= ? AND term < ? LIMIT ${MAX_SUMMED + 1})`;
+      const sql = `SELECT coalesce(sum(${column}), 0), count(*) FROM (SELECT ${column} FROM ${p}.vocabulary WHERE term >= ? AND term < ? LIMIT ${MAX_SUMMED + 1})`;
       const [docs, words] = this.st.get(sql).raw().get(prefix, prefixEnd(prefix)) as [number, number];
       n += words > MAX_SUMMED ? max + 1 : docs;
       if (n > max) return max + 1;
@@ -61,7 +62,7 @@ export class IndexTables implements IndexLookups {
   private hasWordCounts(p: string): boolean {
     let has = this.wordCounts.get(p);
     if (has === undefined) {
-      has = (this.st.files.sqlite.prepare(`SELECT 1 FROM pragma_table_info('vocabulary', ?) WHERE name = 'docs'`).get(p) as unknown) !== undefined;
+      has = (this.st.files.sqlite.prepare(`SELECT 1 FROM pragma_table_info('vocabulary', ?) WHERE name = 'partner_docs'`).get(p) as unknown) !== undefined;
       this.wordCounts.set(p, has);
     }
     return has;

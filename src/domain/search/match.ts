@@ -3,25 +3,25 @@
 // documents need an exact check of the row). Every term is built here from checked values and
 // quoted, so no request text ever reaches FTS5's query syntax.
 //
-// The last word of `q` matches as a prefix: it becomes the OR of the vocabulary's words that
-// start with it. FTS5's own `word*` reads and merges the doclists of every such word before
-// returning the first row (measured at 5 M companies: `de*`, 4,169 words, 260 ms per part); the
-// OR of exact terms is walked lazily, like any other clause, but opening each term costs ~15 µs
-// per part and rowid range (4,169 words: 65 ms), and the vocabulary grows with the month. So:
-// - up to MAX_EXPANSION words, the OR;
-// - beyond, in `q`, a prefix held by at most PREFIX_QUERY_DOCS establishments (the vocabulary
-//   keeps each word's count) is FTS5's `word*` after all: its merge costs ~0.4–1.2 µs per
-//   document, reads adjacent doclists when cold, and does not depend on how rare the prefix is
-//   among the candidates (5 M companies: `ven` + SP, 403 words in 1,313 names, 2 ms where the row
-//   checks took 11–27 ms; 25–38 k documents, an exact full page in 11–40 ms where the checks
-//   end a short page in about the same time);
-// - beyond that, the prefix is CHECKED on the rows' names (checks.ts): the other clauses find the
+// The last word of `q` (and of a partner's `nome`) matches as a prefix. FTS5's own `word*` reads
+// and merges the doclists of every word starting with it before returning the first row (~0.4–1.2
+// µs per document holding one; `de*`, 1.4 M documents at 5 M companies: 0.7 s), but those
+// doclists lie side by side, so it costs little when they are short, even cold. The OR of the
+// exact words is walked lazily, like any other clause, but opening each word costs ~15 µs per
+// part and rowid range (and a random read when cold), and the vocabulary grows with the month.
+// The vocabulary keeps each word's documents (establishments, partner rows), so:
+// - `word*` when the prefix is in at most PREFIX_QUERY_DOCS documents and in fewer than
+//   STAR_DOCS_PER_WORD per word it expands to (5 M companies: `ven` + SP, 403 words in 1,313
+//   names, 2 ms where the row checks took 11–27 ms; 25–38 k documents, an exact full page in
+//   11–40 ms where the checks end a short page in about the same time);
+// - else, up to MAX_EXPANSION words, their OR;
+// - beyond, the prefix is CHECKED on the rows' names (checks.ts): the other clauses find the
 //   candidates, a cost that follows the share of names holding such a word, not the vocabulary
-//   (cheap for a common prefix: `de` + a UF, 2–3 ms, where `de*` merges 1.4 M postings in 0.7 s).
-//   A page first tries that for a few rows; when the prefix is rare among the candidates it goes
-//   on with the OR of its words (at most MAX_OR), or, when at most PREFIX_FALLBACK_DOCS
-//   establishments hold it, with `word*` once the checks cost what `word*` would (page.ts).
-//   Counts use these index forms when they can.
+//   (cheap for a common prefix: `de` + a UF, 2–3 ms). A page first tries that for a few rows;
+//   when the prefix is rare among the candidates it goes on with the OR of its words (at most
+//   MAX_OR), or, when at most PREFIX_FALLBACK_DOCS establishments hold it, with `word*` once the
+//   checks cost what `word*` would (page.ts). Counts use these index forms when they can.
+// Without counts (an index built before them), no `word*` for a prefix of letters.
 import { InvalidFilter, MATRIZ_FILIAL, SITUACOES, parseIsoDate, type CompanyFilters, type PartnerFilters } from './filters.ts';
 import { normalizeText } from './normalize.ts';
 import { capitalBucketRange, FLAG, flagTerms, lastDayOfMonth, term } from './terms.ts';
@@ -30,12 +30,20 @@ export const MAX_EXPANSION = 256;
 /** A checked prefix of at most this many words keeps them, to fall back on their OR. */
 export const MAX_OR = 2048;
 /**
- * A `q` prefix of more than MAX_EXPANSION words held by at most this many establishments is
- * looked up with `word*`: ≤ ~35 ms warm at the bound. Above it the row checks win when warm
- * (they stop after SCAN_BUDGET rejections, ~40 ms; `cri`, 122 k documents at 5 M companies:
- * `cri*` 90 ms, checked 13–23 ms; `de*` 1.4 M documents: a second, checked 2 ms).
+ * A prefix held by at most this many documents (and by fewer than STAR_DOCS_PER_WORD per word it
+ * expands to) is looked up with `word*`: ≤ ~35 ms warm at the bound. Above it the row checks win
+ * when warm (they stop after SCAN_BUDGET rejections, ~40 ms; `cri`, 122 k documents at 5 M
+ * companies: `cri*` 90 ms, checked 13–23 ms; `de*` 1.4 M documents: a second, checked 2 ms).
  */
 export const PREFIX_QUERY_DOCS = 30_000;
+/**
+ * The OR of a prefix's words opens each word's doclist: ~60 µs warm over two parts and rowid
+ * ranges (and a random read when cold), the price of ~100 documents merged by `word*` (0.4–1.2
+ * µs each, from adjacent doclists when cold). A prefix of up to ~15 words stays their OR: cheap
+ * either way, and exact terms.
+ */
+const STAR_DOCS_PER_WORD = 120;
+const MIN_STAR_WORDS = 16;
 
 /**
  * A checked `q` prefix of more than MAX_OR words held by at most this many establishments can go
@@ -49,7 +57,7 @@ export const STAR_MS_PER_DOC = 0.0006;
 
 /** How plans are made: the defaults, or other bounds (tests reach each path on a small month). */
 export interface PlanOptions {
-  /** PREFIX_QUERY_DOCS; 0: a prefix of more than MAX_EXPANSION words is always checked. */
+  /** PREFIX_QUERY_DOCS; 0: no prefix of letters is looked up with `word*` at once. */
   prefixQueryDocs: number;
   /** PREFIX_FALLBACK_DOCS; 0: a checked prefix of more than MAX_OR words never falls back on `word*`. */
   prefixFallbackDocs: number;
@@ -57,19 +65,17 @@ export interface PlanOptions {
   starMsPerDoc: number;
 }
 export const PLAN_DEFAULTS: PlanOptions = { prefixQueryDocs: PREFIX_QUERY_DOCS, prefixFallbackDocs: PREFIX_FALLBACK_DOCS, starMsPerDoc: STAR_MS_PER_DOC };
-/** Partner names: no document counts (they are of establishments), so no `word*` routes. */
-const NO_COUNTS: PlanOptions = { ...PLAN_DEFAULTS, prefixQueryDocs: 0, prefixFallbackDocs: 0 };
 
 /** What the plan needs to know about the index (implemented over search.db by index.ts). */
 export interface IndexLookups {
   /** Vocabulary words starting with `prefix`, at most `max + 1` of them. */
   wordsWithPrefix(prefix: string, max: number): string[];
   /**
-   * Establishments whose names hold a word starting with `prefix` (summed over its words, so a
-   * name with two such words counts twice), or `max + 1` when more; null when the index does not
-   * keep its words' counts.
+   * Documents (establishments or partner rows) whose names hold a word starting with `prefix`
+   * (summed over its words, so a name with two such words counts twice), or `max + 1` when more;
+   * null when the index does not keep its words' counts.
    */
-  prefixDocuments(prefix: string, max: number): number | null;
+  prefixDocuments(prefix: string, max: number, names: NameDocuments): number | null;
   /** Index terms starting with `prefix` (CEP terms only, few). */
   termsWithPrefix(prefix: string): string[];
   /** CNAE codes present whose 7 digits start with `prefix`. */
@@ -79,6 +85,9 @@ export interface IndexLookups {
   /** The year/month or capital-bucket terms present (`_y`, `_k`) with their document counts. */
   rangeTerms(kind: '_y' | '_k'): ReadonlyMap<string, number>;
 }
+
+/** Whose names a word query is about: company search (`q`) or partner search (`nome`). */
+export type NameDocuments = 'establishments' | 'partners';
 
 /**
  * One clause: OR of exact terms, or a prefix query (`word*`) when `prefix` is set, or, when
@@ -139,9 +148,9 @@ export function queryWords(q: string): string[] {
 
 /**
  * Clauses for name words: each word exact, the last (≥ 2 characters) also as a prefix, routed by
- * its words and, for company names, by the establishments holding it (`opts`; see above).
+ * the number of its words and of the `names` documents holding it (see above and `opts`).
  */
-export function wordClauses(param: Clause['param'], text: string, ix: IndexLookups, opts: PlanOptions = NO_COUNTS): Clause[] {
+export function wordClauses(param: Clause['param'], text: string, ix: IndexLookups, names: NameDocuments, opts: PlanOptions = PLAN_DEFAULTS): Clause[] {
   const words = queryWords(text);
   if (!words.length) throw new InvalidFilter(param, 'no word to search for');
   if (words.length > 20) throw new InvalidFilter(param, 'too many words (20 at most)');
@@ -151,10 +160,11 @@ export function wordClauses(param: Clause['param'], text: string, ix: IndexLooku
     const found = ix.wordsWithPrefix(w, MAX_OR);
     // The word itself stays even when absent: an absent term costs one lookup and matches nothing.
     const terms = found.includes(w) ? found : [w, ...found];
-    if (found.length <= MAX_EXPANSION) return { param, terms };
+    if (found.length < MIN_STAR_WORDS) return { param, terms };
     const bound = Math.max(opts.prefixQueryDocs, opts.prefixFallbackDocs);
-    const docs = bound > 0 ? ix.prefixDocuments(w, bound) : null;
-    if (docs !== null && docs <= opts.prefixQueryDocs) return { param, terms: [], prefix: w };
+    const docs = bound > 0 ? ix.prefixDocuments(w, bound, names) : null;
+    if (docs !== null && docs <= Math.min(opts.prefixQueryDocs, found.length * STAR_DOCS_PER_WORD)) return { param, terms: [], prefix: w };
+    if (found.length <= MAX_EXPANSION) return { param, terms };
     if (found.length <= MAX_OR) return { param, terms, prefix: w, checked: true };
     if (docs === null || docs > opts.prefixFallbackDocs) return { param, terms: [], prefix: w, checked: true };
     return { param, terms: [], prefix: w, checked: true, starMs: docs * opts.starMsPerDoc };
@@ -191,7 +201,7 @@ function cnaeTerms(prefix: string, secondary: boolean, ix: IndexLookups): string
 export function compilePlan(f: CompanyFilters, ix: IndexLookups, opts: PlanOptions = PLAN_DEFAULTS): Plan {
   const clauses: Clause[] = [];
   const add = (param: keyof CompanyFilters, terms: string[]) => clauses.push({ param, terms: [...new Set(terms)] });
-  if (f.q !== undefined) clauses.push(...wordClauses('q', f.q, ix, opts));
+  if (f.q !== undefined) clauses.push(...wordClauses('q', f.q, ix, 'establishments', opts));
   const ufs = (f.uf ?? []).map((u) => {
     if (typeof u !== 'string' || !/^[A-Za-z]{2}$/.test(u)) throw new InvalidFilter('uf', 'expected two letters');
     return u.toUpperCase();

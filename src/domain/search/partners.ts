@@ -8,7 +8,7 @@ import type { Socio } from '../company/schema.ts';
 import { InvalidFilter, type PartnerFilters } from './filters.ts';
 import type { Statements } from './lookups.ts';
 import { hasWordStarting } from './checks.ts';
-import { matchSql, wordClauses, type Clause, type IndexLookups } from './match.ts';
+import { matchSql, PLAN_DEFAULTS, wordClauses, type Clause, type IndexLookups, type PlanOptions } from './match.ts';
 import { normalizeText } from './normalize.ts';
 import { PROBE_BUDGET, SCAN_BUDGET } from './page.ts';
 import { partnerKeyTerm } from './partner-key.ts';
@@ -35,9 +35,10 @@ export interface PartnerPage {
 type PartnerRow = { basico: string; nome: string | null; cnpj_cpf: string | null; qualificacao: number | string | null; data_entrada: number | null; faixa_etaria: number | string | null };
 type Office = { cnpj: string; situacao_cadastral: number | string | null; uf: string | null; municipio: number | string | null };
 
-export function partnerClauses(f: PartnerFilters, ix: IndexLookups): Clause[] {
+export function partnerClauses(f: PartnerFilters, ix: IndexLookups, opts: PlanOptions = PLAN_DEFAULTS): Clause[] {
   const clauses: Clause[] = [];
-  if (f.nome !== undefined) clauses.push(...wordClauses('nome', f.nome, ix));
+  // The checks of a name prefix have their own budgets and fallbacks here (searchPartners).
+  if (f.nome !== undefined) clauses.push(...wordClauses('nome', f.nome, ix, 'partners', { ...opts, prefixFallbackDocs: 0 }));
   if (f.cnpj_cpf !== undefined) {
     const key = typeof f.cnpj_cpf === 'string' ? partnerKeyTerm(f.cnpj_cpf) : null;
     if (key === null) throw new InvalidFilter('cnpj_cpf', 'expected a CNPJ, a CPF or a masked CPF (***123456**)');

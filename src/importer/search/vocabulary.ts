@@ -4,19 +4,20 @@
 // the whole doclist of every word it lists (100+ ms for a word in millions of names), once here
 // instead of at every query. Letters only: filter terms start with `_` and digits sort before
 // letters, so one range takes the words; a last word starting with a digit uses FTS5's `word*`.
-// Each word keeps the number of establishments holding it: the plan sums them over a prefix.
+// Each word keeps the number of establishments and of partner rows holding it: the plan sums
+// them over a prefix.
 import type { Sqlite } from '../../storage/sqlite.ts';
 
 export function buildVocabulary(write: Sqlite): number {
-  for (const t of ['est_fts', 'partner_fts']) {
+  for (const t of ['est_fts', 'partner_fts'] as const) {
     write.exec(`CREATE VIRTUAL TABLE temp.vocab_${t} USING fts5vocab(main, ${t}, 'row')`);
-    // The first list arrives sorted into an empty table (appends), with each word's document
-    // count (free: the scan reads its doclist anyway); the second is merged into it.
-    const insert =
-      t === 'est_fts'
-        ? `INSERT INTO vocabulary (term, docs) SELECT term, doc FROM temp.vocab_${t}`
-        : `INSERT OR IGNORE INTO vocabulary (term) SELECT term FROM temp.vocab_${t}`;
-    write.exec(`${insert} WHERE term >= 'a' AND term < '{'`);
+    // The first list arrives sorted into an empty table (appends), the second is merged into it;
+    // each word with its document count (free: the scan reads its doclist anyway).
+    const column = t === 'est_fts' ? 'est_docs' : 'partner_docs';
+    write.exec(
+      `INSERT INTO vocabulary (term, ${column}) SELECT term, doc FROM temp.vocab_${t} WHERE term >= 'a' AND term < '{' ` +
+        `ON CONFLICT (term) DO UPDATE SET ${column} = excluded.${column}`,
+    );
     write.exec(`DROP TABLE temp.vocab_${t}`);
   }
   return (write.prepare('SELECT count(*) AS n FROM vocabulary').get() as { n: number }).n;

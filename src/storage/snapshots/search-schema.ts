@@ -43,9 +43,9 @@ export const SEARCH_PART_DDL = [
   // Name words that start with a letter, for the expansion of the last query word into exact
   // terms (domain/search/match.ts). FTS5's fts5vocab lists them too, but reads the whole doclist
   // of every word it lists (100+ ms for a word in millions of names): once at the build instead.
-  // `docs`: the part's establishments whose names hold the word (0 for a word of partner names
-  // only), to choose how a prefix is looked up. Indexes built before it have no such column.
-  'CREATE TABLE vocabulary (term TEXT PRIMARY KEY, docs INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID',
+  // `est_docs` / `partner_docs`: the part's establishments / partner rows whose names hold the
+  // word, to choose how a prefix is looked up. Indexes built before them have no such columns.
+  'CREATE TABLE vocabulary (term TEXT PRIMARY KEY, est_docs INTEGER NOT NULL DEFAULT 0, partner_docs INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID',
 ] as const;
 
 /** The tables of search.db only: counts and code lists shared by all parts. */

@@ -79,7 +79,7 @@ test('a prefix of too many words: `word*` when few establishments hold it, else 
   // "ca": MAX_EXPANSION + 1 words; "ma": more than MAX_OR. Their document counts decide.
   const words = (p: string) => Array.from({ length: p === 'ca' ? MAX_EXPANSION + 1 : MAX_OR + 1 }, (_, i) => `${p}${i.toString(36)}`);
   const withDocs = (docs: number | null): IndexLookups => ({ ...fake, wordsWithPrefix: words, prefixDocuments: (_p, max) => (docs === null ? null : Math.min(docs, max + 1)) });
-  const clauseOf = (q: string, ix: IndexLookups, opts = PLAN_DEFAULTS) => wordClauses('q', q, ix, opts).at(-1)!;
+  const clauseOf = (q: string, ix: IndexLookups, opts = PLAN_DEFAULTS) => wordClauses('q', q, ix, 'establishments', opts).at(-1)!;
   assert.deepEqual(clauseOf('loja ca', withDocs(PREFIX_QUERY_DOCS)), { param: 'q', terms: [], prefix: 'ca' });
   assert.equal(matchSql(compilePlan({ q: 'loja ma' }, withDocs(1_000)).clauses), '"loja" AND "ma"*');
   // More establishments: checked, then its words' OR (≤ MAX_OR words) or `word*` (PREFIX_FALLBACK_DOCS).
@@ -94,8 +94,18 @@ test('a prefix of too many words: `word*` when few establishments hold it, else 
     assert.equal(clauseOf('ca', ix, opts).terms.length, MAX_EXPANSION + 2);
     assert.deepEqual(clauseOf('ma', ix, opts), { param: 'q', terms: [], prefix: 'ma', checked: true });
   }
-  // Partner names (no bounds given): the same, whatever the establishments' counts.
-  assert.deepEqual(wordClauses('nome', 'ma', withDocs(1)).at(-1), { param: 'nome', terms: [], prefix: 'ma', checked: true });
+  // Fewer words: their OR, unless their documents are fewer than ~120 per word (`word*`, cheaper
+  // than opening each word); up to 15 words, their OR whatever.
+  const fewer = (n: number, docs: number): IndexLookups => ({ ...withDocs(docs), wordsWithPrefix: (p) => Array.from({ length: n }, (_, i) => `${p}${i.toString(36)}`) });
+  assert.deepEqual(clauseOf('ve', fewer(100, 100 * 120)), { param: 'q', terms: [], prefix: 've' });
+  assert.equal(clauseOf('ve', fewer(100, 100 * 120 + 1)).terms.length, 101);
+  assert.equal(clauseOf('ve', fewer(15, 1)).terms.length, 16);
+  // The counts asked are of the names searched: partner rows for `nome`.
+  const asked: string[] = [];
+  const spy: IndexLookups = { ...withDocs(1), prefixDocuments: (_p, _max, names) => (asked.push(names), 1) };
+  wordClauses('nome', 'ma', spy, 'partners');
+  compilePlan({ q: 'ma' }, spy);
+  assert.deepEqual(asked, ['partners', 'establishments']);
 });
 
 test('rowids: CNPJ order, numeric ones compact, alphanumeric ones after 10^12; bounds after any CNPJ', () => {

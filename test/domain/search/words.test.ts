@@ -135,17 +135,19 @@ const HEAVY = [
 ];
 
 test('a prefix of too many words held by few establishments is FTS5\'s `word*`: the oracle\'s answers, exact counts', () => {
-  // Each part's vocabulary counts the establishments holding each word.
-  const docs = (w: string) => ['search.db', 'search-1.db'].reduce((n, f) => {
+  // Each part's vocabulary counts the establishments and the partner rows holding each word.
+  const docs = (w: string, column: 'est_docs' | 'partner_docs') => ['search.db', 'search-1.db'].reduce((n, f) => {
     const db = openSqlite(path.join(m.summary.dir, f), { readonly: true });
     try {
-      return n + ((db.prepare('SELECT docs FROM vocabulary WHERE term = ?').pluck().get(w) as number | undefined) ?? 0);
+      return n + ((db.prepare(`SELECT ${column} FROM vocabulary WHERE term = ?`).pluck().get(w) as number | undefined) ?? 0);
     } finally {
       db.close();
     }
   }, 0);
-  assert.equal(docs('comercio'), m.oracle.companies({ q: 'comercio' }).length);
-  assert.equal(docs('maria'), m.oracle.companies({ q: 'maria' }).length, 'a word of company and partner names');
+  assert.equal(docs('comercio', 'est_docs'), m.oracle.companies({ q: 'comercio' }).length);
+  assert.equal(docs('comercio', 'partner_docs'), 0);
+  assert.equal(docs('maria', 'est_docs'), m.oracle.companies({ q: 'maria' }).length, 'a word of company and partner names');
+  assert.equal(docs('maria', 'partner_docs'), m.oracle.partners({ nome: 'maria' }, () => true).length);
   assert.deepEqual(m.search.plan({ q: 'comercio xy' }).clauses.at(-1), { param: 'q', terms: [], prefix: 'xy' });
   for (const f of HEAVY) {
     const expected = m.oracle.companies(f);
@@ -163,7 +165,8 @@ test('an index built before the words\' counts checks such a prefix on the rows,
     for (const f of ['search.db', 'search-1.db']) {
       fs.copyFileSync(path.join(m.summary.dir, f), path.join(dir, f));
       const db = openSqlite(path.join(dir, f));
-      db.exec('ALTER TABLE vocabulary DROP COLUMN docs');
+      db.exec('ALTER TABLE vocabulary DROP COLUMN est_docs');
+      db.exec('ALTER TABLE vocabulary DROP COLUMN partner_docs');
       db.close();
     }
     attachSnapshot(sqlite, m.summary.dir);
@@ -214,11 +217,13 @@ test('a prefix of too many words, checked on the rows: the oracle\'s answers, pa
 });
 
 test('partners: a prefix of too many words is checked on the names, with another word to drive it', () => {
-  const walk = (nome: string, limit: number) => {
+  // The bound at 0: the checks whatever the words' counts (on a full month, commoner prefixes).
+  const checked = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0 });
+  const walk = (nome: string, limit: number, engine = checked) => {
     const ids: number[] = [];
     let after: number | null = null;
     for (let i = 0; i < 10_000; i++) {
-      const page = m.search.partners({ nome }, { limit, after });
+      const page = engine.partners({ nome }, { limit, after });
       ids.push(...page.rows.map((r) => Number(r.cnpj_cpf_socio.slice(3, 9))));
       if (page.next === null) return ids;
       after = page.next;
@@ -229,16 +234,20 @@ test('partners: a prefix of too many words is checked on the names, with another
     const expected = m.oracle.partners({ nome }, () => true).map((rowid) => Number((m.oracle.db.prepare('SELECT cnpj_cpf FROM reg.partners WHERE rowid = ?').pluck().get(rowid) as string).slice(3, 9)));
     assert.ok(expected.length > 0, nome);
     for (const limit of [1, 20, 100]) assert.deepEqual(walk(nome, limit), expected, `${nome} limit ${limit}`);
+    // By default these few partner rows make each prefix `word*`: the same rows.
+    assert.deepEqual(walk(nome, 20, m.search), expected, `${nome} by default`);
   }
   // Alone, xy is checked on the partners table's rows: past SCAN_BUDGET "jose zz" rows it goes
   // on with xy*, and still fills the page.
-  assert.equal(m.search.partners({ nome: 'xy' }, { limit: 20 }).rows.length, 20);
-  // With another word to drive it, the same rejections end the page early, empty, with a cursor.
-  const short = m.search.partners({ nome: 'silva xy' }, { limit: 20 });
+  assert.equal(checked.partners({ nome: 'xy' }, { limit: 20 }).rows.length, 20);
+  // With another word to drive it, the same rejections end the page early, empty, with a cursor;
+  // by default, xy in ~2,000 partner rows is `xy*` at once: a full page.
+  const short = checked.partners({ nome: 'silva xy' }, { limit: 20 });
   assert.equal(short.rows.length, 0);
   assert.notEqual(short.next, null);
+  assert.equal(m.search.partners({ nome: 'silva xy' }, { limit: 20 }).rows.length, 20);
   // The zz partners come first: "maria qw" rejects PROBE_BUDGET of them, then goes on with the OR.
-  assert.equal(m.search.partners({ nome: 'maria qw' }, { limit: 20 }).rows.length, 20);
+  assert.equal(checked.partners({ nome: 'maria qw' }, { limit: 20 }).rows.length, 20);
 });
 
 test('query text is never FTS5 syntax', () => {
