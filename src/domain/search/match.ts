@@ -31,11 +31,12 @@ export const MAX_EXPANSION = 256;
 export const MAX_OR = 2048;
 /**
  * A prefix held by at most this many documents (and by fewer than STAR_DOCS_PER_WORD per word it
- * expands to) is looked up with `word*`: ≤ ~35 ms warm at the bound. Above it the row checks win
- * when warm (they stop after SCAN_BUDGET rejections, ~40 ms; `cri`, 122 k documents at 5 M
- * companies: `cri*` 90 ms, checked 13–23 ms; `de*` 1.4 M documents: a second, checked 2 ms).
+ * expands to) is looked up with `word*`: ≤ ~50 ms warm at the bound (a full month: `bop` + SP,
+ * 33 k documents, 40 ms, where checks and then `word*` took 62–73 ms). Above it the row checks
+ * win when warm (they stop after SCAN_BUDGET rejections, ~25–40 ms; `cri`, 122 k documents at
+ * 5 M companies: `cri*` 90 ms, checked 13–23 ms; `de*` 1.4 M documents: a second, checked 2 ms).
  */
-export const PREFIX_QUERY_DOCS = 30_000;
+export const PREFIX_QUERY_DOCS = 50_000;
 /**
  * The OR of a prefix's words opens each word's doclist: ~60 µs warm over two parts and rowid
  * ranges (and a random read when cold), the price of ~100 documents merged by `word*` (0.4–1.2
@@ -47,13 +48,13 @@ const MIN_STAR_WORDS = 16;
 
 /**
  * A checked `q` prefix of more than MAX_OR words held by at most this many establishments can go
- * on with `word*` once its row checks have cost about what `word*` would (page.ts): ≤ ~0.2–0.4 s
+ * on with `word*` once its row checks have cost about what `word*` would (page.ts): ≤ ~0.5 s
  * warm at the bound, and adjacent doclists when cold, where SCAN_BUDGET checks of cold rows take
  * seconds (a full month: `cha` + RJ 8.8 s).
  */
 export const PREFIX_FALLBACK_DOCS = 500_000;
-/** What FTS5's `word*` costs per establishment holding the prefix, in ms (0.4–1.2 µs measured, warm). */
-export const STAR_MS_PER_DOC = 0.0006;
+/** What `word*` costs per establishment holding the prefix, in ms (with a UF, warm: 0.85–1.2 µs on a full month). */
+export const STAR_MS_PER_DOC = 0.001;
 
 /** How plans are made: the defaults, or other bounds (tests reach each path on a small month). */
 export interface PlanOptions {

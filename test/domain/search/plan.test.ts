@@ -80,9 +80,11 @@ test('a prefix of too many words: `word*` when few establishments hold it, else 
   const words = (p: string) => Array.from({ length: p === 'ca' ? MAX_EXPANSION + 1 : MAX_OR + 1 }, (_, i) => `${p}${i.toString(36)}`);
   const withDocs = (docs: number | null): IndexLookups => ({ ...fake, wordsWithPrefix: words, prefixDocuments: (_p, max) => (docs === null ? null : Math.min(docs, max + 1)) });
   const clauseOf = (q: string, ix: IndexLookups, opts = PLAN_DEFAULTS) => wordClauses('q', q, ix, 'establishments', opts).at(-1)!;
-  assert.deepEqual(clauseOf('loja ca', withDocs(PREFIX_QUERY_DOCS)), { param: 'q', terms: [], prefix: 'ca' });
+  assert.deepEqual(clauseOf('loja ma', withDocs(PREFIX_QUERY_DOCS)), { param: 'q', terms: [], prefix: 'ma' });
+  assert.deepEqual(clauseOf('loja ca', withDocs((MAX_EXPANSION + 1) * 120)), { param: 'q', terms: [], prefix: 'ca' });
   assert.equal(matchSql(compilePlan({ q: 'loja ma' }, withDocs(1_000)).clauses), '"loja" AND "ma"*');
   // More establishments: checked, then its words' OR (≤ MAX_OR words) or `word*` (PREFIX_FALLBACK_DOCS).
+  assert.equal(clauseOf('ca', withDocs((MAX_EXPANSION + 1) * 120 + 1)).checked, true);
   for (const docs of [PREFIX_QUERY_DOCS + 1, PREFIX_FALLBACK_DOCS]) {
     assert.equal(clauseOf('ca', withDocs(docs)).checked, true);
     assert.equal(clauseOf('ca', withDocs(docs)).terms.length, MAX_EXPANSION + 2);
