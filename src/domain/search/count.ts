@@ -25,6 +25,8 @@ export interface Count {
 export const DEFAULT_COUNT_BOUND = 100_000;
 /** Rejections of a checked name prefix after which a count with `q` stops (~0.6 s of row checks at ~12 µs). */
 export const COUNT_SCAN_BUDGET = 50_000;
+/** The most a count spends on a checked prefix's `word*` (match.ts starMs), in ms. */
+const COUNT_STAR_MS = 500;
 
 /** Count-table columns of each clause, and how a term of that clause gives the column's value. */
 const COLUMNS: Partial<Record<Clause['param'], [string, (t: string) => string | number]>> = {
@@ -115,8 +117,10 @@ function checkedCount(st: Statements, clauses: readonly Clause[], check: (cnpj: 
 
 export function countPlan(st: Statements, checkedPlan: Plan, f: CompanyFilters, bound = DEFAULT_COUNT_BOUND): Count {
   if (checkedPlan.empty) return { count: 0, exact: true, source: 'tables' };
-  // A count reads every match: the OR of a checked prefix's words, when kept, beats checking rows.
-  const plan = checkedPrefixes(checkedPlan).length ? (indexOnly(checkedPlan) ?? checkedPlan) : checkedPlan;
+  // A count reads every match: a checked prefix's index form, when it has one, beats checking
+  // rows; but `word*` merges all its documents first, so only up to COUNT_STAR_MS.
+  const dear = checkedPlan.clauses.some((c) => (c.starMs ?? 0) > COUNT_STAR_MS);
+  const plan = checkedPrefixes(checkedPlan).length && !dear ? (indexOnly(checkedPlan) ?? checkedPlan) : checkedPlan;
   const stopAfter = f.q !== undefined ? bound : Infinity;
   const secondary = f.cnae_secundario === true && (f.cnae?.length ?? 0) > 0;
   if (!plan.ranges.length && plan.cep === null && f.q === undefined) {

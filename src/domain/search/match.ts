@@ -48,11 +48,12 @@ const MIN_STAR_WORDS = 16;
 
 /**
  * A checked `q` prefix of more than MAX_OR words held by at most this many establishments can go
- * on with `word*` once its row checks have cost about what `word*` would (page.ts): ≤ ~0.5 s
- * warm at the bound, and adjacent doclists when cold, where SCAN_BUDGET checks of cold rows take
- * seconds (a full month: `cha` + RJ 8.8 s).
+ * on with `word*` once its row checks have cost about what `word*` would (page.ts). Warm, the
+ * checks of so common a prefix fill a page long before that; cold (~4 ms a check on a full month)
+ * they do not: `cha` + RJ (306 k documents) 9.3 s checked only, 0.8 s switching; `bru` + SC
+ * (1.06 M) 8.4 s, 2.7 s. The bound keeps `word*`'s merged doclist small (a few MB).
  */
-export const PREFIX_FALLBACK_DOCS = 500_000;
+export const PREFIX_FALLBACK_DOCS = 2_000_000;
 /** What `word*` costs per establishment holding the prefix, in ms (with a UF, warm: 0.85–1.2 µs on a full month). */
 export const STAR_MS_PER_DOC = 0.001;
 
