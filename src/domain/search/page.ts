@@ -16,10 +16,11 @@
 // form (checks.ts indexOnly), which gives the same rows (so the two halves of the page join
 // exactly) at a cost that does not follow its rarity among the candidates:
 // - the OR of its words (at most MAX_OR): after PROBE_BUDGET rejections;
-// - `word*`: once the checks took as long as `word*` should (its clause's `starMs`). Paying the checks up to the price of the alternative, then switching,
-//   costs at most about twice the better of the two, whether the rows are cached (~10 µs a
-//   check: a common prefix fills its page first, a rare one ends a short page at SCAN_BUDGET
-//   rejections as any check does) or not (~4 ms each on a full month: `word*` after a few dozen).
+// - `word*`: once the checks took as long as `word*` should (its clause's `starMs`). Paying for
+//   the checks up to the price of the alternative, then switching, costs at most about twice the
+//   better of the two, whether the rows are cached (~10 µs a check: a common prefix fills its
+//   page first, a rare one ends a short page at SCAN_BUDGET rejections as any check does) or not
+//   (~4 ms each on a full month: `word*` after a few dozen).
 import { matchSql } from './match.ts';
 import type { Plan } from './match.ts';
 import { ALNUM_BASE, boundsAfter, cnpjOfRowid } from './rowid.ts';
@@ -34,6 +35,7 @@ interface Budget {
   rejections: number;
   ms?: number;
 }
+type Stop = 'rejections' | 'time';
 
 export interface Page {
   cnpjs: string[];
@@ -55,17 +57,23 @@ export function searchPage(st: Statements, plan: Plan, limit: number, after: str
   if (plan.empty) return { cnpjs: [], next: null };
   const alternative = checkedPrefixes(plan).length ? indexOnly(plan) : null;
   const starMs = plan.clauses.find((c) => c.starMs !== undefined)?.starMs;
-  const budget: Budget =
-    alternative === null ? { rejections: SCAN_BUDGET } : starMs !== undefined ? { rejections: SCAN_BUDGET, ms: starMs } : { rejections: PROBE_BUDGET };
+  // The checks' budget, and which stop hands the rest of the page to the alternative: PROBE_BUDGET
+  // rejections for the OR of a prefix's words; for `word*` only time (its SCAN_BUDGET rejections
+  // end a short page, cheaply); none without an alternative.
+  const [budget, switchOn]: [Budget, Stop | null] =
+    alternative === null
+      ? [{ rejections: SCAN_BUDGET }, null]
+      : starMs === undefined
+        ? [{ rejections: PROBE_BUDGET }, 'rejections']
+        : [{ rejections: SCAN_BUDGET, ms: starMs }, 'time'];
   const first = scan(st, plan, limit, after, budget);
-  // Only time sends a prefix to `word*`: its SCAN_BUDGET rejections end a short page, cheaply.
-  if (alternative === null || !first.stopped || (budget.ms !== undefined && first.stopped === 'rejections')) return first;
+  if (alternative === null || first.stopped !== switchOn) return first;
   const rest = scan(st, alternative, limit - first.cnpjs.length, first.next, { rejections: SCAN_BUDGET });
   return { cnpjs: [...first.cnpjs, ...rest.cnpjs], next: rest.next };
 }
 
 /** A page of `plan`, ending early (`stopped`) at its budget of rejected candidates or time. */
-function scan(st: Statements, plan: Plan, limit: number, after: string | null, budget: Budget): Page & { stopped?: 'rejections' | 'time' } {
+function scan(st: Statements, plan: Plan, limit: number, after: string | null, budget: Budget): Page & { stopped?: Stop } {
   const until = budget.ms === undefined ? Infinity : performance.now() + budget.ms;
   const streams: Generator<string>[] = [];
   const checks: (((cnpj: string) => boolean) | null)[] = [];
