@@ -13,7 +13,7 @@ import { numberOption } from '../src/cli/options.ts';
 import { dataPaths } from '../src/lib/config.ts';
 import { CompanyRegistry } from '../src/domain/company/lookup.ts';
 import { SearchIndex, type CompanyFilters, type PartnerFilters } from '../src/domain/search/index.ts';
-import { PLAN_DEFAULTS, PREFIX_FALLBACK_DOCS, PREFIX_QUERY_DOCS } from '../src/domain/search/match.ts';
+import { PLAN_DEFAULTS, PREFIX_FALLBACK_DOCS, PREFIX_QUERY_DOCS } from '../src/domain/search/prefix.ts';
 import { Rng } from '../src/demo/prng.ts';
 import { openSqlite } from '../src/storage/sqlite.ts';
 import { attachSnapshot } from '../src/storage/snapshots/attach.ts';

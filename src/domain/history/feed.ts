@@ -11,7 +11,7 @@
 import type { Statement } from 'better-sqlite3';
 import { secondaryCnaes } from '../company/map.ts';
 import { MATRIZ_FILIAL, SITUACOES, InvalidFilter, parseIsoDate, type CompanyFilters } from '../search/filters.ts';
-import { queryWords } from '../search/match.ts';
+import { queryWords } from '../search/prefix.ts';
 import { normalizeText } from '../search/normalize.ts';
 import { HISTORY_SQL, type ChangeRow, type Tipo } from '../../storage/history/schema.ts';
 import { SUBJECT_COLUMNS, SUBJECTS_SQL, SUBJECTS_VERSION, type IndexedColumn, type SubjectRow } from '../../storage/history/subjects.ts';

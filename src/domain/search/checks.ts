@@ -1,6 +1,6 @@
 // What the index cannot answer exactly is checked on the row: the terms cut by a range filter
 // (the row's value must be in the range), CEP prefixes longer than the 5-digit terms, and a last
-// query word whose prefix expands to too many vocabulary words (match.ts MAX_EXPANSION; the row's
+// query word whose prefix expands to too many vocabulary words (prefix.ts MAX_EXPANSION; the row's
 // names must hold a word starting with it).
 //
 // A query is run as one or more VARIANTS, each an FTS5 match with its own check (or none). A
@@ -10,7 +10,7 @@
 // range of years). Page and count (page.ts, count.ts) read every variant and add them up.
 import type { Statement } from 'better-sqlite3';
 import type { Statements } from './lookups.ts';
-import { type Clause, type Plan, type RangeClause } from './match.ts';
+import type { Clause, Plan, RangeClause } from './plan.ts';
 import { normalizeText } from './normalize.ts';
 import { flagTerms } from './terms.ts';
 
@@ -33,7 +33,7 @@ export interface Variant {
 /** The name prefixes of a plan that are checked on the row instead of looked up in the index. */
 export const checkedPrefixes = (plan: Plan) => plan.clauses.filter((c) => c.checked).map((c) => c.prefix!);
 
-/** A checked prefix as the index can answer it: the OR of its words, `word*` (match.ts), else null. */
+/** A checked prefix as the index can answer it: the OR of its words, `word*` (prefix.ts), else null. */
 const indexForm = (c: Clause): Clause | null =>
   c.terms.length ? { param: c.param, terms: c.terms } : c.starMs !== undefined ? { param: c.param, terms: [], prefix: c.prefix } : null;
 

@@ -10,7 +10,7 @@
 //   and also after COUNT_SCAN_BUDGET candidates fail a checked name prefix (the count a minimum).
 import type { CompanyFilters } from './filters.ts';
 import type { Statements } from './lookups.ts';
-import { matchSql, type Clause, type Plan } from './match.ts';
+import { matchSql, type Clause, type Plan } from './plan.ts';
 import { cnpjOfRowid } from './rowid.ts';
 import type { FLAG } from './terms.ts';
 import { checkedPrefixes, indexOnly, rangeClause, rowCheck, variantsOf } from './checks.ts';
@@ -25,7 +25,7 @@ export interface Count {
 export const DEFAULT_COUNT_BOUND = 100_000;
 /** Rejections of a checked name prefix after which a count with `q` stops (~0.6 s of row checks at ~12 µs). */
 export const COUNT_SCAN_BUDGET = 50_000;
-/** The most a count spends on a checked prefix's `word*` (match.ts starMs), in ms. */
+/** The most a count spends on a checked prefix's `word*` (plan.ts starMs), in ms. */
 const COUNT_STAR_MS = 500;
 
 /** Count-table columns of each clause, and how a term of that clause gives the column's value. */

@@ -12,13 +12,15 @@ import type { ColumnSelection } from '../registry/rows.ts';
 import { countPlan, DEFAULT_COUNT_BOUND, type Count } from './count.ts';
 import { hasFilter, InvalidFilter, type CompanyFilters, type PartnerFilters } from './filters.ts';
 import { IndexTables, Statements } from './lookups.ts';
-import { compilePlan, PLAN_DEFAULTS, type IndexLookups, type Plan, type PlanOptions } from './match.ts';
+import { compilePlan } from './match.ts';
+import type { IndexLookups, Plan } from './plan.ts';
+import { PLAN_DEFAULTS, type PlanOptions } from './prefix.ts';
 import { searchPage, type Page } from './page.ts';
 import { partnerClauses, searchPartners, type PartnerPage } from './partners.ts';
 
 export type { CompanyFilters, PartnerFilters, Situacao } from './filters.ts';
 export { InvalidFilter, hasFilter, SITUACOES, parseIsoDate } from './filters.ts';
-export { queryWords } from './match.ts';
+export { queryWords } from './prefix.ts';
 export { partnerKeyTerm } from './partner-key.ts';
 export type { Page } from './page.ts';
 export type { Count } from './count.ts';

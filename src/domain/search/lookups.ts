@@ -1,9 +1,9 @@
-// The index's side tables as the query plan needs them (match.ts IndexLookups), over the search
+// The index's side tables as the query plan needs them (plan.ts IndexLookups), over the search
 // parts attached to the snapshot's connection. Statements are prepared once per snapshot; the
 // year/month and capital terms (a few thousand rows) are read once and kept.
 import type { Statement } from 'better-sqlite3';
 import type { SearchFiles } from '../registry/reader.ts';
-import type { IndexLookups, NameDocuments } from './match.ts';
+import type { IndexLookups, NameDocuments } from './plan.ts';
 
 /** Prepared statements of one connection, by SQL text. */
 export class Statements {

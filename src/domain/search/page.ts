@@ -12,7 +12,7 @@
 // A query may be several variants (checks.ts: a range's whole and cut terms, each with its own
 // row check); each has its streams, all merged. A page whose checks reject SCAN_BUDGET candidates
 // stops early, shorter, with a cursor to go on (~15–30 µs a check: a fetch of the row by CNPJ).
-// A name prefix checked on the rows (match.ts) goes on from where its checks stop in its index
+// A name prefix checked on the rows (prefix.ts) goes on from where its checks stop in its index
 // form (checks.ts indexOnly), which gives the same rows (so the two halves of the page join
 // exactly) at a cost that does not follow its rarity among the candidates:
 // - the OR of its words (at most MAX_OR): after PROBE_BUDGET rejections;
@@ -21,8 +21,7 @@
 //   better of the two, whether the rows are cached (~10 µs a check: a common prefix fills its
 //   page first, a rare one ends a short page at SCAN_BUDGET rejections as any check does) or not
 //   (~4 ms each on a full month: `word*` after a few dozen).
-import { matchSql } from './match.ts';
-import type { Plan } from './match.ts';
+import { matchSql, type Plan } from './plan.ts';
 import { ALNUM_BASE, boundsAfter, cnpjOfRowid } from './rowid.ts';
 import type { Statements } from './lookups.ts';
 import { checkedPrefixes, indexOnly, variantsOf } from './checks.ts';

@@ -8,7 +8,8 @@ import type { Socio } from '../company/schema.ts';
 import { InvalidFilter, type PartnerFilters } from './filters.ts';
 import type { Statements } from './lookups.ts';
 import { hasWordStarting } from './checks.ts';
-import { matchSql, PLAN_DEFAULTS, wordClauses, type Clause, type IndexLookups, type PlanOptions } from './match.ts';
+import { matchSql, type Clause, type IndexLookups } from './plan.ts';
+import { PLAN_DEFAULTS, wordClauses, type PlanOptions } from './prefix.ts';
 import { normalizeText } from './normalize.ts';
 import { PROBE_BUDGET, SCAN_BUDGET } from './page.ts';
 import { partnerKeyTerm } from './partner-key.ts';
@@ -52,7 +53,7 @@ export function partnerClauses(f: PartnerFilters, ix: IndexLookups, opts: PlanOp
 const indexed = (c: Clause): Clause => (!c.checked ? c : c.terms.length ? { param: c.param, terms: c.terms } : { param: c.param, terms: [], prefix: c.prefix });
 
 /**
- * A name prefix of too many words (match.ts) is checked on the partner's name: the candidates
+ * A name prefix of too many words (prefix.ts) is checked on the partner's name: the candidates
  * come from the other clauses (as for companies, checks.ts) or, alone, from the partners table in
  * its own order (the name is in the row, no fetch). PROBE_BUDGET rejections, then the OR of its
  * words from there when it has at most MAX_OR, else SCAN_BUDGET (a shorter page; alone, then

@@ -1,6 +1,6 @@
 // Step 3 of the search build: the `vocabulary` table, every name word starting with a letter in
 // either FTS table. A query's last word is matched as a prefix by OR-ing the exact words that
-// start with it (domain/search/match.ts); FTS5's `fts5vocab` could list them too, but it reads
+// start with it (domain/search/prefix.ts); FTS5's `fts5vocab` could list them too, but it reads
 // the whole doclist of every word it lists (100+ ms for a word in millions of names), once here
 // instead of at every query. Letters only: filter terms start with `_` and digits sort before
 // letters, so one range takes the words; a last word starting with a digit uses FTS5's `word*`.

@@ -41,7 +41,7 @@ export const SEARCH_PART_DDL = [
   `CREATE VIRTUAL TABLE est_fts USING fts5(doc, ${FTS_OPTIONS})`,
   `CREATE VIRTUAL TABLE partner_fts USING fts5(doc, ${FTS_OPTIONS})`,
   // Name words that start with a letter, for the expansion of the last query word into exact
-  // terms (domain/search/match.ts). FTS5's fts5vocab lists them too, but reads the whole doclist
+  // terms (domain/search/prefix.ts). FTS5's fts5vocab lists them too, but reads the whole doclist
   // of every word it lists (100+ ms for a word in millions of names): once at the build instead.
   // `est_docs` / `partner_docs`: the part's establishments / partner rows whose names hold the
   // word, to choose how a prefix is looked up. Indexes built before them have no such columns.

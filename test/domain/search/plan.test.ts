@@ -1,7 +1,9 @@
 // The query plan without a database (a fake index), and the CNPJ ↔ rowid encoding.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compilePlan, matchSql, MAX_EXPANSION, MAX_OR, PLAN_DEFAULTS, PREFIX_FALLBACK_DOCS, PREFIX_QUERY_DOCS, STAR_MS_PER_DOC, wordClauses, type IndexLookups } from '../../../src/domain/search/match.ts';
+import { compilePlan } from '../../../src/domain/search/match.ts';
+import { matchSql, type IndexLookups } from '../../../src/domain/search/plan.ts';
+import { MAX_EXPANSION, MAX_OR, PLAN_DEFAULTS, PREFIX_FALLBACK_DOCS, PREFIX_QUERY_DOCS, STAR_MS_PER_DOC, wordClauses } from '../../../src/domain/search/prefix.ts';
 import { ALNUM_BASE, boundsAfter, cnpjOfRowid, rowidOfCnpj } from '../../../src/domain/search/rowid.ts';
 import { capitalBucket, capitalBucketRange, LAST_CAPITAL_BUCKET, term } from '../../../src/domain/search/terms.ts';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { normalizeText } from '../../../src/domain/search/normalize.ts';
 import { checkDigits } from '../../../src/domain/cnpj.ts';
-import { MAX_EXPANSION, MAX_OR, PLAN_DEFAULTS } from '../../../src/domain/search/match.ts';
+import { MAX_EXPANSION, MAX_OR, PLAN_DEFAULTS } from '../../../src/domain/search/prefix.ts';
 import { SearchIndex } from '../../../src/domain/search/index.ts';
 import { attachSearch, attachSnapshot } from '../../../src/storage/snapshots/attach.ts';
 import { PROBE_BUDGET, SCAN_BUDGET } from '../../../src/domain/search/page.ts';
@@ -56,7 +56,7 @@ const NAMES: [string, string, string][] = [
   ['55555555', 'MARIA SANTOS 12345678901', ''],
   // `_` would make a filter term of a name word (`_usp`): such names are normalised first.
   ['77777777', 'LOJA _URJ CAFE', 'AGUA_M7107'],
-  // Prefixes of too many words, checked on the rows' names (match.ts): "xy" has more than MAX_OR
+  // Prefixes of too many words, checked on the rows' names (prefix.ts): "xy" has more than MAX_OR
   // (checked only), "qw" more than MAX_EXPANSION (checked, then the OR of its words once the
   // "zz" rows before them were rejected). Some hold it only in the nome fantasia, after another
   // word; one only inside words (no match).

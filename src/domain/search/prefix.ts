@@ -1,0 +1,97 @@
+// The word clauses of a name query (`q`, a partner's `nome`): every word exact, the last (2
+// characters or longer) also as a prefix, and how that prefix is looked up. FTS5's own `word*`
+// reads and merges the doclists of every word starting with it before returning the first row
+// (~0.4–1.2 µs per document holding one; `de*`, 1.4 M documents at 5 M companies: 0.7 s), but those
+// doclists lie side by side, so it costs little when they are short, even cold. The OR of the
+// exact words is walked lazily, like any other clause, but opening each word costs ~15 µs per
+// part and rowid range (and a random read when cold), and the vocabulary grows with the month.
+// The vocabulary keeps each word's documents (establishments, partner rows), so:
+// - `word*` when the prefix is in at most PREFIX_QUERY_DOCS documents and in fewer than
+//   STAR_DOCS_PER_WORD per word it expands to (5 M companies: `ven` + SP, 403 words in 1,313
+//   names, 2 ms where the row checks took 11–27 ms; 25–38 k documents, an exact full page in
+//   11–40 ms where the checks end a short page in about the same time);
+// - else, up to MAX_EXPANSION words, their OR;
+// - beyond, the prefix is CHECKED on the rows' names (checks.ts): the other clauses find the
+//   candidates, a cost that follows the share of names holding such a word, not the vocabulary
+//   (cheap for a common prefix: `de` + a UF, 2–3 ms). A page first tries that for a few rows;
+//   when the prefix is rare among the candidates it goes on with the OR of its words (at most
+//   MAX_OR), or, when at most PREFIX_FALLBACK_DOCS establishments hold it, with `word*` once the
+//   checks cost what `word*` would (page.ts). Counts use these index forms when they can.
+// Without counts (an index built before them), no `word*` for a prefix of letters.
+import { InvalidFilter } from './filters.ts';
+import { normalizeText } from './normalize.ts';
+import type { Clause, IndexLookups, NameDocuments } from './plan.ts';
+
+export const MAX_EXPANSION = 256;
+/** A checked prefix of at most this many words keeps them, to fall back on their OR. */
+export const MAX_OR = 2048;
+/**
+ * A prefix held by at most this many documents (and by fewer than STAR_DOCS_PER_WORD per word it
+ * expands to) is looked up with `word*`: ≤ ~50 ms warm at the bound (a full month: `bop` + SP,
+ * 33 k documents, 40 ms, where checks and then `word*` took 62–73 ms). Above it the row checks
+ * win when warm (they stop after SCAN_BUDGET rejections, ~25–40 ms; `cri`, 122 k documents at
+ * 5 M companies: `cri*` 90 ms, checked 13–23 ms; `de*` 1.4 M documents: a second, checked 2 ms).
+ */
+export const PREFIX_QUERY_DOCS = 50_000;
+/**
+ * The OR of a prefix's words opens each word's doclist: ~60 µs warm over two parts and rowid
+ * ranges (and a random read when cold), the price of ~100 documents merged by `word*` (0.4–1.2
+ * µs each, from adjacent doclists when cold). A prefix of up to ~15 words stays their OR: cheap
+ * either way, and exact terms.
+ */
+const STAR_DOCS_PER_WORD = 120;
+const MIN_STAR_WORDS = 16;
+
+/**
+ * A checked `q` prefix of more than MAX_OR words held by at most this many establishments can go
+ * on with `word*` once its row checks have cost about what `word*` would (page.ts). Warm, the
+ * checks of so common a prefix fill a page long before that; cold (~4 ms a check on a full month)
+ * they do not: `cha` + RJ (306 k documents) 9.3 s checked only, 0.8 s switching; `bru` + SC
+ * (1.06 M) 8.4 s, 2.7 s. The bound keeps `word*`'s merged doclist small (a few MB).
+ */
+export const PREFIX_FALLBACK_DOCS = 2_000_000;
+/** What `word*` costs per establishment holding the prefix, in ms (with a UF, warm: 0.85–1.2 µs on a full month). */
+export const STAR_MS_PER_DOC = 0.001;
+
+/** How plans are made: the defaults, or other bounds (tests reach each path on a small month). */
+export interface PlanOptions {
+  /** PREFIX_QUERY_DOCS; 0: no prefix of letters is looked up with `word*` at once. */
+  prefixQueryDocs: number;
+  /** PREFIX_FALLBACK_DOCS; 0: a checked prefix of more than MAX_OR words never falls back on `word*`. */
+  prefixFallbackDocs: number;
+  /** STAR_MS_PER_DOC. */
+  starMsPerDoc: number;
+}
+export const PLAN_DEFAULTS: PlanOptions = { prefixQueryDocs: PREFIX_QUERY_DOCS, prefixFallbackDocs: PREFIX_FALLBACK_DOCS, starMsPerDoc: STAR_MS_PER_DOC };
+
+/** The normalised words of a name query (the same function the build used on the names). */
+export function queryWords(q: string): string[] {
+  const t = normalizeText(q);
+  return t === '' ? [] : [...new Set(t.split(' '))];
+}
+
+/**
+ * Clauses for name words: each word exact, the last (≥ 2 characters) also as a prefix, routed by
+ * the number of its words and of the `names` documents holding it (see above and `opts`).
+ */
+export function wordClauses(param: Clause['param'], text: string, ix: IndexLookups, names: NameDocuments, opts: PlanOptions = PLAN_DEFAULTS): Clause[] {
+  const words = queryWords(text);
+  if (!words.length) throw new InvalidFilter(param, 'no word to search for');
+  if (words.length > 20) throw new InvalidFilter(param, 'too many words (20 at most)');
+  return words.map((w, i) => {
+    if (i < words.length - 1 || w.length < 2) return { param, terms: [w] };
+    if (!/^[a-z]/.test(w)) return { param, terms: [], prefix: w };
+    const found = ix.wordsWithPrefix(w, MAX_OR);
+    // The word itself stays even when absent: an absent term costs one lookup and matches nothing.
+    const terms = found.includes(w) ? found : [w, ...found];
+    if (found.length < MIN_STAR_WORDS) return { param, terms };
+    const bound = Math.max(opts.prefixQueryDocs, opts.prefixFallbackDocs);
+    const docs = bound > 0 ? ix.prefixDocuments(w, bound, names) : null;
+    if (docs !== null && docs <= Math.min(opts.prefixQueryDocs, found.length * STAR_DOCS_PER_WORD)) return { param, terms: [], prefix: w };
+    if (found.length <= MAX_EXPANSION) return { param, terms };
+    if (found.length <= MAX_OR) return { param, terms, prefix: w, checked: true };
+    if (docs === null || docs > opts.prefixFallbackDocs) return { param, terms: [], prefix: w, checked: true };
+    return { param, terms: [], prefix: w, checked: true, starMs: docs * opts.starMsPerDoc };
+  });
+}
+
