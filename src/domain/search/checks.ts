@@ -35,7 +35,7 @@ export const checkedPrefixes = (plan: Plan) => plan.clauses.filter((c) => c.chec
 
 /** A checked prefix as the index can answer it: the OR of its words, `word*` (prefix.ts), else null. */
 const indexForm = (c: Clause): Clause | null =>
-  c.terms.length ? { param: c.param, terms: c.terms } : c.starMs !== undefined ? { param: c.param, terms: [], prefix: c.prefix } : null;
+  c.switchMs === undefined ? null : c.terms.length ? { param: c.param, terms: c.terms } : { param: c.param, terms: [], prefix: c.prefix };
 
 /** The plan with each checked prefix in its index form; null when one has none. */
 export function indexOnly(plan: Plan): Plan | null {

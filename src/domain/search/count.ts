@@ -25,7 +25,7 @@ export interface Count {
 export const DEFAULT_COUNT_BOUND = 100_000;
 /** Rejections of a checked name prefix after which a count with `q` stops (~0.6 s of row checks at ~12 µs). */
 export const COUNT_SCAN_BUDGET = 50_000;
-/** The most a count spends on a checked prefix's `word*` (plan.ts starMs), in ms. */
+/** The most a count spends on a checked prefix's `word*` (plan.ts switchMs), in ms. */
 const COUNT_STAR_MS = 500;
 
 /** Count-table columns of each clause, and how a term of that clause gives the column's value. */
@@ -119,7 +119,7 @@ export function countPlan(st: Statements, checkedPlan: Plan, f: CompanyFilters, 
   if (checkedPlan.empty) return { count: 0, exact: true, source: 'tables' };
   // A count reads every match: a checked prefix's index form, when it has one, beats checking
   // rows; but `word*` merges all its documents first, so only up to COUNT_STAR_MS.
-  const dear = checkedPlan.clauses.some((c) => (c.starMs ?? 0) > COUNT_STAR_MS);
+  const dear = checkedPlan.clauses.some((c) => c.checked && !c.terms.length && (c.switchMs ?? 0) > COUNT_STAR_MS);
   const plan = checkedPrefixes(checkedPlan).length && !dear ? (indexOnly(checkedPlan) ?? checkedPlan) : checkedPlan;
   const stopAfter = f.q !== undefined ? bound : Infinity;
   const secondary = f.cnae_secundario === true && (f.cnae?.length ?? 0) > 0;

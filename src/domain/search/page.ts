@@ -13,28 +13,25 @@
 // row check); each has its streams, all merged. A page whose checks reject SCAN_BUDGET candidates
 // stops early, shorter, with a cursor to go on (~15–30 µs a check: a fetch of the row by CNPJ).
 // A name prefix checked on the rows (prefix.ts) goes on from where its checks stop in its index
-// form (checks.ts indexOnly), which gives the same rows (so the two halves of the page join
-// exactly) at a cost that does not follow its rarity among the candidates:
-// - the OR of its words (at most MAX_OR): after PROBE_BUDGET rejections;
-// - `word*`: once the checks took as long as `word*` should (its clause's `starMs`). Paying for
-//   the checks up to the price of the alternative, then switching, costs at most about twice the
-//   better of the two, whether the rows are cached (~10 µs a check: a common prefix fills its
-//   page first, a rare one ends a short page at SCAN_BUDGET rejections as any check does) or not
-//   (~4 ms each on a full month: `word*` after a few dozen).
+// form when it has one (checks.ts indexOnly: the OR of its words, or `word*`), which gives the
+// same rows (so the two halves of the page join exactly) at a cost that does not follow its
+// rarity among the candidates: once the checks took as long as that form should (its clause's
+// `switchMs`). Paying for the checks up to the price of the alternative, then switching, costs
+// at most about twice the better of the two, whether the rows are cached (~10 µs a check: a
+// common prefix fills its page first, a rare one ends a short page at SCAN_BUDGET rejections as
+// any check does) or not (~4 ms each on a full month: the index form after a few dozen).
 import { matchSql, type Plan } from './plan.ts';
 import { ALNUM_BASE, boundsAfter, cnpjOfRowid } from './rowid.ts';
 import type { Statements } from './lookups.ts';
 import { checkedPrefixes, indexOnly, variantsOf } from './checks.ts';
 
 export const SCAN_BUDGET = 2_000;
-export const PROBE_BUDGET = 300;
 
 /** When a scan stops early: after `rejections`, or once it ran `ms` (looked at every 16 rejections). */
 interface Budget {
   rejections: number;
   ms?: number;
 }
-type Stop = 'rejections' | 'time';
 
 export interface Page {
   cnpjs: string[];
@@ -55,24 +52,17 @@ function* stream(st: Statements, part: string, alnum: boolean, match: string, af
 export function searchPage(st: Statements, plan: Plan, limit: number, after: string | null): Page {
   if (plan.empty) return { cnpjs: [], next: null };
   const alternative = checkedPrefixes(plan).length ? indexOnly(plan) : null;
-  const starMs = plan.clauses.find((c) => c.starMs !== undefined)?.starMs;
-  // The checks' budget, and which stop hands the rest of the page to the alternative: PROBE_BUDGET
-  // rejections for the OR of a prefix's words; for `word*` only time (its SCAN_BUDGET rejections
-  // end a short page, cheaply); none without an alternative.
-  const [budget, switchOn]: [Budget, Stop | null] =
-    alternative === null
-      ? [{ rejections: SCAN_BUDGET }, null]
-      : starMs === undefined
-        ? [{ rejections: PROBE_BUDGET }, 'rejections']
-        : [{ rejections: SCAN_BUDGET, ms: starMs }, 'time'];
-  const first = scan(st, plan, limit, after, budget);
-  if (alternative === null || first.stopped !== switchOn) return first;
+  const switchMs = plan.clauses.find((c) => c.switchMs !== undefined)?.switchMs;
+  const first = scan(st, plan, limit, after, { rejections: SCAN_BUDGET, ms: alternative === null ? undefined : switchMs });
+  // Only time hands the rest of the page to the index form: SCAN_BUDGET rejections end a short
+  // page, cheaply.
+  if (alternative === null || first.stopped !== 'time') return first;
   const rest = scan(st, alternative, limit - first.cnpjs.length, first.next, { rejections: SCAN_BUDGET });
   return { cnpjs: [...first.cnpjs, ...rest.cnpjs], next: rest.next };
 }
 
 /** A page of `plan`, ending early (`stopped`) at its budget of rejected candidates or time. */
-function scan(st: Statements, plan: Plan, limit: number, after: string | null, budget: Budget): Page & { stopped?: Stop } {
+function scan(st: Statements, plan: Plan, limit: number, after: string | null, budget: Budget): Page & { stopped?: 'rejections' | 'time' } {
   const until = budget.ms === undefined ? Infinity : performance.now() + budget.ms;
   const streams: Generator<string>[] = [];
   const checks: (((cnpj: string) => boolean) | null)[] = [];

@@ -11,8 +11,11 @@ import { hasWordStarting } from './checks.ts';
 import { matchSql, type Clause, type IndexLookups } from './plan.ts';
 import { PLAN_DEFAULTS, wordClauses, type PlanOptions } from './prefix.ts';
 import { normalizeText } from './normalize.ts';
-import { PROBE_BUDGET, SCAN_BUDGET } from './page.ts';
+import { SCAN_BUDGET } from './page.ts';
 import { partnerKeyTerm } from './partner-key.ts';
+
+/** Rejections of a partner name prefix's checks after which the OR of its words takes over. */
+export const PROBE_BUDGET = 300;
 
 export interface PartnerCompany {
   /** CNPJ of the head office (the first establishment when none is marked matriz); null without establishments. */

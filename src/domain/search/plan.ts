@@ -40,10 +40,11 @@ export interface Clause {
   prefix?: string;
   checked?: boolean;
   /**
-   * A checked prefix without `terms` whose index form is `word*`: what that should cost, in ms
-   * (the establishments holding it × STAR_MS_PER_DOC), the time its checks may take (page.ts).
+   * A checked prefix that has an index form (the OR of its `terms`, else `word*`): what that
+   * form should cost, in ms, which is how long its row checks may run before it takes over
+   * (page.ts).
    */
-  starMs?: number;
+  switchMs?: number;
   /** The yes/no filters a flags clause stands for (terms.ts FLAG). */
   flags?: Partial<Record<keyof typeof FLAG, boolean>>;
 }

@@ -13,10 +13,10 @@
 // - else, up to MAX_EXPANSION words, their OR;
 // - beyond, the prefix is CHECKED on the rows' names (checks.ts): the other clauses find the
 //   candidates, a cost that follows the share of names holding such a word, not the vocabulary
-//   (cheap for a common prefix: `de` + a UF, 2–3 ms). A page first tries that for a few rows;
-//   when the prefix is rare among the candidates it goes on with the OR of its words (at most
-//   MAX_OR), or, when at most PREFIX_FALLBACK_DOCS establishments hold it, with `word*` once the
-//   checks cost what `word*` would (page.ts). Counts use these index forms when they can.
+//   (cheap for a common prefix: `de` + a UF, 2–3 ms). Once a page's checks have cost what its
+//   index form would, the OR of its words (at most MAX_OR) or, when at most PREFIX_FALLBACK_DOCS
+//   establishments hold it, `word*`, that form takes over (page.ts). Counts use these forms when
+//   they can.
 // Without counts (an index built before them), no `word*` for a prefix of letters.
 import { InvalidFilter } from './filters.ts';
 import { normalizeText } from './normalize.ts';
@@ -52,6 +52,8 @@ const MIN_STAR_WORDS = 16;
 export const PREFIX_FALLBACK_DOCS = 2_000_000;
 /** What `word*` costs per establishment holding the prefix, in ms (with a UF, warm: 0.85–1.2 µs on a full month). */
 export const STAR_MS_PER_DOC = 0.001;
+/** What the OR of a prefix's words costs per word, in ms (a doclist opened per part and rowid range, warm). */
+export const OR_MS_PER_WORD = 0.06;
 
 /** How plans are made: the defaults, or other bounds (tests reach each path on a small month). */
 export interface PlanOptions {
@@ -61,8 +63,15 @@ export interface PlanOptions {
   prefixFallbackDocs: number;
   /** STAR_MS_PER_DOC. */
   starMsPerDoc: number;
+  /** OR_MS_PER_WORD. */
+  orMsPerWord: number;
 }
-export const PLAN_DEFAULTS: PlanOptions = { prefixQueryDocs: PREFIX_QUERY_DOCS, prefixFallbackDocs: PREFIX_FALLBACK_DOCS, starMsPerDoc: STAR_MS_PER_DOC };
+export const PLAN_DEFAULTS: PlanOptions = {
+  prefixQueryDocs: PREFIX_QUERY_DOCS,
+  prefixFallbackDocs: PREFIX_FALLBACK_DOCS,
+  starMsPerDoc: STAR_MS_PER_DOC,
+  orMsPerWord: OR_MS_PER_WORD,
+};
 
 /** The normalised words of a name query (the same function the build used on the names). */
 export function queryWords(q: string): string[] {
@@ -89,9 +98,9 @@ export function wordClauses(param: Clause['param'], text: string, ix: IndexLooku
     const docs = bound > 0 ? ix.prefixDocuments(w, bound, names) : null;
     if (docs !== null && docs <= Math.min(opts.prefixQueryDocs, found.length * STAR_DOCS_PER_WORD)) return { param, terms: [], prefix: w };
     if (found.length <= MAX_EXPANSION) return { param, terms };
-    if (found.length <= MAX_OR) return { param, terms, prefix: w, checked: true };
+    if (found.length <= MAX_OR) return { param, terms, prefix: w, checked: true, switchMs: terms.length * opts.orMsPerWord };
     if (docs === null || docs > opts.prefixFallbackDocs) return { param, terms: [], prefix: w, checked: true };
-    return { param, terms: [], prefix: w, checked: true, starMs: docs * opts.starMsPerDoc };
+    return { param, terms: [], prefix: w, checked: true, switchMs: docs * opts.starMsPerDoc };
   });
 }
 

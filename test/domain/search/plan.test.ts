@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compilePlan } from '../../../src/domain/search/match.ts';
 import { matchSql, type IndexLookups } from '../../../src/domain/search/plan.ts';
-import { MAX_EXPANSION, MAX_OR, PLAN_DEFAULTS, PREFIX_FALLBACK_DOCS, PREFIX_QUERY_DOCS, STAR_MS_PER_DOC, wordClauses } from '../../../src/domain/search/prefix.ts';
+import { MAX_EXPANSION, MAX_OR, PLAN_DEFAULTS, PREFIX_FALLBACK_DOCS, PREFIX_QUERY_DOCS, OR_MS_PER_WORD, STAR_MS_PER_DOC, wordClauses } from '../../../src/domain/search/prefix.ts';
 import { ALNUM_BASE, boundsAfter, cnpjOfRowid, rowidOfCnpj } from '../../../src/domain/search/rowid.ts';
 import { capitalBucket, capitalBucketRange, LAST_CAPITAL_BUCKET, term } from '../../../src/domain/search/terms.ts';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
@@ -90,7 +90,8 @@ test('a prefix of too many words: `word*` when few establishments hold it, else 
   for (const docs of [PREFIX_QUERY_DOCS + 1, PREFIX_FALLBACK_DOCS]) {
     assert.equal(clauseOf('ca', withDocs(docs)).checked, true);
     assert.equal(clauseOf('ca', withDocs(docs)).terms.length, MAX_EXPANSION + 2);
-    assert.deepEqual(clauseOf('ma', withDocs(docs)), { param: 'q', terms: [], prefix: 'ma', checked: true, starMs: docs * STAR_MS_PER_DOC });
+    assert.equal(clauseOf('ca', withDocs(docs)).switchMs, (MAX_EXPANSION + 2) * OR_MS_PER_WORD);
+    assert.deepEqual(clauseOf('ma', withDocs(docs)), { param: 'q', terms: [], prefix: 'ma', checked: true, switchMs: docs * STAR_MS_PER_DOC });
   }
   // Commoner still, an index without counts, or the bounds off: checked only (with its words when ≤ MAX_OR).
   const off = { ...PLAN_DEFAULTS, prefixQueryDocs: 0, prefixFallbackDocs: 0 };

@@ -9,7 +9,8 @@ import { checkDigits } from '../../../src/domain/cnpj.ts';
 import { MAX_EXPANSION, MAX_OR, PLAN_DEFAULTS } from '../../../src/domain/search/prefix.ts';
 import { SearchIndex } from '../../../src/domain/search/index.ts';
 import { attachSearch, attachSnapshot } from '../../../src/storage/snapshots/attach.ts';
-import { PROBE_BUDGET, SCAN_BUDGET } from '../../../src/domain/search/page.ts';
+import { SCAN_BUDGET } from '../../../src/domain/search/page.ts';
+import { PROBE_BUDGET } from '../../../src/domain/search/partners.ts';
 import { rec, tempDir, writeZip } from '../../importer/helpers.ts';
 import { allPages, importMonth, type Imported } from './helpers.ts';
 import fs from 'node:fs';
@@ -192,9 +193,15 @@ test('a prefix of too many words, checked on the rows: the oracle\'s answers, pa
   }
   assert.equal(m.oracle.companies({ q: 'loja xy' }).length, Math.ceil((MAX_OR + 2) / 3), 'xy in the nome fantasia');
   assert.equal(m.oracle.companies({ q: 'comercio qw' }).length, MAX_EXPANSION + 2);
-  // The first page of "comercio qw" checks the zz rows first: past PROBE_BUDGET rejections it
-  // goes on with the OR of the qw words, and still fills the page.
-  assert.deepEqual(checked.search({ q: 'comercio qw' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qw' }).slice(0, 20));
+  // The first page of "comercio qw" checks the SCAN_BUDGET zz rows first. Once the checks took
+  // what the OR of the qw words should (here at once), the OR goes on and fills the page; when
+  // the OR would cost more than the checks (here an hour), they end the page empty, with a cursor.
+  const quickOr = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0, orMsPerWord: 1e-9 });
+  assert.deepEqual(quickOr.search({ q: 'comercio qw' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qw' }).slice(0, 20));
+  const slowOr = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0, orMsPerWord: 3_600_000 });
+  const empty = slowOr.search({ q: 'comercio qw' }, { limit: 20 });
+  assert.equal(empty.cnpjs.length, 0);
+  assert.ok(empty.next !== null && empty.next < '6', 'the cursor stops among the zz rows');
   assert.equal(checked.count({ q: 'xy' }, { bound: 10 }).exact, false);
   // "comercio xy": the SCAN_BUDGET zz rows come first. Checked only, the first page stops empty
   // with a cursor; so it does when `xy*` would cost more than those checks (here: an hour).
@@ -207,7 +214,7 @@ test('a prefix of too many words, checked on the rows: the oracle\'s answers, pa
     assert.ok(short.next !== null && short.next < '6', 'the cursor stops among the zz rows');
   }
   const fallback = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0 });
-  assert.equal(fallback.plan({ q: 'comercio xy' }).clauses.at(-1)!.starMs, m.oracle.companies({ q: 'xy' }).length * PLAN_DEFAULTS.starMsPerDoc);
+  assert.equal(fallback.plan({ q: 'comercio xy' }).clauses.at(-1)!.switchMs, m.oracle.companies({ q: 'xy' }).length * PLAN_DEFAULTS.starMsPerDoc);
   assert.deepEqual(fallback.search({ q: 'comercio xy' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio xy' }).slice(0, 20));
   for (const f of HEAVY) {
     const expected = m.oracle.companies(f);
