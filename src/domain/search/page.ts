@@ -51,9 +51,10 @@ function* stream(st: Statements, part: string, alnum: boolean, match: string, af
 
 export function searchPage(st: Statements, plan: Plan, limit: number, after: string | null): Page {
   if (plan.empty) return { cnpjs: [], next: null };
+  // A checked prefix has an index form exactly when its clause says what that form costs.
   const alternative = checkedPrefixes(plan).length ? indexOnly(plan) : null;
   const switchMs = plan.clauses.find((c) => c.switchMs !== undefined)?.switchMs;
-  const first = scan(st, plan, limit, after, { rejections: SCAN_BUDGET, ms: alternative === null ? undefined : switchMs });
+  const first = scan(st, plan, limit, after, { rejections: SCAN_BUDGET, ms: switchMs });
   // Only time hands the rest of the page to the index form: SCAN_BUDGET rejections end a short
   // page, cheaply.
   if (alternative === null || first.stopped !== 'time') return first;

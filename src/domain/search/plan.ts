@@ -67,7 +67,6 @@ export interface Plan {
   empty: boolean;
 }
 
-
 const quote = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
 /** The FTS5 syntax of one clause. */

@@ -58,8 +58,8 @@ const NAMES: [string, string, string][] = [
   // `_` would make a filter term of a name word (`_usp`): such names are normalised first.
   ['77777777', 'LOJA _URJ CAFE', 'AGUA_M7107'],
   // Prefixes of too many words, checked on the rows' names (prefix.ts): "xy" has more than MAX_OR
-  // (checked only), "qw" more than MAX_EXPANSION (checked, then the OR of its words once the
-  // "zz" rows before them were rejected). Some hold it only in the nome fantasia, after another
+  // (checked, then `xy*`), "qw" more than MAX_EXPANSION (checked, then the OR of its words, once
+  // the checks of the "zz" rows before them cost what those forms should). Some hold it only in the nome fantasia, after another
   // word; one only inside words (no match).
   ...Array.from({ length: MAX_OR + 2 }, (_, i): [string, string, string] => [
     String(60000000 + i),
