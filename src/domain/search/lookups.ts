@@ -32,6 +32,7 @@ const prefixEnd = (prefix: string) => `${prefix}{`;
 export class IndexTables implements IndexLookups {
   private readonly ranges = new Map<string, ReadonlyMap<string, number>>();
   private readonly wordCounts = new Map<string, boolean>();
+  private namePrefixLength: number | null | undefined;
   constructor(private readonly st: Statements) {}
 
   wordsWithPrefix(prefix: string, max: number): string[] {
@@ -56,6 +57,16 @@ export class IndexTables implements IndexLookups {
       if (n > max) return max + 1;
     }
     return n;
+  }
+
+  prefixIndex(names: NameDocuments): number | null {
+    if (names === 'partners') return null;
+    if (this.namePrefixLength === undefined) {
+      // Indexes built before the name prefix terms have no such key.
+      const v = this.st.get(`SELECT value FROM ${this.st.main}.meta WHERE key = 'name_prefix_terms'`).pluck().get() as string | undefined;
+      this.namePrefixLength = v === undefined ? null : Number(v);
+    }
+    return this.namePrefixLength;
   }
 
   /** Whether part `p`'s vocabulary has its words' document counts (indexes built before them do not). */

@@ -16,6 +16,8 @@ export interface IndexLookups {
    * null when the index does not keep its words' counts.
    */
   prefixDocuments(prefix: string, max: number, names: NameDocuments): number | null;
+  /** The length of the name prefix terms these names' documents hold (terms.ts), null when none. */
+  prefixIndex(names: NameDocuments): number | null;
   /** Index terms starting with `prefix` (CEP terms only, few). */
   termsWithPrefix(prefix: string): string[];
   /** CNAE codes present whose 7 digits start with `prefix`. */

@@ -18,9 +18,16 @@
 //   establishments hold it, `word*`, that form takes over (page.ts). Counts use these forms when
 //   they can.
 // Without counts (an index built before them), no `word*` for a prefix of letters.
+//
+// An index whose documents hold name prefix terms (terms.ts NAME_PREFIX_LENGTH: `_wbra`) answers
+// a last word of that length from that one doclist, like a word; a longer prefix that is checked
+// on the rows gets its start as a clause of its own too, so the candidates are the names holding
+// a word with that start (`_wbra` for `bras`) instead of every match of the other filters: far
+// fewer checks for a prefix rare among those.
 import { InvalidFilter } from './filters.ts';
 import { normalizeText } from './normalize.ts';
 import type { Clause, IndexLookups, NameDocuments } from './plan.ts';
+import { term } from './terms.ts';
 
 export const MAX_EXPANSION = 256;
 /** A checked prefix of at most this many words keeps them, to fall back on their OR. */
@@ -87,20 +94,29 @@ export function wordClauses(param: Clause['param'], text: string, ix: IndexLooku
   const words = queryWords(text);
   if (!words.length) throw new InvalidFilter(param, 'no word to search for');
   if (words.length > 20) throw new InvalidFilter(param, 'too many words (20 at most)');
-  return words.map((w, i) => {
-    if (i < words.length - 1 || w.length < 2) return { param, terms: [w] };
-    if (!/^[a-z]/.test(w)) return { param, terms: [], prefix: w };
-    const found = ix.wordsWithPrefix(w, MAX_OR);
-    // The word itself stays even when absent: an absent term costs one lookup and matches nothing.
-    const terms = found.includes(w) ? found : [w, ...found];
-    if (found.length < MIN_STAR_WORDS) return { param, terms };
-    const bound = Math.max(opts.prefixQueryDocs, opts.prefixFallbackDocs);
-    const docs = bound > 0 ? ix.prefixDocuments(w, bound, names) : null;
-    if (docs !== null && docs <= Math.min(opts.prefixQueryDocs, found.length * STAR_DOCS_PER_WORD)) return { param, terms: [], prefix: w };
-    if (found.length <= MAX_EXPANSION) return { param, terms };
-    if (found.length <= MAX_OR) return { param, terms, prefix: w, checked: true, switchMs: terms.length * opts.orMsPerWord };
-    if (docs === null || docs > opts.prefixFallbackDocs) return { param, terms: [], prefix: w, checked: true };
-    return { param, terms: [], prefix: w, checked: true, switchMs: docs * opts.starMsPerDoc };
+  const indexed = ix.prefixIndex(names);
+  return words.flatMap((w, i): Clause[] => {
+    if (i < words.length - 1 || w.length < 2) return [{ param, terms: [w] }];
+    if (!/^[a-z]/.test(w)) return [{ param, terms: [], prefix: w }];
+    if (w.length === indexed) return [{ param, terms: [term.namePrefix(w)] }];
+    const clause = lastWordClause(param, w, ix, names, opts);
+    // Candidates for the checks: the names holding a word with the indexed start.
+    return clause.checked && indexed !== null && w.length > indexed ? [{ param, terms: [term.namePrefix(w.slice(0, indexed))] }, clause] : [clause];
   });
+}
+
+/** The clause of a last word of letters (≥ 2 characters) as a prefix, routed as above. */
+function lastWordClause(param: Clause['param'], w: string, ix: IndexLookups, names: NameDocuments, opts: PlanOptions): Clause {
+  const found = ix.wordsWithPrefix(w, MAX_OR);
+  // The word itself stays even when absent: an absent term costs one lookup and matches nothing.
+  const terms = found.includes(w) ? found : [w, ...found];
+  if (found.length < MIN_STAR_WORDS) return { param, terms };
+  const bound = Math.max(opts.prefixQueryDocs, opts.prefixFallbackDocs);
+  const docs = bound > 0 ? ix.prefixDocuments(w, bound, names) : null;
+  if (docs !== null && docs <= Math.min(opts.prefixQueryDocs, found.length * STAR_DOCS_PER_WORD)) return { param, terms: [], prefix: w };
+  if (found.length <= MAX_EXPANSION) return { param, terms };
+  if (found.length <= MAX_OR) return { param, terms, prefix: w, checked: true, switchMs: terms.length * opts.orMsPerWord };
+  if (docs === null || docs > opts.prefixFallbackDocs) return { param, terms: [], prefix: w, checked: true };
+  return { param, terms: [], prefix: w, checked: true, switchMs: docs * opts.starMsPerDoc };
 }
 

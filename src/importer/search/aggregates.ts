@@ -1,5 +1,5 @@
 // The count tables of search.db (storage/snapshots/search-schema.ts), accumulated in memory while
-// the establishments are indexed: SQLite calls search_count() for each row of the same INSERT …
+// the establishments are indexed: SQLite calls search_row() for each row of the same INSERT …
 // SELECT (document-sql.ts), which packs the row's values into one number per table and counts
 // it (packing in SQL cost ~2.5 µs a row, in JS ~0.3). Their size is bounded by the code tables
 // (UFs × municípios × situações × …), not by the number of rows.
@@ -90,7 +90,7 @@ export class Aggregates {
   private readonly months = new Map<number, number>();
   private readonly buckets = new Map<number | string, number>();
 
-  /** One establishment's values, as document-sql.ts passes them to search_count(). */
+  /** One establishment's values, as document-sql.ts passes them to search_row(). */
   add(uf: unknown, mun: unknown, sit: unknown, mf: unknown, porte: unknown, nat: unknown, flags: unknown, cnae: unknown, month: unknown, bucket: unknown): void {
     // Written out, no arrays: this runs for every establishment.
     const u = ufNumber(uf);

@@ -65,7 +65,8 @@ const SECONDARY =
 /**
  * INSERT of the establishments with rowid in (?, ?]: rowid (domain/search/rowid.ts: a numeric
  * CNPJ, one without letters, in SQL; an alphanumeric one through JS), document, sorted by rowid
- * within the chunk (FTS5 wants ascending rowids). search_count() feeds the count tables, returns ''.
+ * within the chunk (FTS5 wants ascending rowids). search_row() feeds the count tables and returns
+ * the name prefix terms (establishments.ts).
  * printf('%s', NULL) is '', so an absent value leaves its bare marker.
  */
 export const INSERT_ESTABLISHMENTS = `
@@ -75,7 +76,7 @@ export const INSERT_ESTABLISHMENTS = `
            ${words(`coalesce(c.razao_social, '') || ' ' || coalesce(e.nome_fantasia, '')`)}
            || printf('${TERMS.map(([m]) => ` ${m}%s`).join('')}', ${TERMS.map(([, v]) => v).join(', ')})
            || ${SECONDARY}
-           || search_count(e.uf, e.municipio, e.situacao_cadastral, e.matriz_filial, c.porte, c.natureza_juridica, ${FLAGS_SQL},
+           || search_row(c.razao_social, e.nome_fantasia, e.uf, e.municipio, e.situacao_cadastral, e.matriz_filial, c.porte, c.natureza_juridica, ${FLAGS_SQL},
                            ${CNAE}, ${INICIO_SQL} / 100, ${CAPITAL_BUCKET_SQL}) AS doc
     FROM est.establishments e
     LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8)

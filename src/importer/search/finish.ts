@@ -6,6 +6,7 @@ import path from 'node:path';
 import { journalOff, openSqlite } from '../../storage/sqlite.ts';
 import { COUNT_TABLES, SEARCH_FILE, SEARCH_SCHEMA_VERSION, SEARCH_SHARED_DDL, SEARCH_SHARED_INDEXES } from '../../storage/snapshots/search-schema.ts';
 import { countsFile, type SearchPartResult } from './part.ts';
+import { NAME_PREFIX_LENGTH } from '../../domain/search/terms.ts';
 
 export function finishSearch(dir: string, results: SearchPartResult[]): void {
   const db = openSqlite(path.join(dir, SEARCH_FILE));
@@ -36,6 +37,8 @@ export function finishSearch(dir: string, results: SearchPartResult[]): void {
       meta.run('establishments', String(sum('establishments')));
       meta.run('partners', String(sum('partners')));
       meta.run('parts', String(results.length));
+      // The establishments' documents hold name prefix terms of this length (domain/search/terms.ts).
+      meta.run('name_prefix_terms', String(NAME_PREFIX_LENGTH));
       meta.run('search_version', String(SEARCH_SCHEMA_VERSION));
     })();
   } finally {

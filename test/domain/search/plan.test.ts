@@ -21,6 +21,7 @@ const fake: IndexLookups = {
   municipioCodes: () => [7107],
   rangeTerms: (kind) => (kind === '_y' ? years : buckets),
   prefixDocuments: () => 3,
+  prefixIndex: () => null,
 };
 
 test('whole years and months need no check; only the months cut by the range do', () => {
@@ -111,6 +112,29 @@ test('a prefix of too many words: `word*` when few establishments hold it, else 
   wordClauses('nome', 'ma', spy, 'partners');
   compilePlan({ q: 'ma' }, spy);
   assert.deepEqual(asked, ['partners', 'establishments']);
+});
+
+test('name prefix terms: a 3-letter last word is one term; a longer checked one gets its start as candidates', () => {
+  const many = (p: string) => Array.from({ length: MAX_OR + 1 }, (_, i) => `${p}${i.toString(36)}`);
+  const ix = (docs: number, indexed: number | null): IndexLookups => ({ ...fake, wordsWithPrefix: many, prefixDocuments: (_p, max) => Math.min(docs, max + 1), prefixIndex: () => indexed });
+  const common = PREFIX_FALLBACK_DOCS + 1;
+  assert.equal(matchSql(compilePlan({ q: 'loja bra', uf: ['PR'] }, ix(common, 3)).clauses), '"loja" AND "_wbra" AND "_upr"');
+  // Checked: `_wbra` drives the candidates, `bras` is checked on them (and keeps its index form).
+  const bras = compilePlan({ q: 'bras' }, ix(common, 3)).clauses;
+  assert.deepEqual(bras, [{ param: 'q', terms: ['_wbra'] }, { param: 'q', terms: [], prefix: 'bras', checked: true }]);
+  const switching = compilePlan({ q: 'bras' }, ix(PREFIX_FALLBACK_DOCS, 3)).clauses;
+  assert.deepEqual(switching.map((c) => [c.terms, c.checked ?? false]), [[['_wbra'], false], [[], true]]);
+  assert.equal(switching[1].switchMs, PREFIX_FALLBACK_DOCS * STAR_MS_PER_DOC);
+  // Not checked, or no prefix terms, or a 2-letter word, or digits: as before.
+  assert.deepEqual(compilePlan({ q: 'bras' }, ix(1_000, 3)).clauses, [{ param: 'q', terms: [], prefix: 'bras' }]);
+  assert.deepEqual(compilePlan({ q: 'bras' }, ix(common, null)).clauses, [{ param: 'q', terms: [], prefix: 'bras', checked: true }]);
+  assert.equal(compilePlan({ q: 'bra' }, ix(common, null)).clauses[0].checked, true);
+  assert.equal(compilePlan({ q: 'br' }, ix(common, 3)).clauses[0].checked, true);
+  assert.deepEqual(compilePlan({ q: '123' }, ix(common, 3)).clauses, [{ param: 'q', terms: [], prefix: '123' }]);
+  // The partner table has its own answer.
+  const asked: string[] = [];
+  wordClauses('nome', 'bra', { ...ix(common, 3), prefixIndex: (names) => (asked.push(names), null) }, 'partners');
+  assert.deepEqual(asked, ['partners']);
 });
 
 test('rowids: CNPJ order, numeric ones compact, alphanumeric ones after 10^12; bounds after any CNPJ', () => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { normalizeText } from '../../../src/domain/search/normalize.ts';
+import { namePrefixTerms } from '../../../src/importer/search/name-prefixes.ts';
 import { checkDigits } from '../../../src/domain/cnpj.ts';
 import { MAX_EXPANSION, MAX_OR, PLAN_DEFAULTS } from '../../../src/domain/search/prefix.ts';
 import { SearchIndex } from '../../../src/domain/search/index.ts';
@@ -44,6 +45,22 @@ test('the FTS tokenizer splits plain-ASCII names exactly as normalizeText (the b
   db.close();
 });
 
+test('name prefix terms: the first 3 characters of each word of the names that starts with a letter', () => {
+  assert.equal(namePrefixTerms('OPEN KNOWLEDGE BRASIL', 'A.B. CAFÉ'), ' _wope _wkno _wbra _wcaf');
+  assert.equal(namePrefixTerms('26.775.009 JOAO 1ABC DE LI-MA', null), ' _wjoa', 'digits first, or shorter than 3: none');
+  assert.equal(namePrefixTerms('AÇOUGUE SÃO JOSÉ', 'LOJA_URJ'), ' _waco _wsao _wjos _wloj _wurj', 'accents and `_`: normalised first');
+  assert.equal(namePrefixTerms(null, 42), '');
+  // Random names: the terms of the words normalizeText makes (the words the document holds).
+  const r = new Rng(15);
+  const alphabet = ' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~ÇÃÉçãé';
+  const name = () => Array.from({ length: r.int(40) }, () => alphabet[r.int(alphabet.length)]).join('');
+  for (let i = 0; i < 500; i++) {
+    const [a, b] = [name(), name()];
+    const expected = normalizeText(`${a} ${b}`).split(' ').filter((w) => w.length >= 3 && /^[a-z]/.test(w)).map((w) => ` _w${w.slice(0, 3)}`).join('');
+    assert.equal(namePrefixTerms(a, b), expected, JSON.stringify([a, b]));
+  }
+});
+
 const cnpj = (base: string, order = '0001') => base + order + checkDigits(base + order);
 const est = (base: string, order: string, fantasia: string, uf = 'SP') =>
   rec(base, order, cnpj(base, order).slice(12), order === '0001' ? '1' : '2', fantasia, '02', '20200101', '00', '', '', '20200101', '4711302', '', 'RUA', 'A', '1', '', 'CENTRO', '01001000', uf, '7107', '', '', '', '', '', '', '', '', '');
@@ -59,12 +76,13 @@ const NAMES: [string, string, string][] = [
   ['77777777', 'LOJA _URJ CAFE', 'AGUA_M7107'],
   // Prefixes of too many words, checked on the rows' names (prefix.ts): "xy" has more than MAX_OR
   // (checked, then `xy*`), "qw" more than MAX_EXPANSION (checked, then the OR of its words, once
-  // the checks of the "zz" rows before them cost what those forms should). Some hold it only in the nome fantasia, after another
-  // word; one only inside words (no match).
+  // the checks of the "zz" rows before them cost what those forms should). Some hold it only in
+  // the nome fantasia, after another word; one only inside words (no match). "xya" is a 3-letter
+  // prefix (a term of the index) and "xyab" a longer one, checked on the rows that hold "xya*".
   ...Array.from({ length: MAX_OR + 2 }, (_, i): [string, string, string] => [
     String(60000000 + i),
-    i % 3 === 0 ? 'LOJA COMERCIO' : `XY${i.toString(36).toUpperCase()}Q COMERCIO`,
-    i % 3 === 0 ? `BAR XY${i}` : '',
+    i % 3 === 0 ? 'LOJA COMERCIO' : `XYAB${i.toString(36).toUpperCase()}Q COMERCIO`,
+    i % 3 === 0 ? `BAR XYAB${i}` : '',
   ]),
   ...Array.from({ length: SCAN_BUDGET + 100 }, (_, i): [string, string, string] => [String(50000000 + i), 'ZZ COMERCIO', '']),
   ...Array.from({ length: MAX_EXPANSION + 2 }, (_, i): [string, string, string] => [String(70000000 + i), `QW${i.toString(36).toUpperCase()} COMERCIO`, i % 2 ? 'LOJA' : '']),
@@ -133,6 +151,11 @@ const HEAVY = [
   { q: 'loja qw' },
   { q: 'qw', uf: ['SP'] },
   { q: 'xy', inicio_atividade_min: '2019-06-15', inicio_atividade_max: '2021-01-01' },
+  { q: 'xya' },
+  { q: 'comercio xya', uf: ['SP'] },
+  { q: 'xyab' },
+  { q: 'bar xyab' },
+  { q: 'xyab', uf: ['RJ'] },
 ];
 
 test('a prefix of too many words held by few establishments is FTS5\'s `word*`: the oracle\'s answers, exact counts', () => {
@@ -159,7 +182,7 @@ test('a prefix of too many words held by few establishments is FTS5\'s `word*`: 
   assert.deepEqual(m.search.search({ q: 'comercio qw' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qw' }).slice(0, 20));
 });
 
-test('an index built before the words\' counts checks such a prefix on the rows, with the same answers', () => {
+test('an index built before the words\' counts and the prefix terms checks such a prefix on the rows, with the same answers', () => {
   const dir = tempDir();
   const sqlite = openSqlite(':memory:');
   try {
@@ -168,13 +191,17 @@ test('an index built before the words\' counts checks such a prefix on the rows,
       const db = openSqlite(path.join(dir, f));
       db.exec('ALTER TABLE vocabulary DROP COLUMN est_docs');
       db.exec('ALTER TABLE vocabulary DROP COLUMN partner_docs');
+      // Without the key that says the documents hold name prefix terms (those stay, unread).
+      if (f === 'search.db') db.exec("DELETE FROM meta WHERE key = 'name_prefix_terms'");
       db.close();
     }
     attachSnapshot(sqlite, m.summary.dir);
     assert.deepEqual(attachSearch(sqlite, dir), { parts: 2 });
     const old = new SearchIndex({ search: { sqlite, parts: ['srch', 'srch1'] }, lookups: m.registry.snapshot!.lookups });
     assert.equal(old.plan({ q: 'comercio xy' }).clauses.at(-1)!.checked, true);
-    for (const f of [{ q: 'comercio xy' }, { q: 'qw', uf: ['SP'] }]) assert.deepEqual(allPages(old, f, 7).cnpjs, m.oracle.companies(f), JSON.stringify(f));
+    assert.deepEqual(old.plan({ q: 'xyab' }).clauses, [{ param: 'q', terms: [], prefix: 'xyab', checked: true }]);
+    assert.equal(old.plan({ q: 'xya' }).clauses[0].checked, true);
+    for (const f of [{ q: 'comercio xy' }, { q: 'qw', uf: ['SP'] }, { q: 'xya' }, { q: 'xyab', uf: ['SP'] }]) assert.deepEqual(allPages(old, f, 7).cnpjs, m.oracle.companies(f), JSON.stringify(f));
   } finally {
     sqlite.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -186,6 +213,14 @@ test('a prefix of too many words, checked on the rows: the oracle\'s answers, pa
   // more than PREFIX_FALLBACK_DOCS establishments).
   const checked = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0, prefixFallbackDocs: 0 });
   assert.deepEqual(checked.plan({ q: 'comercio xy' }).clauses.at(-1), { param: 'q', terms: [], prefix: 'xy', checked: true });
+  // Three letters are a term of the index, never checked; a longer prefix is checked on the names
+  // that hold a word starting with its first three letters.
+  assert.deepEqual(checked.plan({ q: 'xya' }).clauses, [{ param: 'q', terms: ['_wxya'] }]);
+  assert.deepEqual(checked.plan({ q: 'comercio xyab' }).clauses, [
+    { param: 'q', terms: ['comercio'] },
+    { param: 'q', terms: ['_wxya'] },
+    { param: 'q', terms: [], prefix: 'xyab', checked: true },
+  ]);
   for (const f of HEAVY) {
     const expected = m.oracle.companies(f);
     for (const limit of [1, 7, 100]) assert.deepEqual(allPages(checked, f, limit).cnpjs, expected, `${JSON.stringify(f)} limit ${limit}`);
