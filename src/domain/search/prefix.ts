@@ -20,16 +20,20 @@
 // Without counts (an index built before them), no `word*` for a prefix of letters.
 //
 // An index whose documents hold name prefix terms (terms.ts NAME_PREFIX_LENGTH: `_wbra`) answers
-// a last word of that length from that one doclist, like a word; a longer prefix that is checked
-// on the rows gets its start as a clause of its own too, so the candidates are the names holding
-// a word with that start (`_wbra` for `bras`) instead of every match of the other filters: far
-// fewer checks for a prefix rare among those.
+// a last word of that length from that one doclist, like a word, and a word one character
+// shorter from 37 (`de` is the word `de` or one of `_wdea` … `_wde9`: every longer word starting
+// with it has one), exactly: no row checks. A longer prefix that is checked on the rows gets its
+// start as a clause of its own too, so the candidates are the names holding a word with that
+// start (`_wbra` for `bras`) instead of every match of the other filters: far fewer checks for a
+// prefix rare among those.
 import { InvalidFilter } from './filters.ts';
 import { normalizeText } from './normalize.ts';
 import type { Clause, IndexLookups, NameDocuments } from './plan.ts';
 import { term } from './terms.ts';
 
 export const MAX_EXPANSION = 256;
+/** What may follow the start of a name word ([a-z0-9]: normalize.ts). */
+const NEXT_CHARACTERS = [...'abcdefghijklmnopqrstuvwxyz0123456789'];
 /** A checked prefix of at most this many words keeps them, to fall back on their OR. */
 export const MAX_OR = 2048;
 /**
@@ -99,6 +103,8 @@ export function wordClauses(param: Clause['param'], text: string, ix: IndexLooku
     if (i < words.length - 1 || w.length < 2) return [{ param, terms: [w] }];
     if (!/^[a-z]/.test(w)) return [{ param, terms: [], prefix: w }];
     if (w.length === indexed) return [{ param, terms: [term.namePrefix(w)] }];
+    // One character shorter: the word itself or a prefix term of one more character, exactly.
+    if (indexed !== null && w.length === indexed - 1) return [{ param, terms: [w, ...NEXT_CHARACTERS.map((c) => term.namePrefix(w + c))] }];
     const clause = lastWordClause(param, w, ix, names, opts);
     // Candidates for the checks: the names holding a word with the indexed start.
     return clause.checked && indexed !== null && w.length > indexed ? [{ param, terms: [term.namePrefix(w.slice(0, indexed))] }, clause] : [clause];

@@ -114,7 +114,7 @@ test('a prefix of too many words: `word*` when few establishments hold it, else 
   assert.deepEqual(asked, ['partners', 'establishments']);
 });
 
-test('name prefix terms: a 3-letter last word is one term; a longer checked one gets its start as candidates', () => {
+test('name prefix terms: a 3-letter last word is one term, a 2-letter one 37; a longer checked one gets its start as candidates', () => {
   const many = (p: string) => Array.from({ length: MAX_OR + 1 }, (_, i) => `${p}${i.toString(36)}`);
   const ix = (docs: number, indexed: number | null): IndexLookups => ({ ...fake, wordsWithPrefix: many, prefixDocuments: (_p, max) => Math.min(docs, max + 1), prefixIndex: () => indexed });
   const common = PREFIX_FALLBACK_DOCS + 1;
@@ -125,11 +125,14 @@ test('name prefix terms: a 3-letter last word is one term; a longer checked one 
   const switching = compilePlan({ q: 'bras' }, ix(PREFIX_FALLBACK_DOCS, 3)).clauses;
   assert.deepEqual(switching.map((c) => [c.terms, c.checked ?? false]), [[['_wbra'], false], [[], true]]);
   assert.equal(switching[1].switchMs, PREFIX_FALLBACK_DOCS * STAR_MS_PER_DOC);
-  // Not checked, or no prefix terms, or a 2-letter word, or digits: as before.
+  // Not checked, or no prefix terms, or digits: as before.
   assert.deepEqual(compilePlan({ q: 'bras' }, ix(1_000, 3)).clauses, [{ param: 'q', terms: [], prefix: 'bras' }]);
   assert.deepEqual(compilePlan({ q: 'bras' }, ix(common, null)).clauses, [{ param: 'q', terms: [], prefix: 'bras', checked: true }]);
   assert.equal(compilePlan({ q: 'bra' }, ix(common, null)).clauses[0].checked, true);
-  assert.equal(compilePlan({ q: 'br' }, ix(common, 3)).clauses[0].checked, true);
+  // One letter shorter: the word or a prefix term of one more character, exactly.
+  const br = compilePlan({ q: 'br' }, ix(common, 3)).clauses;
+  assert.deepEqual(br, [{ param: 'q', terms: ['br', ...[...'abcdefghijklmnopqrstuvwxyz0123456789'].map((c) => `_wbr${c}`)] }]);
+  assert.equal(compilePlan({ q: 'br' }, ix(common, null)).clauses[0].checked, true);
   assert.deepEqual(compilePlan({ q: '123' }, ix(common, 3)).clauses, [{ param: 'q', terms: [], prefix: '123' }]);
   // The partner table has its own answer.
   const asked: string[] = [];

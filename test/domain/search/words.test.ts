@@ -74,18 +74,19 @@ const NAMES: [string, string, string][] = [
   ['55555555', 'MARIA SANTOS 12345678901', ''],
   // `_` would make a filter term of a name word (`_usp`): such names are normalised first.
   ['77777777', 'LOJA _URJ CAFE', 'AGUA_M7107'],
-  // Prefixes of too many words, checked on the rows' names (prefix.ts): "xy" has more than MAX_OR
-  // (checked, then `xy*`), "qw" more than MAX_EXPANSION (checked, then the OR of its words, once
-  // the checks of the "zz" rows before them cost what those forms should). Some hold it only in
-  // the nome fantasia, after another word; one only inside words (no match). "xya" is a 3-letter
-  // prefix (a term of the index) and "xyab" a longer one, checked on the rows that hold "xya*".
+  // Prefixes of too many words, checked on the rows' names (prefix.ts): "xyab" has more than
+  // MAX_OR (checked, then `xyab*`), "qwer" more than MAX_EXPANSION (checked, then the OR of its
+  // words, once the checks of the "zz" rows before them cost what those forms should). Some hold
+  // it only in the nome fantasia, after another word; one only inside words (no match). The
+  // checks' candidates hold the name prefix term of the first three letters (`_wxya`, `_wqwe`),
+  // as the "zz" rows do (XYAZ QWEZ) without the prefix; 2 and 3 letters are exact terms.
   ...Array.from({ length: MAX_OR + 2 }, (_, i): [string, string, string] => [
     String(60000000 + i),
     i % 3 === 0 ? 'LOJA COMERCIO' : `XYAB${i.toString(36).toUpperCase()}Q COMERCIO`,
     i % 3 === 0 ? `BAR XYAB${i}` : '',
   ]),
-  ...Array.from({ length: SCAN_BUDGET + 100 }, (_, i): [string, string, string] => [String(50000000 + i), 'ZZ COMERCIO', '']),
-  ...Array.from({ length: MAX_EXPANSION + 2 }, (_, i): [string, string, string] => [String(70000000 + i), `QW${i.toString(36).toUpperCase()} COMERCIO`, i % 2 ? 'LOJA' : '']),
+  ...Array.from({ length: SCAN_BUDGET + 100 }, (_, i): [string, string, string] => [String(50000000 + i), 'XYAZ QWEZ COMERCIO', '']),
+  ...Array.from({ length: MAX_EXPANSION + 2 }, (_, i): [string, string, string] => [String(70000000 + i), `QWER${i.toString(36).toUpperCase()} COMERCIO`, i % 2 ? 'LOJA' : '']),
   ['99999999', 'AXYZ COMERCIO', 'LOJAXY'],
 ];
 
@@ -133,29 +134,31 @@ test('the last word is also a prefix (2 characters or more); the others are exac
   assert.deepEqual(find('j'), [], 'one character: exact only');
   assert.deepEqual(find('sao j'), [], 'a last word of one character is exact');
   assert.deepEqual(find('1234'), ['55555555'], 'a prefix of digits (FTS5 prefix query)');
-  const xy = find('xy');
+  const xy = find('xyab');
   assert.equal(xy.length, MAX_OR + 2, 'past the expansion limit, the rows checked still find them all');
-  assert.deepEqual(find('comercio xy'), xy);
+  assert.deepEqual(find('comercio xyab'), xy);
+  assert.equal(find('xy').length, MAX_OR + 2 + SCAN_BUDGET + 100, 'two letters: xyab and xyaz');
+  assert.deepEqual(find('xya'), find('xy'));
 });
 
-/** The "xy" and "qw" cases: prefixes of more than MAX_EXPANSION words. */
+/** The "xyab" and "qwer" cases: prefixes of more than MAX_EXPANSION words; their starts. */
 const HEAVY = [
+  { q: 'xyab' },
+  { q: 'comercio xyab' },
+  { q: 'loja xyab' },
+  { q: 'xyab', uf: ['SP'] },
+  { q: 'xyab', uf: ['RJ'] },
+  { q: 'bar xyab' },
+  { q: 'qwer' },
+  { q: 'comercio qwer' },
+  { q: 'loja qwer' },
+  { q: 'qwer', uf: ['SP'] },
+  { q: 'xyab', inicio_atividade_min: '2019-06-15', inicio_atividade_max: '2021-01-01' },
   { q: 'xy' },
-  { q: 'comercio xy' },
-  { q: 'loja xy' },
-  { q: 'xy', uf: ['SP'] },
-  { q: 'xy', uf: ['RJ'] },
-  { q: 'bar xy' },
+  { q: 'comercio xy', uf: ['SP'] },
   { q: 'qw' },
-  { q: 'comercio qw' },
-  { q: 'loja qw' },
-  { q: 'qw', uf: ['SP'] },
-  { q: 'xy', inicio_atividade_min: '2019-06-15', inicio_atividade_max: '2021-01-01' },
   { q: 'xya' },
   { q: 'comercio xya', uf: ['SP'] },
-  { q: 'xyab' },
-  { q: 'bar xyab' },
-  { q: 'xyab', uf: ['RJ'] },
 ];
 
 test('a prefix of too many words held by few establishments is FTS5\'s `word*`: the oracle\'s answers, exact counts', () => {
@@ -172,14 +175,14 @@ test('a prefix of too many words held by few establishments is FTS5\'s `word*`: 
   assert.equal(docs('comercio', 'partner_docs'), 0);
   assert.equal(docs('maria', 'est_docs'), m.oracle.companies({ q: 'maria' }).length, 'a word of company and partner names');
   assert.equal(docs('maria', 'partner_docs'), m.oracle.partners({ nome: 'maria' }, () => true).length);
-  assert.deepEqual(m.search.plan({ q: 'comercio xy' }).clauses.at(-1), { param: 'q', terms: [], prefix: 'xy' });
+  assert.deepEqual(m.search.plan({ q: 'comercio xyab' }).clauses.at(-1), { param: 'q', terms: [], prefix: 'xyab' });
   for (const f of HEAVY) {
     const expected = m.oracle.companies(f);
     for (const limit of [7, 100]) assert.deepEqual(allPages(m.search, f, limit).cnpjs, expected, `${JSON.stringify(f)} limit ${limit}`);
     assert.deepEqual(m.search.count(f), { count: expected.length, exact: true, source: 'index' }, JSON.stringify(f));
   }
   // A first page is never cut short by rejections: the ZZ rows are not candidates.
-  assert.deepEqual(m.search.search({ q: 'comercio qw' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qw' }).slice(0, 20));
+  assert.deepEqual(m.search.search({ q: 'comercio qwer' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qwer' }).slice(0, 20));
 });
 
 test('an index built before the words\' counts and the prefix terms checks such a prefix on the rows, with the same answers', () => {
@@ -212,10 +215,11 @@ test('a prefix of too many words, checked on the rows: the oracle\'s answers, pa
   // The bounds at 0: the row checks whatever the words' counts (on a full month, prefixes of
   // more than PREFIX_FALLBACK_DOCS establishments).
   const checked = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0, prefixFallbackDocs: 0 });
-  assert.deepEqual(checked.plan({ q: 'comercio xy' }).clauses.at(-1), { param: 'q', terms: [], prefix: 'xy', checked: true });
-  // Three letters are a term of the index, never checked; a longer prefix is checked on the names
-  // that hold a word starting with its first three letters.
+  assert.deepEqual(checked.plan({ q: 'comercio xyab' }).clauses.at(-1), { param: 'q', terms: [], prefix: 'xyab', checked: true });
+  // Two and three letters are terms of the index, never checked; a longer prefix is checked on
+  // the names that hold a word starting with its first three letters.
   assert.deepEqual(checked.plan({ q: 'xya' }).clauses, [{ param: 'q', terms: ['_wxya'] }]);
+  assert.equal(checked.plan({ q: 'xy' }).clauses[0].terms.length, 37);
   assert.deepEqual(checked.plan({ q: 'comercio xyab' }).clauses, [
     { param: 'q', terms: ['comercio'] },
     { param: 'q', terms: ['_wxya'] },
@@ -226,31 +230,31 @@ test('a prefix of too many words, checked on the rows: the oracle\'s answers, pa
     for (const limit of [1, 7, 100]) assert.deepEqual(allPages(checked, f, limit).cnpjs, expected, `${JSON.stringify(f)} limit ${limit}`);
     assert.deepEqual(checked.count(f), { count: expected.length, exact: true, source: 'index' }, JSON.stringify(f));
   }
-  assert.equal(m.oracle.companies({ q: 'loja xy' }).length, Math.ceil((MAX_OR + 2) / 3), 'xy in the nome fantasia');
-  assert.equal(m.oracle.companies({ q: 'comercio qw' }).length, MAX_EXPANSION + 2);
-  // The first page of "comercio qw" checks the SCAN_BUDGET zz rows first. Once the checks took
-  // what the OR of the qw words should (here at once), the OR goes on and fills the page; when
+  assert.equal(m.oracle.companies({ q: 'loja xyab' }).length, Math.ceil((MAX_OR + 2) / 3), 'xyab in the nome fantasia');
+  assert.equal(m.oracle.companies({ q: 'comercio qwer' }).length, MAX_EXPANSION + 2);
+  // The first page of "comercio qwer" checks the SCAN_BUDGET zz rows first. Once the checks took
+  // what the OR of the qwer words should (here at once), the OR goes on and fills the page; when
   // the OR would cost more than the checks (here an hour), they end the page empty, with a cursor.
   const quickOr = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0, orMsPerWord: 1e-9 });
-  assert.deepEqual(quickOr.search({ q: 'comercio qw' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qw' }).slice(0, 20));
+  assert.deepEqual(quickOr.search({ q: 'comercio qwer' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qwer' }).slice(0, 20));
   const slowOr = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0, orMsPerWord: 3_600_000 });
-  const empty = slowOr.search({ q: 'comercio qw' }, { limit: 20 });
+  const empty = slowOr.search({ q: 'comercio qwer' }, { limit: 20 });
   assert.equal(empty.cnpjs.length, 0);
   assert.ok(empty.next !== null && empty.next < '6', 'the cursor stops among the zz rows');
-  assert.equal(checked.count({ q: 'xy' }, { bound: 10 }).exact, false);
-  // "comercio xy": the SCAN_BUDGET zz rows come first. Checked only, the first page stops empty
-  // with a cursor; so it does when `xy*` would cost more than those checks (here: an hour).
-  // Once the checks took what `xy*` should (~1 ms: ~2,000 documents), it goes on with `xy*` and
+  assert.equal(checked.count({ q: 'xyab' }, { bound: 10 }).exact, false);
+  // "comercio xyab": the SCAN_BUDGET zz rows come first. Checked only, the first page stops empty
+  // with a cursor; so it does when `xyab*` would cost more than those checks (here: an hour).
+  // Once the checks took what `xyab*` should (~1 ms: ~2,000 documents), it goes on with `xyab*` and
   // fills the page (and a count is exact).
   const slowStar = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0, starMsPerDoc: 3_600_000 });
   for (const engine of [checked, slowStar]) {
-    const short = engine.search({ q: 'comercio xy' }, { limit: 20 });
+    const short = engine.search({ q: 'comercio xyab' }, { limit: 20 });
     assert.equal(short.cnpjs.length, 0);
     assert.ok(short.next !== null && short.next < '6', 'the cursor stops among the zz rows');
   }
   const fallback = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0 });
-  assert.equal(fallback.plan({ q: 'comercio xy' }).clauses.at(-1)!.switchMs, m.oracle.companies({ q: 'xy' }).length * PLAN_DEFAULTS.starMsPerDoc);
-  assert.deepEqual(fallback.search({ q: 'comercio xy' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio xy' }).slice(0, 20));
+  assert.equal(fallback.plan({ q: 'comercio xyab' }).clauses.at(-1)!.switchMs, m.oracle.companies({ q: 'xyab' }).length * PLAN_DEFAULTS.starMsPerDoc);
+  assert.deepEqual(fallback.search({ q: 'comercio xyab' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio xyab' }).slice(0, 20));
   for (const f of HEAVY) {
     const expected = m.oracle.companies(f);
     assert.deepEqual(allPages(fallback, f, 7).cnpjs, expected, JSON.stringify(f));
@@ -272,7 +276,7 @@ test('partners: a prefix of too many words is checked on the names, with another
     }
     throw new Error('runaway paging');
   };
-  for (const nome of ['maria xy', 'maria qw', 'silva qw', 'xy', 'qw', 'maria zz']) {
+  for (const nome of ['maria xy', 'maria qw', 'silva qw', 'xy', 'qw', 'maria xyaz']) {
     const expected = m.oracle.partners({ nome }, () => true).map((rowid) => Number((m.oracle.db.prepare('SELECT cnpj_cpf FROM reg.partners WHERE rowid = ?').pluck().get(rowid) as string).slice(3, 9)));
     assert.ok(expected.length > 0, nome);
     for (const limit of [1, 20, 100]) assert.deepEqual(walk(nome, limit), expected, `${nome} limit ${limit}`);
