@@ -4,6 +4,7 @@ import { fmtDuration } from '../../importer/progress.ts';
 import { historyLine, historyOption } from './history.ts';
 import { CliError } from '../errors.ts';
 import { dataDirOf, numberOption, type GlobalArgs } from '../options.ts';
+import { readAheadWarning } from '../../lib/read-ahead.ts';
 
 interface Args extends GlobalArgs {
   inputs: string[];
@@ -42,6 +43,8 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
   handler: async (argv) => {
     // Loaded on use: every command module is loaded to build --help, and the import parent's RSS counts.
     const { runImport } = await import('../../importer/run.ts');
+    const readAhead = readAheadWarning(dataDirOf(argv));
+    if (readAhead !== null) console.error(readAhead);
     let summary: ImportSummary;
     try {
       summary = await runImport({

@@ -8,6 +8,7 @@ import { openAppDb } from '../../storage/app-db.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { CliError } from '../errors.ts';
 import { listenError } from '../listen.ts';
+import { readAheadWarning } from '../../lib/read-ahead.ts';
 import { dataDirOf, numberOption, PORT_RULE, proxyOptionsOf, withProxyOptions, type GlobalArgs, type ProxyArgs } from '../options.ts';
 
 interface Args extends GlobalArgs, ProxyArgs {
@@ -141,7 +142,11 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
       throw err;
     }
     const shown = proxy.publicUrl ? `public URL ${proxy.publicUrl}, docs: ${proxy.publicUrl}/docs` : `docs: ${server.url}/docs`;
-    if (!cluster.isWorker) console.error(`cnpj-api serving on ${server.url} (${shown})`);
+    if (!cluster.isWorker) {
+      console.error(`cnpj-api serving on ${server.url} (${shown})`);
+      const readAhead = readAheadWarning(dataDirOf(argv));
+      if (readAhead !== null) console.error(readAhead);
+    }
     const stop = () => {
       void server.close().then(() => process.exit(0));
     };
