@@ -8,7 +8,7 @@
 //    RecordParser only its first physical line (then parses the following lines again).
 import { parse } from 'csv-parse/sync';
 import type { RecordParserOptions, RejectedRecord } from './records.ts';
-import { repairUtf8 } from './utf8-repair.ts';
+import { decodeField } from './decode.ts';
 
 function countLf(s: string): number {
   let n = 0;
@@ -58,6 +58,7 @@ export class CsvReferenceParser {
         relax_quotes: true,
         relax_column_count: true,
         skip_empty_lines: true,
+        bom: true,
         record_delimiter: ['\r\n', '\n'],
         encoding: 'latin1',
         raw: true,
@@ -88,7 +89,7 @@ export class CsvReferenceParser {
         this.opts.onReject(r);
       } else {
         this.accepted++;
-        this.opts.onRecord(row.record.map(repairUtf8), recordNo, recordLine);
+        this.opts.onRecord(row.record.map(decodeField), recordNo, recordLine);
       }
     }
     if (failure) {

@@ -1,9 +1,9 @@
 // Reader for the small "Regime Tributário" CSVs (docs/receita-dump.md, §6): current files use `,` with a header
 // (LF or CRLF); older ones `;` without header.
 import { parse } from 'csv-parse/sync';
-import type { RejectedRecord } from './records.ts';
+import { decodeField, NEEDS_DECODING } from './decode.ts';
+import { BOM, type RejectedRecord } from './records.ts';
 import { MAX_LINE_CHARS } from './split.ts';
-import { SUSPECT, repairUtf8 } from './utf8-repair.ts';
 
 const CANDIDATES = [',', ';', '\t', '|'];
 const SNIFF_LIMIT = 64 * 1024;
@@ -14,7 +14,7 @@ export class DelimitedLayoutError extends Error {
 
 function normalizeHeaderCell(s: string): string {
   return s
-    .replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '')
+    .replace(/^\uFEFF/, '')
     .trim()
     .replace(/^"(.*)"$/, '$1')
     .normalize('NFD')
@@ -33,7 +33,7 @@ interface Sniffed {
   hasHeader: boolean;
 }
 
-function sniff(firstLine: string, expected: readonly string[]): Sniffed {
+function sniff(firstLine: string, expected: readonly string[], whole: boolean): Sniffed {
   const want = expected.map(normalizeHeaderCell).join('\u0000');
   // 1) a delimiter that turns the first line into the expected header
   for (const d of CANDIDATES) {
@@ -58,6 +58,14 @@ function sniff(firstLine: string, expected: readonly string[]): Sniffed {
   if (cells.every((c) => !/\d/.test(c)) && cells.some((c) => /[a-z]/i.test(c))) {
     throw new DelimitedLayoutError(
       `unexpected header: "${firstLine.slice(0, 200)}" (expected: ${expected.join(',')})`,
+    );
+  }
+  // No header and no separator giving the expected columns: another layout, whose rows would all
+  // be rejected (or worse, mis-mapped if a later line happened to split right). A line cut at the
+  // sniffing limit or over-long is left to the line rules (rejected as over-long).
+  if (whole && cells.length !== expected.length) {
+    throw new DelimitedLayoutError(
+      `first line has ${cells.length} columns with any of the separators ${CANDIDATES.join(' ')} (expected ${expected.length}: ${expected.join(',')}): "${firstLine.slice(0, 200)}"`,
     );
   }
   return { delimiter: best, hasHeader: false };
@@ -114,18 +122,23 @@ export class DelimitedParser {
   private sniff(final: boolean): boolean {
     const text = this.rest;
     let firstLine: string | null = null;
+    let whole = true;
     let start = 0;
     for (let nl = text.indexOf('\n'); nl !== -1 && firstLine === null; nl = text.indexOf('\n', start)) {
       if (text.slice(start, nl).trim() !== '') firstLine = text.slice(start, nl);
       start = nl + 1;
     }
     if (firstLine === null) {
-      if (text.length > SNIFF_LIMIT) firstLine = text.slice(start, start + SNIFF_LIMIT);
+      if (text.length > SNIFF_LIMIT) {
+        firstLine = text.slice(start, start + SNIFF_LIMIT);
+        whole = false;
+      }
       else if (!final) return false;
       else if (text.slice(start).trim() !== '') firstLine = text.slice(start);
       else return false; // empty file
     }
-    this.delimiter = sniff(firstLine.endsWith('\r') ? firstLine.slice(0, -1) : firstLine, this.expected).delimiter;
+    if (firstLine.startsWith(BOM)) firstLine = firstLine.slice(BOM.length);
+    this.delimiter = sniff(firstLine.endsWith('\r') ? firstLine.slice(0, -1) : firstLine, this.expected, whole && firstLine.length <= MAX_LINE_CHARS).delimiter;
     return true;
   }
 
@@ -163,6 +176,8 @@ export class DelimitedParser {
     // Same verdict whatever the chunking: a complete over-long line is rejected whole.
     if (raw.length > MAX_LINE_CHARS) return this.overLong(raw);
     const lineNo = ++this.lineNo;
+    // A byte-order mark starts the file, or each of the per-year files concatenated into it (quirk 22).
+    if (raw.startsWith(BOM)) raw = raw.slice(BOM.length);
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
     const fields = line.includes('"') ? parseQuotedLine(line, delimiter) : line.split(delimiter);
@@ -173,7 +188,7 @@ export class DelimitedParser {
       this.onReject({ raw: line, recordNo, line: lineNo, reason: `expected ${n} fields, found ${fields.length}` });
       return;
     }
-    if (SUSPECT.test(line)) for (let i = 0; i < n; i++) fields[i] = repairUtf8(fields[i]);
+    if (NEEDS_DECODING.test(line)) for (let i = 0; i < n; i++) fields[i] = decodeField(fields[i]);
     this.onRecord(fields, recordNo, lineNo);
   }
 }

@@ -2,11 +2,14 @@
 // no header, no escape character, LF (CRLF tolerated), Latin-1. This is the import hot path: a
 // per-line fast path (indexOf/slice on a latin1 string) handles ~all rows; a careful state machine
 // handles the quirks (docs/receita-dump.md, §7) and never lets one bad record shift columns or abort the file.
-// The splitting itself is in split.ts, the UTF-8 repair in utf8-repair.ts.
+// The splitting itself is in split.ts, the decoding of non-ASCII fields in decode.ts.
 
 import { isAscii } from 'node:buffer';
 import { CR, countLf, fastSplit, LF, MAX_LINE_CHARS, MAX_RECORD_CHARS, MAX_RECORD_LINES, NEED_MORE, parseSlow, QUOTE, UNTERMINATED } from './split.ts';
-import { repairUtf8, SUSPECT } from './utf8-repair.ts';
+import { decodeField, NEEDS_DECODING } from './decode.ts';
+
+/** A UTF-8 byte-order mark read as Latin-1: some tools put one at the start of a file (quirk 22). */
+export const BOM = '\u00EF\u00BB\u00BF';
 
 export interface ParsedRecord {
   fields: string[];
@@ -40,11 +43,13 @@ export class RecordParser {
   private acceptedCount = 0;
   private rejectedCount = 0;
   private skipping = false;
-  /** true when neither the leftover nor the new chunk has bytes ≥ 0x80: skip the UTF-8 scan entirely */
+  /** true when neither the leftover nor the new chunk has bytes ≥ 0x80: skip the decoding scan entirely */
   private pureAscii = false;
   private leftoverClean = true;
   private ended = false;
-  private readonly suspectRe = new RegExp(SUSPECT.source, 'g');
+  /** Nothing processed yet: a byte-order mark may still be ahead. */
+  private atStart = true;
+  private readonly suspectRe = new RegExp(NEEDS_DECODING.source, 'g');
 
   constructor(opts: RecordParserOptions) {
     if (!Number.isInteger(opts.expectedFields) || opts.expectedFields < 1) throw new RangeError('expectedFields must be a positive integer');
@@ -63,18 +68,31 @@ export class RecordParser {
   push(chunk: Buffer): void {
     if (this.ended) throw new Error('RecordParser.push() after end()');
     if (chunk.length === 0) return;
-    // Native SIMD check: most chunks of the big files are plain ASCII and need no UTF-8 scan.
+    // Native SIMD check: most chunks of the big files are plain ASCII and need no decoding scan.
     this.pureAscii = this.leftoverClean && isAscii(chunk);
     let s = chunk.toString('latin1');
     if (s.indexOf('\0') !== -1) s = s.replace(/\0/g, ''); // quirk 3: NULs anywhere
     this.buf = this.buf.length === 0 ? s : this.buf + s;
+    if (this.atStart && !this.skipBom(false)) {
+      this.leftoverClean = false; // the held bytes are not ASCII: the next chunk is scanned
+      return;
+    }
     this.process(false);
   }
 
   end(): void {
     if (this.ended) return;
+    if (this.atStart) this.skipBom(true);
     this.process(true);
     this.ended = true;
+  }
+
+  /** Drops a byte-order mark at the start of the member; false while the first bytes could still be one. */
+  private skipBom(final: boolean): boolean {
+    if (!final && this.buf.length < BOM.length && BOM.startsWith(this.buf)) return false;
+    if (this.buf.startsWith(BOM)) this.buf = this.buf.slice(BOM.length);
+    this.atStart = false;
+    return true;
   }
 
   private nextSuspect(s: string, from: number): number {
@@ -144,7 +162,7 @@ export class RecordParser {
         const fields = fastSplit(s, pos, end, n);
         if (fields !== null) {
           if (suspect < end) {
-            for (let k = 0; k < fields.length; k++) fields[k] = repairUtf8(fields[k]);
+            for (let k = 0; k < fields.length; k++) fields[k] = decodeField(fields[k]);
           }
           this.accept(fields, line);
           pos = nl + 1;
@@ -178,7 +196,7 @@ export class RecordParser {
       }
       const fields = r.fields;
       if (suspect < recEnd) {
-        for (let k = 0; k < fields.length; k++) fields[k] = repairUtf8(fields[k]);
+        for (let k = 0; k < fields.length; k++) fields[k] = decodeField(fields[k]);
       }
       this.accept(fields, line);
       line += lfs;
@@ -186,7 +204,7 @@ export class RecordParser {
     }
 
     this.buf = pos >= len ? '' : s.slice(pos);
-    this.leftoverClean = !SUSPECT.test(this.buf);
+    this.leftoverClean = !NEEDS_DECODING.test(this.buf);
     this.lineNo = line;
   }
 }

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { RecordParser, type RejectedRecord } from '../../../src/importer/read/records.ts';
 import { MAX_RECORD_CHARS, MAX_LINE_CHARS } from '../../../src/importer/read/split.ts';
-import { repairUtf8 } from '../../../src/importer/read/utf8-repair.ts';
+import { repairUtf8 } from '../../../src/importer/read/decode.ts';
 
 interface Out {
   records: [string[], number, number][];
