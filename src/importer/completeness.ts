@@ -2,8 +2,13 @@
 // and turn every lookup into a counted 404, so an import refuses, unless --allow-partial, when:
 // - before the load (no waiting for a refusal): a required group is missing, or a sharded
 //   group's numbers have a gap;
-// - after the load: a required table is empty, or establishments, companies, partners or Simples
-//   hold fewer than 90% of the active snapshot's rows (a truncated or half-downloaded month).
+// - before the load, from the members' extraction dates: files extracted weeks apart (stale copies
+//   of an older month among the new ones), or every file extracted on the same day as the active
+//   snapshot's (the same data again);
+// - after the load: a required table is empty; most of a table's lines were rejected or collapsed
+//   as duplicates (a garbage file); establishments, companies, partners or Simples hold fewer than
+//   90% of the active snapshot's rows (a truncated or half-downloaded month), a code table fewer
+//   than half of its rows.
 // The tax-regime files are supplementary: missing ones only warn.
 import path from 'node:path';
 import type { SnapshotInfo, TableStats } from '../storage/snapshots/records.ts';
@@ -29,6 +34,15 @@ const REQUIRED = Object.keys(GROUP_NAMES) as RequiredKind[];
 /** Tables compared with the active snapshot's. */
 const COMPARED_TABLES: readonly RequiredKind[] = ['establishments', 'companies', 'partners', 'simples'];
 const MIN_SHARE_OF_ACTIVE = 0.9;
+/** Code tables change by a few codes a year: one at half its rows lost most of them. */
+const CODE_TABLES: readonly RequiredKind[] = ['cnaes', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes'];
+const MIN_CODE_SHARE_OF_ACTIVE = 0.5;
+/**
+ * The members of one month are extracted within a few days of each other; a month apart means a
+ * file left over from another month (the Receita has published such months).
+ */
+export const MAX_EXTRACTION_SPREAD_DAYS = 21;
+const DAY_MS = 86_400_000;
 
 /** Problems visible in the file list alone. */
 export function planProblems(plan: ImportPlan): string[] {
@@ -58,8 +72,32 @@ export function regimeWarning(plan: ImportPlan): string | null {
  */
 function shardOf(s: SourceFile): number | null {
   const member = path.posix.basename(s.member.name);
-  const m = /Y(\d+)\.D\d{5}\./.exec(member) ?? /^[a-z]+(\d+)$/i.exec(member) ?? /(\d+)\.zip$/i.exec(path.basename(s.zip));
+  const m = /Y(\d+)\.D\d{5}\./i.exec(member) ?? /^[a-z]+(\d+)$/i.exec(member) ?? /(\d+)\.zip$/i.exec(path.basename(s.zip));
   return m ? Number(m[1]) : null;
+}
+
+/**
+ * Stale files, from the extraction dates in the member names (members without one, such as the
+ * regime CSVs, are not judged): files extracted more than MAX_EXTRACTION_SPREAD_DAYS from the
+ * month's date (the one most members carry), and a month whose every file carries the active
+ * snapshot's date under another month's name (the active month imported again under its own name
+ * is a deliberate re-import, e.g. after an upgrade: its data is what it says it is).
+ */
+export function staleProblems(plan: ImportPlan, month: string, active: SnapshotInfo | null): string[] {
+  const problems: string[] = [];
+  const dated = plan.sources.filter((s): s is SourceFile & { extracted: string } => s.extracted !== null);
+  if (!plan.extracted || !dated.length) return problems;
+  const monthDay = Date.parse(plan.extracted);
+  const off = dated.filter((s) => Math.abs(Date.parse(s.extracted) - monthDay) > MAX_EXTRACTION_SPREAD_DAYS * DAY_MS);
+  if (off.length) {
+    const files = off.map((s) => `${path.basename(s.zip)} (${s.extracted})`).join(', ');
+    problems.push(`stale files: ${files} extracted more than ${MAX_EXTRACTION_SPREAD_DAYS} days from the month's other files (${plan.extracted})`);
+  }
+  const before = active?.stats.extracted;
+  if (before && month !== active!.month && dated.every((s) => s.extracted === before)) {
+    problems.push(`every file carries the extraction date ${before} of the active snapshot ${active!.id} (${active!.month}): the same data again, not ${month}`);
+  }
+  return problems;
 }
 
 /**
@@ -72,17 +110,29 @@ export function rowProblems(plan: ImportPlan, tables: Record<string, TableStats>
   const given = new Set(plan.sources.map((s) => s.kind));
   for (const name of REQUIRED) {
     const t = tables[name];
-    if ((t && t.rows > 0) || !given.has(name)) continue;
+    if (!given.has(name)) continue;
     const rejected = t?.rejected ?? 0;
-    problems.push(`${name} has 0 rows${rejected ? ` (all ${n(rejected)} lines rejected)` : ''}`);
+    if (!t || t.rows === 0) {
+      problems.push(`${name} has 0 rows${rejected ? ` (all ${n(rejected)} lines rejected)` : ''}`);
+      continue;
+    }
+    // A garbage member still yields a few "rows": its lines mostly fail the field count or collapse
+    // onto the same few keys.
+    if (t.rejected + t.duplicates > t.rows) {
+      problems.push(`${name} has ${n(t.rows)} rows from ${n(t.rows + t.rejected + t.duplicates)} lines (${n(t.rejected)} rejected, ${n(t.duplicates)} duplicates): not a ${name} file`);
+    }
   }
   if (active && !active.stats.synthetic) {
-    for (const name of COMPARED_TABLES) {
+    const floors = [
+      ...COMPARED_TABLES.map((name) => [name, MIN_SHARE_OF_ACTIVE] as const),
+      ...CODE_TABLES.map((name) => [name, MIN_CODE_SHARE_OF_ACTIVE] as const),
+    ];
+    for (const [name, share] of floors) {
       const rows = tables[name]?.rows ?? 0;
       const before = active.stats.tables[name]?.rows ?? 0;
-      if (rows > 0 && rows < before * MIN_SHARE_OF_ACTIVE) {
+      if (rows > 0 && rows < before * share) {
         const pct = ((rows / before) * 100).toFixed(1);
-        problems.push(`${name} has ${n(rows)} rows, ${pct}% of the ${n(before)} of the active snapshot ${active.id} (at least ${MIN_SHARE_OF_ACTIVE * 100}% expected)`);
+        problems.push(`${name} has ${n(rows)} rows, ${pct}% of the ${n(before)} of the active snapshot ${active.id} (at least ${share * 100}% expected)`);
       }
     }
   }

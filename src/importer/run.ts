@@ -9,7 +9,7 @@ import { openAppDb } from '../storage/app-db.ts';
 import { activeSnapshot, listSnapshots, type SnapshotStats, type TableStats } from '../storage/snapshots/records.ts';
 import { openSqlite } from '../storage/sqlite.ts';
 import { ALL_TABLES, SNAPSHOT_FILES, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile } from '../storage/snapshots/tables.ts';
-import { planProblems, refusal, regimeWarning, rowProblems } from './completeness.ts';
+import { planProblems, refusal, regimeWarning, rowProblems, staleProblems } from './completeness.ts';
 import { ProgressLine, type ProgressState } from './progress.ts';
 import { abandonBuild, checkFreeSpace, cleanStaleBuilds, dirBytes, newSnapshotId, publish, pruneSnapshots, startBuild } from '../storage/snapshots/lifecycle.ts';
 import { planImport, type SourceFile } from './sources.ts';
@@ -90,13 +90,13 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     if (!month) throw new ImportError('cannot tell the month from the file names: pass --month YYYY-MM');
     if (!isMonth(month)) throw new ImportError(`invalid month "${month}": use YYYY-MM`);
     // Checked before the long load, so that a refusal comes at once.
-    const partial = planProblems(plan);
+    const previous = activeSnapshot(app.sqlite, paths.registryDir);
+    const partial = [...planProblems(plan), ...staleProblems(plan, month, previous)];
     judge(partial, opts, log);
     const regimes = regimeWarning(plan);
     if (regimes) log(`warning: ${regimes}`);
     if (!opts.skipSpaceCheck) checkFreeSpace(paths.registryDir, plan.compressedBytes);
 
-    const previous = activeSnapshot(app.sqlite, paths.registryDir);
     const id = newSnapshotId(paths.registryDir, month);
     buildDir = startBuild(paths.registryDir, id);
     process.once('SIGINT', onSignal);
@@ -128,6 +128,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
 
     const tables: Record<string, TableStats> = {};
     for (const r of results) Object.assign(tables, r.tables);
+    const skipped = results.flatMap((r) => r.skipped);
+    for (const why of skipped) log(`warning: left out a tax-regime file in another layout: ${why}`);
     verify(buildDir, tables);
     const emptyOrShrunk = rowProblems(plan, tables, previous);
     judge(emptyOrShrunk, opts, log);
@@ -156,6 +158,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       seconds: (performance.now() - started) / 1000,
       bytes: dirBytes(buildDir),
       ...(opts.synthetic ? { synthetic: true } : {}),
+      ...(plan.extracted ? { extracted: plan.extracted } : {}),
+      ...(skipped.length ? { skipped } : {}),
       ...(partial.length ? { partial } : {}),
     };
     const dir = publish(app.sqlite, paths.registryDir, buildDir, { id, month, importedAt, stats });

@@ -13,6 +13,8 @@ export interface SourceFile {
   zip: string;
   member: ZipMember;
   kind: SourceKind;
+  /** The extraction date in the member's name (`D60913` → `2026-09-13`), when it has one. */
+  extracted: string | null;
 }
 
 export interface ImportPlan {
@@ -23,6 +25,8 @@ export interface ImportPlan {
   unknown: string[];
   /** Month read from the folder name or the members' extraction dates, if any. */
   detectedMonth: string | null;
+  /** The extraction date most members carry (the month's), if any carries one. */
+  extracted: string | null;
   compressedBytes: number;
 }
 
@@ -82,16 +86,29 @@ export function expandInputs(inputs: string[]): string[] {
   return [...new Set(zips.map((z) => path.resolve(z)))].sort((a, b) => collator.compare(path.basename(a), path.basename(b)));
 }
 
-/** `D60913` in a member name → the extraction date's month, `2026-09`. */
-function monthFromMember(name: string, now = new Date()): string | null {
-  const m = /\.D(\d)(\d\d)(\d\d)(?:\.|$)/.exec(name);
+/**
+ * `D60913` in a member name → its extraction date, `2026-09-13`. Any case: some mirrors and tools
+ * lower-case the names (quirk 23).
+ */
+export function extractionDate(name: string, now = new Date()): string | null {
+  const m = /\.D(\d)(\d\d)(\d\d)(?:\.|$)/i.exec(name);
   if (!m) return null;
   const month = +m[2];
-  if (month < 1 || month > 12) return null;
+  const day = +m[3];
+  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
   // One digit of year: take the most recent year ending in it that is not in the future.
   let year = now.getUTCFullYear() - ((now.getUTCFullYear() - +m[1]) % 10 + 10) % 10;
   if (year > now.getUTCFullYear()) year -= 10;
-  return `${year}-${String(month).padStart(2, '0')}`;
+  return `${year}-${m[2]}-${m[3]}`;
+}
+
+/** The value most often seen (the first one seen among equals), or null. */
+function mostCommon(values: string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [v, n] of counts) if (best === null || n > counts.get(best)!) best = v;
+  return best;
 }
 
 export async function planImport(inputs: string[]): Promise<ImportPlan> {
@@ -99,7 +116,6 @@ export async function planImport(inputs: string[]): Promise<ImportPlan> {
   if (zips.length === 0) throw new Error(`no .zip file found in ${inputs.join(', ')}`);
   const sources: SourceFile[] = [];
   const unknown: string[] = [];
-  const months = new Map<string, number>();
   for (const zip of zips) {
     const members = await listZip(zip);
     let known = 0;
@@ -107,9 +123,7 @@ export async function planImport(inputs: string[]): Promise<ImportPlan> {
       const kind = kindOfMember(member.name);
       if (!kind) continue;
       known++;
-      sources.push({ zip, member, kind });
-      const mm = monthFromMember(member.name);
-      if (mm) months.set(mm, (months.get(mm) ?? 0) + 1);
+      sources.push({ zip, member, kind, extracted: extractionDate(member.name) });
     }
     if (!known) unknown.push(path.basename(zip));
   }
@@ -120,12 +134,14 @@ export async function planImport(inputs: string[]): Promise<ImportPlan> {
     return !(regime && [...given].some((g) => regime[1].test(g)));
   });
   const folderMonth = inputs.map((i) => path.basename(path.resolve(i))).find(isMonth) ?? null;
-  const fileMonth = [...months.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+  const extracted = mostCommon(sources.map((s) => s.extracted).filter((d): d is string => d !== null));
+  const fileMonth = mostCommon(sources.map((s) => s.extracted?.slice(0, 7)).filter((m): m is string => m !== undefined));
   return {
     sources,
     missing,
     unknown,
     detectedMonth: folderMonth ?? fileMonth,
+    extracted,
     compressedBytes: sources.reduce((s, f) => s + f.member.compressedSize, 0),
   };
 }

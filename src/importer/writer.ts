@@ -8,7 +8,7 @@ import { bulkPragmas } from '../storage/snapshots/bulk-pragmas.ts';
 import type { TableStats } from '../storage/snapshots/records.ts';
 import { ALL_TABLES, createIndexSql, createTableSql, type SnapshotFile, type TableDef } from '../storage/snapshots/tables.ts';
 import { BatchInserter } from './batch-insert.ts';
-import { DelimitedParser } from './read/delimited.ts';
+import { DelimitedLayoutError, DelimitedParser } from './read/delimited.ts';
 import { RecordParser, type RejectedRecord } from './read/records.ts';
 import { openMemberStream } from './read/zip.ts';
 import type { SourceFile } from './sources.ts';
@@ -35,6 +35,8 @@ export interface WriterProgress {
 
 export interface WriterResult {
   tables: Record<string, TableStats>;
+  /** Optional files left out, each with why (a tax-regime file in another layout). */
+  skipped: string[];
   maxRssBytes: number;
   seconds: { load: number; index: number };
 }
@@ -77,6 +79,7 @@ export async function writeSnapshotPart(job: WriterJob, onProgress: (p: WriterPr
   const rejects = new Rejects(job.rejectsPath);
   const tables = ALL_TABLES.filter((t) => t.file === job.file);
   const stats: Record<string, TableStats> = Object.fromEntries(tables.map((t) => [t.name, { rows: 0, rejected: 0, duplicates: 0 }]));
+  const skipped: string[] = [];
   try {
     bulkPragmas(db);
     if (job.maxPageCount) db.pragma(`max_page_count = ${job.maxPageCount}`);
@@ -130,11 +133,19 @@ export async function writeSnapshotPart(job: WriterJob, onProgress: (p: WriterPr
         src.kind === 'regimes'
           ? new DelimitedParser({ expectedHeader: def.layout, onRecord, onReject })
           : new RecordParser({ expectedFields: def.layout.length, onRecord, onReject });
-      for await (const chunk of stream) {
-        parser.push(chunk as Buffer);
-        report();
+      try {
+        for await (const chunk of stream) {
+          parser.push(chunk as Buffer);
+          report();
+        }
+        parser.end();
+      } catch (err) {
+        // The regime files are supplementary: one whose header changed is left out, not the month.
+        // The layout is judged on the first line, before any of its rows was added.
+        if (!(err instanceof DelimitedLayoutError)) throw err;
+        stream.destroy();
+        skipped.push(`${label}: ${err.message}`);
       }
-      parser.end();
       insert.flush();
       st.seconds = (st.seconds ?? 0) + (performance.now() - sourceStarted) / 1000;
       compressedDone += src.member.compressedSize;
@@ -152,6 +163,7 @@ export async function writeSnapshotPart(job: WriterJob, onProgress: (p: WriterPr
     if (job.measureTableBytes) for (const t of tables) stats[t.name].bytes = tableBytes(db, t);
     return {
       tables: stats,
+      skipped,
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
       seconds: { load: (loaded - started) / 1000, index: (done - loaded) / 1000 },
     };

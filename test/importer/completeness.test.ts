@@ -18,6 +18,8 @@ const MONTH = '2026-09';
 const PREVIOUS = '2026-08';
 const temps: string[] = [];
 let big: string; // a complete month
+let bigBefore: string; // the same records extracted a month earlier: the active month of most tests
+let bigAfter: string; // and a month later
 let small: string; // a complete month with a third fewer companies
 
 function temp(prefix: string): string {
@@ -39,7 +41,7 @@ const registryEntries = (dataDir: string) => fs.readdirSync(path.join(dataDir, '
 /** A data dir whose active snapshot is the complete big month. */
 async function withActiveMonth(): Promise<{ dataDir: string; id: string; entries: string[] }> {
   const dataDir = temp('cnpj-data-');
-  const s = await runImport({ dataDir, inputs: [big], month: PREVIOUS });
+  const s = await runImport({ dataDir, inputs: [bigBefore], month: PREVIOUS });
   return { dataDir, id: s.snapshotId, entries: registryEntries(dataDir) };
 }
 
@@ -69,8 +71,12 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: numbe
 
 before(async () => {
   big = temp('cnpj-big-');
+  bigBefore = temp('cnpj-big-');
   small = temp('cnpj-small-');
   await generateDump({ companies: 300, out: big, seed: 7, month: MONTH });
+  await generateDump({ companies: 300, out: bigBefore, seed: 7, month: PREVIOUS });
+  bigAfter = temp('cnpj-big-');
+  await generateDump({ companies: 300, out: bigAfter, seed: 7, month: '2026-10' });
   await generateDump({ companies: 200, out: small, seed: 7, month: MONTH });
 });
 after(() => {
@@ -167,7 +173,7 @@ test('a main table under 90% of the active snapshot is refused; --allow-partial 
     await server.close();
   }
   // The next complete month is compared with the partial one and clears the flag.
-  const s = await runImport({ dataDir, inputs: [big], month: '2026-10' });
+  const s = await runImport({ dataDir, inputs: [bigAfter], month: '2026-10' });
   assert.equal(s.stats.partial, undefined);
   const clean = await startServer({ dataDir, host: '127.0.0.1', port: 0, log: () => {} });
   try {
@@ -180,7 +186,7 @@ test('a main table under 90% of the active snapshot is refused; --allow-partial 
 
 test('a synthetic active snapshot (the npm start demo) sets no floor for a real month', async () => {
   const dataDir = temp('cnpj-data-');
-  await runImport({ dataDir, inputs: [big], month: PREVIOUS, synthetic: true });
+  await runImport({ dataDir, inputs: [bigBefore], month: PREVIOUS, synthetic: true });
   const s = await runImport({ dataDir, inputs: [small], month: MONTH });
   assert.equal(s.stats.partial, undefined);
   assert.equal((await active(dataDir))?.id, s.snapshotId);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 import { ZipWriter } from '../../src/demo/zip-writer.ts';
+import { listZip, openMemberStream } from '../../src/importer/read/zip.ts';
 import { openAppDb } from '../../src/storage/app-db.ts';
 import { activeSnapshot, type SnapshotInfo } from '../../src/storage/snapshots/records.ts';
 import { openSqlite } from '../../src/storage/sqlite.ts';
@@ -58,4 +59,47 @@ export async function active(dataDir: string): Promise<SnapshotInfo | null> {
   } finally {
     await app.close();
   }
+}
+
+/** The mainframe member name the Receita gives each of its zips (docs/receita-dump.md §2); `d` is `D60913`'s digits. */
+export function receitaMemberName(zip: string, d: string): string | null {
+  const shard = /^(Empresas|Estabelecimentos|Socios)(\d+)\.zip$/.exec(zip);
+  if (shard) return `K3241.K03200Y${shard[2]}.D${d}.${{ Empresas: 'EMPRECSV', Estabelecimentos: 'ESTABELE', Socios: 'SOCIOCSV' }[shard[1]]}`;
+  if (zip === 'Simples.zip') return `F.K03200$W.SIMPLES.CSV.D${d}`;
+  const tag = { Cnaes: 'CNAECSV', Motivos: 'MOTICSV', Municipios: 'MUNICCSV', Naturezas: 'NATJUCSV', Paises: 'PAISCSV', Qualificacoes: 'QUALSCSV' }[zip.replace(/\.zip$/, '')];
+  return tag ? `F.K03200$Z.D${d}.${tag}` : null;
+}
+
+export interface ReceitaMonthOptions {
+  /** The extraction date's digits in the member names (`60913` → 2026-09-13); per zip when a function. */
+  date?: string | ((zip: string) => string);
+  /** Rewrites a member name (e.g. lower case). */
+  name?: (member: string) => string;
+  /** Rewrites a member's bytes (Latin-1 as read). */
+  edit?: (zip: string, bytes: Buffer) => Buffer;
+}
+
+/**
+ * The real sample month written the way the Receita writes it: the same zips and Latin-1 bytes,
+ * members under their mainframe names with an extraction date. The regime zips are copied as they are.
+ */
+export async function receitaMonth(dest: string, opts: ReceitaMonthOptions = {}): Promise<string> {
+  fs.mkdirSync(dest, { recursive: true });
+  for (const zip of fs.readdirSync(RECEITA_MINI).filter((f) => f.endsWith('.zip'))) {
+    const from = path.join(RECEITA_MINI, zip);
+    const d = typeof opts.date === 'function' ? opts.date(zip) : (opts.date ?? '60913');
+    const member = receitaMemberName(zip, d);
+    if (member === null) {
+      fs.copyFileSync(from, path.join(dest, zip));
+      continue;
+    }
+    const [only] = await listZip(from);
+    const chunks: Buffer[] = [];
+    for await (const c of openMemberStream(from, only)) chunks.push(c as Buffer);
+    const bytes = Buffer.concat(chunks);
+    const w = new ZipWriter(path.join(dest, zip));
+    w.addMember(opts.name ? opts.name(member) : member, opts.edit ? opts.edit(zip, bytes) : bytes);
+    w.close();
+  }
+  return dest;
 }

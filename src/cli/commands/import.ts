@@ -35,7 +35,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
       .option('allow-partial', {
         type: 'boolean',
         default: false,
-        describe: 'publish even an incomplete month (a group or shard missing, a table empty or under 90% of the active one); status says so',
+        describe: 'publish even an incomplete or doubtful month (a group or shard missing; a table empty, mostly rejected lines, or far under the active one; stale files, or the active month again); status says so',
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the summary as JSON' })
       .example('$0 import ./downloads/2026-09', 'import a downloaded month')

@@ -28,6 +28,7 @@ export const statusCommand: CommandModule<GlobalArgs, Args> = {
       }
       console.log(`active snapshot: ${snap.id} (month ${snap.month}${snap.stats.synthetic ? ', SYNTHETIC data' : ''}${snap.stats.partial ? ', PARTIAL' : ''})`);
       if (snap.stats.partial) console.log(`PARTIAL month, published with --allow-partial: ${snap.stats.partial.join('; ')}`);
+      for (const why of snap.stats.skipped ?? []) console.log(`left out (tax-regime file in another layout): ${why}`);
       console.log(`imported at: ${snap.importedAt}, in ${snap.stats.seconds.toFixed(1)} s, ${(snap.stats.bytes / 1e6).toFixed(1)} MB on disk`);
       for (const [name, t] of Object.entries(snap.stats.tables)) {
         console.log(`  ${name.padEnd(16)} ${t.rows.toLocaleString('en-US').padStart(14)} rows` +

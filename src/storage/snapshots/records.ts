@@ -21,7 +21,11 @@ export interface SnapshotStats {
   seconds: number;
   bytes: number;
   synthetic?: boolean;
-  /** Published with --allow-partial: what was missing, empty or too small. */
+  /** The extraction date most of the month's member names carry (`2026-09-13`), when they carry one. */
+  extracted?: string;
+  /** Optional files left out, each with why (a tax-regime file in another layout). */
+  skipped?: string[];
+  /** Published with --allow-partial: what was missing, empty, too small or stale. */
   partial?: string[];
 }
 
