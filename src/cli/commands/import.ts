@@ -5,6 +5,7 @@ import { historyLine, historyOption } from './history.ts';
 import { CliError } from '../errors.ts';
 import { dataDirOf, numberOption, type GlobalArgs } from '../options.ts';
 import { readAheadWarning } from '../../lib/read-ahead.ts';
+import { ALL_TABLES } from '../../storage/snapshots/tables.ts';
 
 interface Args extends GlobalArgs {
   inputs: string[];
@@ -74,7 +75,9 @@ export function printSummary(s: ImportSummary): void {
   if (s.stats.partial) console.log(`  PARTIAL month, published with --allow-partial: ${s.stats.partial.join('; ')}`);
   console.log(`  ${n(rows)} rows in ${fmtDuration(s.stats.seconds)} (${n(Math.round(rows / s.stats.seconds))} rows/s), ${(s.stats.bytes / 1e6).toFixed(1)} MB on disk`);
   for (const [name, t] of Object.entries(s.stats.tables)) {
-    const extra = [t.rejected ? `${n(t.rejected)} rejected` : '', t.duplicates ? `${n(t.duplicates)} duplicates dropped (last wins)` : '']
+    // A keyed table keeps the last row of a key; a keyless one only drops exact repeats.
+    const dropped = ALL_TABLES.find((d) => d.name === name)?.dropIdentical ? 'identical rows dropped' : 'duplicates dropped (last wins)';
+    const extra = [t.rejected ? `${n(t.rejected)} rejected` : '', t.duplicates ? `${n(t.duplicates)} ${dropped}` : '']
       .filter(Boolean)
       .join(', ');
     console.log(`  ${name.padEnd(16)}${n(t.rows).padStart(14)}${extra ? `  (${extra})` : ''}`);

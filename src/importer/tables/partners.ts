@@ -1,4 +1,5 @@
-// Sócios (`*.SOCIOCSV`, 11 fields) → partners. No natural key: every row is kept.
+// Sócios (`*.SOCIOCSV`, 11 fields) → partners. No natural key: every row is kept but the repeats of
+// an identical one (storage/snapshots/tables.ts dropIdentical).
 import { partners } from '../../storage/snapshots/tables.ts';
 import { code, date, keyPart, text } from './fields.ts';
 import { defineSource } from './source-table.ts';

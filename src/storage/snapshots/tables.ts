@@ -33,6 +33,11 @@ export interface TableDef {
   readonly index: readonly string[];
   /** Rows sharing this key are duplicates: the last one read wins. */
   readonly uniqueKey?: string;
+  /**
+   * No key, but rows equal in every column are one row: the first one read is kept. Cheap with a
+   * digest: equal rows then share every column of the lookup index (importer/writer.ts).
+   */
+  readonly dropIdentical?: boolean;
   /** Ends the table with a `digest` column (see DIGEST_COLUMN) that also ends the lookup index. */
   readonly digest?: boolean;
 }
@@ -43,6 +48,7 @@ function table<const C extends readonly (readonly [string, ColumnType])[]>(def: 
   columns: C;
   index: readonly string[];
   uniqueKey?: string;
+  dropIdentical?: boolean;
   digest?: boolean;
 }) {
   return def;
@@ -137,6 +143,8 @@ export const partners = table({
     ['faixa_etaria', 'INTEGER'],
   ],
   index: ['basico'],
+  // No natural key (masked CPFs collide), but the dump repeats some rows whole.
+  dropIdentical: true,
   digest: true,
 } as const);
 
