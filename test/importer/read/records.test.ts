@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { RecordParser, type RejectedRecord } from '../../../src/importer/read/records.ts';
 import { MAX_RECORD_CHARS, MAX_LINE_CHARS } from '../../../src/importer/read/split.ts';
-import { repairUtf8 } from '../../../src/importer/read/decode.ts';
+import { decodeField, repairUtf8 } from '../../../src/importer/read/decode.ts';
 
 interface Out {
   records: [string[], number, number][];
@@ -161,6 +161,26 @@ describe('RecordParser: registry format quirks (docs/receita-dump.md §3, §7)',
     assert.equal(repairUtf8('\u00e2\u0080\u0093 \u00e2\u0084\u00a2'), '– ™');
     const clean = 'RUA SÃO JOÃO';
     assert.equal(repairUtf8(clean), clean);
+  });
+
+  test('quirk 21: 0x80-0x9F are Windows-1252 (the five undefined bytes kept); UTF-8 sequences decoded first', () => {
+    const bytes = Buffer.from(Array.from({ length: 32 }, (_, i) => 0x80 + i));
+    // The WHATWG windows-1252 table for 80-9F.
+    const expected = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ';
+    assert.equal(decodeField(bytes.toString('latin1')), expected);
+    const o = run(Buffer.concat([Buffer.from('"1";"'), Buffer.from([0x93, 0x41, 0x94, 0x20, 0xe2, 0x80, 0x93, 0x20, 0x96, 0x20, 0xc3, 0xa9, 0x20, 0xc2, 0x85]), Buffer.from('"\n')]), 2);
+    assert.deepEqual(fieldsOf(o), [['1', '“A” – – é Â…']], 'UTF-8 dash, cp1252 dash, UTF-8 é; C2 85 is no UTF-8 we decode: Â then …');
+    assert.equal(decodeField('RUA SÃO JOÃO'), 'RUA SÃO JOÃO');
+  });
+
+  test('quirk 22: a byte-order mark starting the member is dropped, whatever the chunking; elsewhere it is text', () => {
+    const input = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('"01";"a"\n"02";"b"\n')]);
+    for (const chunks of [undefined, [1], [2], [1, 2], [3], [4]]) {
+      assert.deepEqual(fieldsOf(run(input, 2, chunks)), [['01', 'a'], ['02', 'b']], `chunks at ${chunks}`);
+    }
+    assert.deepEqual(fieldsOf(run(Buffer.from([0xef, 0xbb]), 1)), [['ï»']], 'a lone start of a mark is data');
+    const later = run(Buffer.concat([Buffer.from('"01";"a"\n'), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('"02";"b"\n')]), 2);
+    assert.equal(later.records.length, 1, 'not at the start: the line is not a clean record');
   });
 
   test('fields are returned untrimmed', () => {
