@@ -21,12 +21,14 @@ const FAST = { search: false, history: false } as const;
  * The folder `dir` as Nextcloud's "download folder" writes it (ZipStreamer): a directory entry,
  * then every file stored, CRC and sizes in a data descriptor, named `<folder>/<file>`. With
  * zip64, the ZIP64 records and, as ZipStreamer writes them then, 0xFFFF disk numbers in the
- * end record.
+ * end record. `reversed` stores the files in reverse name order (the server's listing order is
+ * not promised): they are still read in natural name order.
  */
-function folderDownload(dest: string, folder: string, dir: string, opts: { zip64?: boolean; method?: 0 | 8 } = {}): string {
+function folderDownload(dest: string, folder: string, dir: string, opts: { zip64?: boolean; method?: 0 | 8; reversed?: boolean } = {}): string {
   const w = new ZipWriter(dest, { forceZip64: opts.zip64 });
   w.addMember(`${folder}/`, '', { method: 0 });
-  for (const name of fs.readdirSync(dir).sort()) {
+  const names = fs.readdirSync(dir).sort();
+  for (const name of opts.reversed ? names.reverse() : names) {
     w.addMember(`${folder}/${name}`, fs.readFileSync(path.join(dir, name)), { method: opts.method ?? 0, dataDescriptor: true });
   }
   w.close();
@@ -79,11 +81,26 @@ test('a folder download (stored zips, data descriptors, `2026-09/` names) plans 
   assert.ok(download.stats.sourceFiles.includes('Empresas0.zip'));
 });
 
-test('a ZIP64 folder download: the month from its folder, rejects named by both zips', async () => {
+test('the monthly download and the tax-regime zips given beside it plan as one folder', async () => {
+  // The regime zips live in another share: an operator gives them next to the month's download.
+  const dir = tempDir('dl-');
+  const monthly = copySamples(tempDir('dump-'));
+  const regimes = fs.readdirSync(monthly).filter((n) => /^(lucro|imunes)/i.test(n));
+  assert.equal(regimes.length, 4);
+  for (const n of regimes) fs.renameSync(path.join(monthly, n), path.join(dir, n));
+  const outer = folderDownload(path.join(dir, '2026-09.zip'), '2026-09', monthly);
+  const [a, b] = [await planImport([RECEITA_MINI]), await planImport([outer, ...regimes.map((n) => path.join(dir, n))])];
+  const shape = (p: typeof a) => p.sources.map((s) => [s.kind, s.member.name, typeof s.zip === 'string' ? 'file' : 'inside']);
+  assert.deepEqual(shape(b).map(([k, m]) => [k, m]), shape(a).map(([k, m]) => [k, m]));
+  assert.deepEqual(b.missing, a.missing);
+  assert.equal(shape(b).filter(([k, , where]) => k === 'regimes' && where === 'file').length, 4);
+});
+
+test('a ZIP64 folder download in any order: the month from its folder, rejects named by both zips', async () => {
   // One bad Motivos line, so that the rejects file shows how it names its source.
   const dump = copySamples(tempDir('dump-'));
   writeZip(path.join(dump, 'Motivos.zip'), 'Motivos', rec('00', 'SEM MOTIVO') + rec('01', 'EXTINCAO', 'one field too many'));
-  const outer = folderDownload(path.join(tempDir('dl-'), 'download.zip'), '2026-09', dump, { zip64: true });
+  const outer = folderDownload(path.join(tempDir('dl-'), 'download.zip'), '2026-09', dump, { zip64: true, reversed: true });
 
   const folder = await runImport({ dataDir: tempDir(), inputs: [dump], month: '2026-09', ...FAST });
   const download = await runImport({ dataDir: tempDir(), inputs: [outer], ...FAST });
