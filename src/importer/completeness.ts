@@ -12,6 +12,7 @@
 // The tax-regime files are supplementary: missing ones only warn.
 import path from 'node:path';
 import type { SnapshotInfo, TableStats } from '../storage/snapshots/records.ts';
+import { zipName } from './read/zip.ts';
 import { REGIME_ZIPS, type ImportPlan, type SourceFile, type SourceKind } from './sources.ts';
 
 type RequiredKind = Exclude<SourceKind, 'regimes'>;
@@ -68,11 +69,11 @@ export function regimeWarning(plan: ImportPlan): string | null {
 
 /**
  * A shard's number: from the RFB member name (`K3241.K03200Y3.D60913.EMPRECSV`), a short member
- * name (`Empresas3`), or the zip's name (`Empresas3.zip`), in that order.
+ * name (`Empresas3`), or the zip's name (`Empresas3.zip`, also inside a folder download), in that order.
  */
 function shardOf(s: SourceFile): number | null {
   const member = path.posix.basename(s.member.name);
-  const m = /Y(\d+)\.D\d{5}\./i.exec(member) ?? /^[a-z]+(\d+)$/i.exec(member) ?? /(\d+)\.zip$/i.exec(path.basename(s.zip));
+  const m = /Y(\d+)\.D\d{5}\./i.exec(member) ?? /^[a-z]+(\d+)$/i.exec(member) ?? /(\d+)\.zip$/i.exec(zipName(s.zip));
   return m ? Number(m[1]) : null;
 }
 
@@ -90,7 +91,7 @@ export function staleProblems(plan: ImportPlan, month: string, active: SnapshotI
   const monthDay = Date.parse(plan.extracted);
   const off = dated.filter((s) => Math.abs(Date.parse(s.extracted) - monthDay) > MAX_EXTRACTION_SPREAD_DAYS * DAY_MS);
   if (off.length) {
-    const files = off.map((s) => `${path.basename(s.zip)} (${s.extracted})`).join(', ');
+    const files = off.map((s) => `${zipName(s.zip)} (${s.extracted})`).join(', ');
     problems.push(`stale files: ${files} extracted more than ${MAX_EXTRACTION_SPREAD_DAYS} days from the month's other files (${plan.extracted})`);
   }
   const before = active?.stats.extracted;

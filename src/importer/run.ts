@@ -12,6 +12,7 @@ import { ALL_TABLES, SNAPSHOT_FILES, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile 
 import { planProblems, refusal, regimeWarning, rowProblems, staleProblems } from './completeness.ts';
 import { ProgressLine, type ProgressState } from './progress.ts';
 import { abandonBuild, checkFreeSpace, cleanStaleBuilds, dirBytes, newSnapshotId, publish, pruneSnapshots, startBuild } from '../storage/snapshots/lifecycle.ts';
+import { zipName } from './read/zip.ts';
 import { planImport, type SourceFile } from './sources.ts';
 import type { WriterJob, WriterResult } from './writer.ts';
 import { runWriters } from './writer-pool.ts';
@@ -153,7 +154,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     const historySummary = history && (await finishHistory(opts.dataDir, history, log));
     const stats: SnapshotStats = {
       tables,
-      sourceFiles: [...new Set(plan.sources.map((s) => path.basename(s.zip)))],
+      sourceFiles: [...new Set(plan.sources.map((s) => zipName(s.zip)))],
       missingFiles: plan.missing,
       seconds: (performance.now() - started) / 1000,
       bytes: dirBytes(buildDir),

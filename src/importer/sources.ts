@@ -1,16 +1,18 @@
 // Which zip member is which table: by the member's name pattern (the RFB mainframe names, or the
 // short names some mirrors use), never by position. Also: what a standard month would hold and is
-// missing, and which month the files say they are.
+// missing, and which month the files say they are. A month's folder downloaded as one zip counts
+// as that folder: its zips are planned exactly as the files of a folder would be.
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMonth } from '../lib/month.ts';
 import type { LookupTable } from '../storage/snapshots/tables.ts';
-import { listZip, type ZipMember } from './read/zip.ts';
+import { folderDownload, listZip, zipName, type ZipInput, type ZipMember } from './read/zip.ts';
 
 export type SourceKind = 'establishments' | 'companies' | 'simples' | 'partners' | 'regimes' | LookupTable;
 
 export interface SourceFile {
-  zip: string;
+  /** The member's zip: a file, or a zip inside a folder download (serialisable either way). */
+  zip: ZipInput;
   member: ZipMember;
   kind: SourceKind;
   /** The extraction date in the member's name (`D60913` → `2026-09-13`), when it has one. */
@@ -23,7 +25,7 @@ export interface ImportPlan {
   missing: string[];
   /** Zips given that hold nothing we know. */
   unknown: string[];
-  /** Month read from the folder name or the members' extraction dates, if any. */
+  /** Month read from the folder's name (or a folder download's), else the members' extraction dates, if any. */
   detectedMonth: string | null;
   /** The extraction date most members carry (the month's), if any carries one. */
   extracted: string | null;
@@ -112,12 +114,29 @@ function mostCommon(values: string[]): string | null {
 }
 
 export async function planImport(inputs: string[]): Promise<ImportPlan> {
-  const zips = expandInputs(inputs);
-  if (zips.length === 0) throw new Error(`no .zip file found in ${inputs.join(', ')}`);
+  const files = expandInputs(inputs);
+  if (files.length === 0) throw new Error(`no .zip file found in ${inputs.join(', ')}`);
+  const listed: { zip: ZipInput; members: ZipMember[] }[] = [];
+  const downloadMonths: string[] = [];
+  for (const file of files) {
+    const members = await listZip(file);
+    const download = await folderDownload(file, members);
+    if (!download) {
+      listed.push({ zip: file, members });
+      continue;
+    }
+    // The download is named after its folder (`2026-09.zip`), which is also its members' prefix.
+    const month = [path.basename(file).replace(/\.zip$/i, ''), path.posix.basename(download.folder)].find(isMonth);
+    if (month) downloadMonths.push(month);
+    for (const inner of download.zips) listed.push({ zip: inner, members: await listZip(inner) });
+  }
+  // Natural name order across files and the zips inside downloads, as one folder would be read.
+  const collator = new Intl.Collator('en', { numeric: true });
+  listed.sort((a, b) => collator.compare(zipName(a.zip), zipName(b.zip)));
+
   const sources: SourceFile[] = [];
   const unknown: string[] = [];
-  for (const zip of zips) {
-    const members = await listZip(zip);
+  for (const { zip, members } of listed) {
     let known = 0;
     for (const member of members) {
       const kind = kindOfMember(member.name);
@@ -125,15 +144,15 @@ export async function planImport(inputs: string[]): Promise<ImportPlan> {
       known++;
       sources.push({ zip, member, kind, extracted: extractionDate(member.name) });
     }
-    if (!known) unknown.push(path.basename(zip));
+    if (!known) unknown.push(zipName(zip));
   }
-  const given = new Set(zips.map((z) => path.basename(z).toLowerCase()));
+  const given = new Set(listed.map(({ zip }) => zipName(zip).toLowerCase()));
   const missing = STANDARD_ZIPS.filter((name) => {
     if (given.has(name.toLowerCase())) return false;
     const regime = REGIME_ZIPS.find(([n]) => n === name);
     return !(regime && [...given].some((g) => regime[1].test(g)));
   });
-  const folderMonth = inputs.map((i) => path.basename(path.resolve(i))).find(isMonth) ?? null;
+  const folderMonth = inputs.map((i) => path.basename(path.resolve(i))).find(isMonth) ?? downloadMonths[0] ?? null;
   const extracted = mostCommon(sources.map((s) => s.extracted).filter((d): d is string => d !== null));
   const fileMonth = mostCommon(sources.map((s) => s.extracted?.slice(0, 7)).filter((m): m is string => m !== undefined));
   return {

@@ -2,7 +2,6 @@
 // and analyses it. The importer runs two of these at once, in two processes, one per file
 // (SQLite allows one writer per file; two writers use both cores).
 import fs from 'node:fs';
-import path from 'node:path';
 import { openSqlite, type Sqlite } from '../storage/sqlite.ts';
 import { bulkPragmas } from '../storage/snapshots/bulk-pragmas.ts';
 import type { TableStats } from '../storage/snapshots/records.ts';
@@ -10,7 +9,7 @@ import { ALL_TABLES, createIndexSql, createTableSql, keyIndex, type SnapshotFile
 import { BatchInserter } from './batch-insert.ts';
 import { DelimitedLayoutError, DelimitedParser } from './read/delimited.ts';
 import { RecordParser, type RejectedRecord } from './read/records.ts';
-import { openMemberStream } from './read/zip.ts';
+import { openMemberStream, zipLabel, zipName } from './read/zip.ts';
 import type { SourceFile } from './sources.ts';
 import { sourceTable } from './tables/index.ts';
 
@@ -99,13 +98,14 @@ export async function writeSnapshotPart(job: WriterJob, onProgress: (p: WriterPr
       const def = sourceTable(src.kind);
       const insert = new BatchInserter(db, def.table);
       const st = stats[def.table.name];
-      const label = `${path.basename(src.zip)}:${src.member.name}`;
+      // `Empresas0.zip:K3241…EMPRECSV`, or `2026-09.zip:Empresas0.zip:K3241…EMPRECSV` from a folder download.
+      const label = `${zipLabel(src.zip)}:${src.member.name}`;
       let compressed = 0;
       const report = (force = false) => {
         const now = performance.now();
         if (!force && now - lastReport < 200) return;
         lastReport = now;
-        onProgress({ compressedBytes: compressedDone + compressed, rows: rowsTotal, current: path.basename(src.zip) });
+        onProgress({ compressedBytes: compressedDone + compressed, rows: rowsTotal, current: zipName(src.zip) });
       };
       const onRecord = (fields: string[], recordNo: number, line: number) => {
         const row = def.toRow(fields);

@@ -1,7 +1,9 @@
 // Listing a zip: the end of central directory record (searched backwards past a comment), the
-// ZIP64 records when the sizes need them, and the central directory's members.
+// ZIP64 records when the sizes need them, and the central directory's members. A zip inside a zip
+// (a ZipSlice) is listed in place: every position is counted from its start.
 import fs from 'node:fs';
-import { readAt, SIG_CENTRAL, SIG_EOCD, SIG_EOCD64, SIG_EOCD64_LOCATOR, SIG_LOCAL, TRUNCATED, u64, ZipError, type ZipMember } from './zip-format.ts';
+import path from 'node:path';
+import { readAt, SIG_CENTRAL, SIG_EOCD, SIG_EOCD64, SIG_EOCD64_LOCATOR, SIG_LOCAL, TRUNCATED, u64, zipFile, ZipError, type ZipInput, type ZipMember } from './zip-format.ts';
 
 const EOCD_SIZE = 22;
 const MAX_COMMENT = 0xffff;
@@ -22,22 +24,29 @@ function decodeName(buf: Buffer, utf8: boolean): string {
   return CONTROL.test(out) ? out.replace(CONTROL_ALL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) : out;
 }
 
-export async function listZip(file: string): Promise<ZipMember[]> {
-  let fh: fs.promises.FileHandle;
+export async function listZip(file: ZipInput): Promise<ZipMember[]> {
+  let handle: fs.promises.FileHandle;
   try {
-    fh = await fs.promises.open(file, 'r');
+    handle = await fs.promises.open(zipFile(file), 'r');
   } catch (err) {
     throw new ZipError(file, `cannot open the file (${(err as Error).message})`, { cause: err });
   }
+  const base = typeof file === 'string' ? 0 : file.start;
+  // Positions below count from the zip's first byte.
+  const at = (position: number, length: number) => readAt(handle, base + position, length);
   try {
-    const size = (await fh.stat()).size;
+    const fileSize = (await handle.stat()).size;
+    if (typeof file !== 'string' && file.start + file.size > fileSize) {
+      throw new ZipError(file, `${TRUNCATED} (it ends ${file.start + file.size - fileSize} bytes past the end of ${path.basename(file.file)})`);
+    }
+    const size = typeof file === 'string' ? fileSize : file.size;
     if (size === 0) throw new ZipError(file, 'empty file (0 bytes), not a zip');
     if (size < EOCD_SIZE) throw new ZipError(file, `${TRUNCATED} (only ${size} bytes)`);
 
     // The EOCD sits at the very end unless a comment (≤ 64 KiB) follows it: search backwards.
     const tailLen = Math.min(size, EOCD_SIZE + MAX_COMMENT);
     const tailStart = size - tailLen;
-    const tail = await readAt(fh, tailStart, tailLen);
+    const tail = await at(tailStart, tailLen);
     let eocdRel = -1;
     for (let i = tail.length - EOCD_SIZE; i >= 0; i--) {
       if (tail[i] === 0x50 && tail.readUInt32LE(i) === SIG_EOCD) {
@@ -50,7 +59,7 @@ export async function listZip(file: string): Promise<ZipMember[]> {
       }
     }
     if (eocdRel < 0) {
-      const head = await readAt(fh, 0, 4);
+      const head = await at(0, 4);
       const looksZip = head.length === 4 && head.readUInt32LE(0) === SIG_LOCAL;
       throw new ZipError(
         file,
@@ -68,10 +77,10 @@ export async function listZip(file: string): Promise<ZipMember[]> {
     // ZIP64: a locator just before the EOCD points at the EOCD64 record holding the real values.
     const locPos = eocdPos - 20;
     if (locPos >= 0) {
-      const loc = await readAt(fh, locPos, 20);
+      const loc = await at(locPos, 20);
       if (loc.length === 20 && loc.readUInt32LE(0) === SIG_EOCD64_LOCATOR) {
         const recPos = u64(loc, 8);
-        const rec = recPos + 56 <= locPos ? await readAt(fh, recPos, 56) : Buffer.alloc(0);
+        const rec = recPos + 56 <= locPos ? await at(recPos, 56) : Buffer.alloc(0);
         if (rec.length !== 56 || rec.readUInt32LE(0) !== SIG_EOCD64) {
           throw new ZipError(file, `${TRUNCATED} (invalid ZIP64 end of central directory record)`);
         }
@@ -89,7 +98,7 @@ export async function listZip(file: string): Promise<ZipMember[]> {
       throw new ZipError(file, `${TRUNCATED} (central directory out of the file's bounds)`);
     }
 
-    const cd = await readAt(fh, cdOffset, cdSize);
+    const cd = await at(cdOffset, cdSize);
     if (cd.length !== cdSize) throw new ZipError(file, `${TRUNCATED} (central directory incomplete)`);
     const members: ZipMember[] = [];
     let p = 0;
@@ -142,6 +151,6 @@ export async function listZip(file: string): Promise<ZipMember[]> {
     if (err instanceof ZipError) throw err;
     throw new ZipError(file, `error reading the zip (${(err as Error).message})`, { cause: err });
   } finally {
-    await fh.close().catch(() => {});
+    await handle.close().catch(() => {});
   }
 }

@@ -1,9 +1,10 @@
 // Streaming one member: its bytes read from the local header on, inflated when deflated, and
-// checked (compressed length, size, CRC-32) so that a corrupt file ends in one clean ZipError.
+// checked (compressed length, size, CRC-32) so that a corrupt file ends in one clean ZipError. A
+// member of a zip inside a zip (a ZipSlice) is read at the slice's start plus its own offsets.
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
-import { readAt, SIG_LOCAL, TRUNCATED, ZipError, type ZipMember } from './zip-format.ts';
+import { readAt, SIG_LOCAL, TRUNCATED, zipFile, ZipError, type ZipInput, type ZipMember } from './zip-format.ts';
 
 const DEFAULT_CHUNK = 1 << 20;
 
@@ -17,7 +18,7 @@ class CheckedMemberStream extends Transform {
   private upstream: Array<NodeJS.ReadableStream & { destroy(err?: Error): unknown }> = [];
 
   constructor(
-    private readonly file: string,
+    private readonly file: ZipInput,
     private readonly member: ZipMember,
     highWaterMark: number,
   ) {
@@ -61,7 +62,7 @@ class CheckedMemberStream extends Transform {
   }
 }
 
-function toZipError(err: unknown, file: string, member: ZipMember): ZipError {
+function toZipError(err: unknown, file: ZipInput, member: ZipMember): ZipError {
   if (err instanceof ZipError) return err;
   const e = err as NodeJS.ErrnoException;
   if (typeof e?.code === 'string' && (e.code.startsWith('Z_') || e.code.startsWith('ERR_ZLIB'))) {
@@ -76,7 +77,7 @@ class CompressedCounter extends Transform {
   constructor(
     private readonly expected: number,
     private readonly onBytes: ((n: number) => void) | undefined,
-    private readonly file: string,
+    private readonly file: ZipInput,
     private readonly member: ZipMember,
     hwm: number,
   ) {
@@ -102,7 +103,7 @@ class CompressedCounter extends Transform {
 }
 
 export function openMemberStream(
-  file: string,
+  file: ZipInput,
   member: ZipMember,
   opts?: { onCompressedBytes?: (n: number) => void; highWaterMark?: number },
 ): Readable {
@@ -113,11 +114,12 @@ export function openMemberStream(
     return out;
   }
   // The local header has its own name/extra lengths (they may differ from the central directory's).
+  const base = typeof file === 'string' ? 0 : file.start;
   void (async () => {
-    const fh = await fs.promises.open(file, 'r');
+    const fh = await fs.promises.open(zipFile(file), 'r');
     let header: Buffer;
     try {
-      header = await readAt(fh, member.localHeaderOffset, 30);
+      header = await readAt(fh, base + member.localHeaderOffset, 30);
     } finally {
       await fh.close().catch(() => {});
     }
@@ -126,10 +128,14 @@ export function openMemberStream(
     }
     if (out.destroyed) return;
     const dataStart = member.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+    // Past the slice's end lie the next member's bytes of the outer zip, not this one's.
+    if (typeof file !== 'string' && dataStart + member.compressedSize > file.size) {
+      throw new ZipError(file, `${TRUNCATED} (data of member ${member.name} out of bounds)`, { member: member.name });
+    }
     const source: Readable =
       member.compressedSize === 0
         ? Readable.from([])
-        : fs.createReadStream(file, { start: dataStart, end: dataStart + member.compressedSize - 1, highWaterMark: hwm });
+        : fs.createReadStream(zipFile(file), { start: base + dataStart, end: base + dataStart + member.compressedSize - 1, highWaterMark: hwm });
     const counter = new CompressedCounter(member.compressedSize, opts?.onCompressedBytes, file, member, hwm);
     out.attach(source);
     out.attach(counter);

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buffer as readAll } from 'node:stream/consumers';
-import { listZip, openMemberStream, ZipError, type ZipMember } from '../../../src/importer/read/zip.ts';
+import { listZip, openMemberStream, ZipError, type ZipInput, type ZipMember } from '../../../src/importer/read/zip.ts';
 import { buildZip, writeZip } from '../../helpers/zip-writer.ts';
 import { generateEstabelecimentos, rng } from '../../helpers/gen-records.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';
@@ -13,7 +13,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'zip-corrupt-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** Lists and fully reads every member; resolves to the ZipError (or null when the zip is sound). */
-async function zipFailure(file: string): Promise<ZipError | null> {
+async function zipFailure(file: ZipInput): Promise<ZipError | null> {
   let members: ZipMember[];
   try {
     members = await listZip(file);
@@ -47,6 +47,20 @@ describe('corrupt inputs give a clean ZipError', () => {
     fs.writeFileSync(g, 'PK\x03\x04');
     await assert.rejects(listZip(g), ZipError);
     await assert.rejects(listZip(path.join(tmp, 'nao-existe.zip')), (e: unknown) => e instanceof ZipError && /cannot open the file/.test(e.message));
+  });
+
+  test('a zip inside a zip, cut short at every offset or reaching past the file, names both zips', async () => {
+    const inner = fs.readFileSync(path.join(RECEITA_MINI, 'Estabelecimentos0.zip'));
+    const file = path.join(tmp, '2026-09.zip');
+    writeZip(file, [{ name: '2026-09/Estabelecimentos0.zip', data: inner, method: 0, dataDescriptor: true }]);
+    const start = fs.readFileSync(file).indexOf(inner);
+    for (let size = 0; size < inner.length; size++) {
+      const err = await zipFailure({ file, start, size, name: 'Estabelecimentos0.zip' });
+      assert.ok(err, `a slice of ${size} bytes was not detected`);
+      assert.match(err.message, /^2026-09\.zip:Estabelecimentos0\.zip: /);
+    }
+    const past = await zipFailure({ file, start: fs.statSync(file).size - 10, size: inner.length, name: 'Estabelecimentos0.zip' });
+    assert.match(String(past?.message), /^2026-09\.zip:Estabelecimentos0\.zip: truncated or corrupt zip file \(it ends \d+ bytes past the end of 2026-09\.zip\)/);
   });
 
   test('real sample truncated at every offset', async () => {

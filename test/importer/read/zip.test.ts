@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buffer as readAll } from 'node:stream/consumers';
-import { listZip, openMemberStream } from '../../../src/importer/read/zip.ts';
+import { folderDownload, listZip, openMemberStream } from '../../../src/importer/read/zip.ts';
 import { RecordParser } from '../../../src/importer/read/records.ts';
 import { buildZip, writeZip } from '../../helpers/zip-writer.ts';
 import { generateEstabelecimentos } from '../../helpers/gen-records.ts';
@@ -157,5 +157,37 @@ describe('ZIP64 and streaming behaviour', () => {
       break;
     }
     assert.ok(s.destroyed);
+  });
+});
+
+describe('a zip stored inside a zip (a folder download)', () => {
+  test('is listed and streamed in place, its offsets counted from its start', async () => {
+    const inner = fs.readFileSync(path.join(RECEITA_MINI, 'Estabelecimentos0.zip'));
+    const outer = path.join(tmp, '2026-09.zip');
+    writeZip(
+      outer,
+      [
+        { name: '2026-09/', data: '', method: 0 },
+        { name: '2026-09/tabmun.csv', data: 'not a zip, skipped', method: 0, dataDescriptor: true },
+        { name: '2026-09/Estabelecimentos0.zip', data: inner, method: 0, dataDescriptor: true },
+      ],
+      { zip64: true },
+    );
+    const download = await folderDownload(outer, await listZip(outer));
+    assert.ok(download);
+    assert.equal(download.folder, '2026-09');
+    assert.equal(download.zips.length, 1);
+    const [slice] = download.zips;
+    assert.equal(slice.name, 'Estabelecimentos0.zip');
+    assert.deepEqual(fs.readFileSync(outer).subarray(slice.start, slice.start + slice.size), inner);
+    const direct = path.join(RECEITA_MINI, 'Estabelecimentos0.zip');
+    const [member] = await listZip(slice);
+    assert.deepEqual(member, (await listZip(direct))[0]);
+    assert.deepEqual(await readAll(openMemberStream(slice, member)), await readAll(openMemberStream(direct, member)));
+  });
+
+  test('an ordinary zip is no folder download', async () => {
+    const file = path.join(RECEITA_MINI, 'Cnaes.zip');
+    assert.equal(await folderDownload(file, await listZip(file)), null);
   });
 });
