@@ -82,15 +82,28 @@ export function cents(s: string): number | bigint | null {
   return Number.isSafeInteger(n) ? n : BigInt(digits);
 }
 
+/** A CEP as printed: `01001-000`, `01.001-000`. */
+const PRINTED_CEP = /^(\d{2})\.?(\d{3})-(\d{3})$/;
+
 /**
  * CEP: 8 digits stored as an INTEGER (the reader pads it back to 8: 4 bytes instead of 9); a
- * 7-digit value lost its leading zero, which the padding restores; zeros → null; anything else
- * kept as the text given. BigInt: better-sqlite3 binds JS numbers as REAL.
+ * 7-digit value lost its leading zero, which the padding restores; a CEP as printed (`01001-000`,
+ * `01.001-000`) is the same 8 digits; zeros → null; anything else kept as the text given (a
+ * foreign postal code). BigInt: better-sqlite3 binds JS numbers as REAL.
  */
 export function cep(s: string): bigint | string | null {
+  // Fast path for the usual 8 digits: no regex, no string made.
+  if (s.length === 8) {
+    const v = digitsValue(s);
+    if (v > 0) return BigInt(v);
+  }
   const t = text(s);
   if (t === null || /^0+$/.test(t)) return null;
-  return /^\d{7,8}$/.test(t) ? BigInt(t) : t;
+  if (/^\d{7,8}$/.test(t)) return BigInt(t);
+  const m = PRINTED_CEP.exec(t);
+  if (m === null) return t;
+  const digits = m[1] + m[2] + m[3];
+  return digits === '00000000' ? null : BigInt(digits);
 }
 
 /**
