@@ -22,6 +22,7 @@ import {
   companies,
   createIndexSql,
   createTableSql,
+  digitsColumns,
   establishments,
   insertSql,
   lookupTable,
@@ -64,8 +65,11 @@ function fill(db: Sqlite, def: TableDef, rows: readonly Record<string, unknown>[
   const ins = db.prepare(insertSql(def));
   for (const r of rows) {
     const values = def.columns.map(([n]) => (r[n] ?? null) as SqlParam);
-    // The row digest, as the importer writes it (storage/snapshots/tables.ts DIGEST_COLUMN).
-    ins.run(...values, ...(def.digest ? [rowDigest(values, 1, values.length)] : []));
+    // The row digest, as the importer writes it (storage/snapshots/tables.ts DIGEST_COLUMN), and
+    // a number in a DIGITS column bound as the INTEGER the importer stores (importer/batch-insert.ts).
+    const digest = def.digest ? [rowDigest(values, 1, values.length)] : [];
+    for (const i of digitsColumns(def)) if (typeof values[i] === 'number') values[i] = BigInt(values[i] as number);
+    ins.run(...values, ...digest);
   }
   db.exec(createIndexSql(def));
 }

@@ -89,18 +89,20 @@ export function isoDate(v: number | string | null): string | null {
   return `${y}-${m < 10 ? '0' : ''}${m}-${d < 10 ? '0' : ''}${d}`;
 }
 
-/** Integer cents → "1061004829.23", exact (no float division). */
+/** Integer cents (a number, or the TEXT of their digits) → "1061004829.23", exact (no float division). */
 export function moneyText(cents: number | string | null): string {
   if (cents === null || cents === '') return '';
   if (typeof cents === 'string') {
-    // A value the importer could not turn into cents stays as given.
+    // The importer stores cents past 2^53 as the TEXT of their digits; any other text as given.
     if (!/^-?\d+$/.test(cents.trim())) return cents.trim();
     const s = cents.trim();
     const neg = s.startsWith('-');
     const digits = (neg ? s.slice(1) : s).replace(/^0+(?=\d)/, '').padStart(3, '0');
     return `${neg ? '-' : ''}${digits.slice(0, -2)}.${digits.slice(-2)}`;
   }
-  if (!Number.isSafeInteger(cents)) return String(cents);
+  // Past 2^53 in a snapshot imported before such values were kept as text: the nearest the number
+  // holds, still as reais (its digits are cents).
+  if (!Number.isSafeInteger(cents)) return Number.isInteger(cents) ? moneyText(BigInt(cents).toString()) : String(cents);
   const neg = cents < 0;
   const abs = Math.abs(cents);
   const c = abs % 100;

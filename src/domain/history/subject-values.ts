@@ -23,6 +23,11 @@ const NO_ESTABLISHMENT = Object.fromEntries(SUBJECT_EST_COLUMNS.map((c) => [c, n
 const NO_COMPANY = Object.fromEntries(SUBJECT_COMPANY_COLUMNS.map((c) => [c, null])) as SubjectCompany;
 
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
+/**
+ * Capital in cents; one past 2^53 cents, stored as the TEXT of its digits, as the nearest number:
+ * the feed only compares it with bounds that are numbers themselves (feed.ts).
+ */
+const amount = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : num(v));
 const text = (v: unknown) => (typeof v === 'string' ? v : null);
 /** Non-blank, as SQL's trim() sees it (spaces). */
 const hasText = (v: unknown) => (typeof v === 'string' && v.replace(/^ +| +$/g, '') !== '' ? 1 : 0);
@@ -47,7 +52,7 @@ export function subjectRow(cnpj: string, kinds: number, company: number, e: Subj
     email: e ? hasText(est.email) : null,
     telefone: e ? (est.telefone_1 != null || est.telefone_2 != null ? 1 : 0) : null,
     inicio: num(est.data_inicio_atividade),
-    capital: num(co.capital_social_cents),
+    capital: amount(co.capital_social_cents),
     cnaes: text(est.cnaes_secundarios),
     names: subjectNames(co.razao_social, est.nome_fantasia),
   };

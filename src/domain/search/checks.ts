@@ -82,12 +82,15 @@ export function rowCheck(st: Statements, cut: readonly RangeClause[], cep: reado
     )
     .raw(true) as Statement<[string], [unknown, unknown, unknown, unknown, unknown]>;
   const number = (v: unknown) => (typeof v === 'number' || typeof v === 'bigint' ? Number(v) : NaN);
+  // A capital past 2^53 cents is the TEXT of its digits: as a BigInt, compared exactly with the
+  // bounds (JS compares a BigInt with a number by value).
+  const amount = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? BigInt(v) : number(v));
   const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
   return (cnpj) => {
     const row = fetch.get(cnpj);
     if (row === undefined) return false;
     for (const r of cut) {
-      const n = number(row[r.param === 'inicio_atividade' ? 0 : 1]);
+      const n = r.param === 'inicio_atividade' ? number(row[0]) : amount(row[1]);
       if (!(n >= r.min && n <= r.max)) return false;
     }
     if (cep !== null) {

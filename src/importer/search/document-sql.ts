@@ -32,9 +32,14 @@ const CEP = code('e.cep', 99_999_999);
 export const FLAGS_SQL =
   `((s.opcao_simples IS 'S') + 2 * (s.opcao_mei IS 'S') + 4 * (coalesce(trim(e.email), '') <> '') ` +
   `+ 8 * (e.telefone_1 IS NOT NULL OR e.telefone_2 IS NOT NULL))`;
-/** capitalBucket (terms.ts) of the capital in cents, 'z' for zero, NULL when absent. */
+/**
+ * capitalBucket (terms.ts) of the capital in cents, 'z' for zero, NULL when absent. From the
+ * digits' count and the first digit, so an amount stored as the TEXT of its digits (past 2^53
+ * cents, importer/tables/fields.ts) gets its bucket too: the GLOBs run only when it is no integer.
+ */
 export const CAPITAL_BUCKET_SQL =
-  `CASE WHEN NOT (c.capital_social_cents BETWEEN 0 AND 9223372036854775807) THEN NULL WHEN c.capital_social_cents = 0 THEN 'z' ` +
+  `CASE WHEN NOT (c.capital_social_cents BETWEEN 0 AND 9223372036854775807 ` +
+  `OR (c.capital_social_cents GLOB '[1-9]*' AND c.capital_social_cents NOT GLOB '*[^0-9]*')) THEN NULL WHEN c.capital_social_cents = 0 THEN 'z' ` +
   `ELSE min(56, (length(c.capital_social_cents) - 1) * 3 + CASE WHEN substr(c.capital_social_cents, 1, 1) < '2' THEN 0 ` +
   `WHEN substr(c.capital_social_cents, 1, 1) < '5' THEN 1 ELSE 2 END) END`;
 /** yyyymmdd of the início de atividade, or NULL. */

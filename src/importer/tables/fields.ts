@@ -60,37 +60,59 @@ export function date(s: string): number | null {
 const MONEY = /^(\d+)(?:,(\d{1,2}))?$/;
 
 /**
- * Capital social `1061004829,23` / `000000018000,00` / `1.234,56` → exact integer cents.
- * Never a float: the digits are concatenated, and values past 2^53 cents become BigInt.
+ * Capital social `1061004829,23` / `000000018000,00` / `1.234,56` → exact integer cents: a number
+ * while a safe integer (below 2^53 cents, ~90 trillion reais), else the TEXT of the cents' digits
+ * (`99999999999999999,99` → '9999999999999999999'), whatever its length. Never a float, and never
+ * a BigInt: better-sqlite3 cannot bind one past int64, and that aborted the whole month.
  */
-export function cents(s: string): number | bigint | null {
-  // Fast path for the usual shape `123,45`: exact while the result is a safe integer.
-  const comma = s.length - 3;
-  if (comma > 0 && s.charCodeAt(comma) === 44) {
-    const whole = digitsValue(s.slice(0, comma));
-    const frac = digitsValue(s.slice(comma + 1));
-    if (whole >= 0 && frac >= 0) {
-      const n = whole * 100 + frac;
-      if (Number.isSafeInteger(n)) return n;
+export function cents(s: string): number | string | null {
+  // Fast path for the usual shape `123,45`: one pass over the characters, no string made. Exact:
+  // while the value stays below 2^53 every step is exact, and a larger one fails isSafeInteger.
+  const n = s.length;
+  const comma = n - 3;
+  if (comma > 0 && comma <= 15 && s.charCodeAt(comma) === 44) {
+    let v = 0;
+    for (let i = 0; i < n; i++) {
+      if (i === comma) continue;
+      const d = s.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) {
+        v = -1;
+        break;
+      }
+      v = v * 10 + d;
     }
+    if (v >= 0 && Number.isSafeInteger(v)) return v;
   }
   const t = s.trim().replace(/\./g, '');
   const m = MONEY.exec(t);
   if (!m) return null;
   const digits = (m[1] + (m[2] ?? '').padEnd(2, '0')).replace(/^0+(?=\d)/, '');
-  const n = Number(digits);
-  return Number.isSafeInteger(n) ? n : BigInt(digits);
+  const v = Number(digits);
+  return Number.isSafeInteger(v) ? v : digits;
 }
+
+/** A CEP as printed: `01001-000`, `01.001-000`. */
+const PRINTED_CEP = /^(\d{2})\.?(\d{3})-(\d{3})$/;
 
 /**
  * CEP: 8 digits stored as an INTEGER (the reader pads it back to 8: 4 bytes instead of 9); a
- * 7-digit value lost its leading zero, which the padding restores; zeros → null; anything else
- * kept as the text given. BigInt: better-sqlite3 binds JS numbers as REAL.
+ * 7-digit value lost its leading zero, which the padding restores; a CEP as printed (`01001-000`,
+ * `01.001-000`) is the same 8 digits; zeros → null; anything else kept as the text given (a
+ * foreign postal code). BigInt: better-sqlite3 binds JS numbers as REAL.
  */
 export function cep(s: string): bigint | string | null {
+  // Fast path for the usual 8 digits: no regex, no string made.
+  if (s.length === 8) {
+    const v = digitsValue(s);
+    if (v > 0) return BigInt(v);
+  }
   const t = text(s);
   if (t === null || /^0+$/.test(t)) return null;
-  return /^\d{7,8}$/.test(t) ? BigInt(t) : t;
+  if (/^\d{7,8}$/.test(t)) return BigInt(t);
+  const m = PRINTED_CEP.exec(t);
+  if (m === null) return t;
+  const digits = m[1] + m[2] + m[3];
+  return digits === '00000000' ? null : BigInt(digits);
 }
 
 /**

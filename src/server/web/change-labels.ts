@@ -58,6 +58,7 @@ export function valueText(v: unknown, campo?: string): string {
   }
   const s = String(v);
   if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return formatDay(s);
-  if (campo === 'capital_social' && /^\d+(\.\d+)?$/.test(s)) return brl.format(Number(s));
+  // The decimal text itself, not Number(s): exact past 2^53 (Intl formats a numeric string exactly).
+  if (campo === 'capital_social' && /^\d+(\.\d+)?$/.test(s)) return brl.format(s as Intl.StringNumericLiteral);
   return s;
 }

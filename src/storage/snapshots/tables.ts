@@ -15,13 +15,22 @@
 //   is not digits stays TEXT. Their columns have no declared type, so SQLite stores exactly what
 //   is bound (an INTEGER-affinity column would turn the text '0123' into 123). Readers get a
 //   number or a string of digits.
+// - Capital social is INTEGER cents while a safe integer (below 2^53 cents: ~90 trillion reais),
+//   else the TEXT of its cents' digits (importer/tables/fields.ts `cents`): exact at any size,
+//   where an int64 aborted the month and a JS number past 2^53 read back rounded. A DIGITS column
+//   too, since INTEGER affinity would turn that text into a lossy REAL. Snapshots written before
+//   (INTEGER column) read the same way, so the schema version stays.
 // - 4 KiB pages: a lookup on a full month reads ~10 B-tree leaves beyond the 2 GB memory map, one
 //   pread each; 4 KiB copies a quarter of the bytes of 16 KiB. Full month, pinned server: 142 µs CPU
 //   per lookup instead of 169, 5.6 k lookups/s instead of 4.4 k; the snapshot is 1% bigger and the
 //   import no slower (docs/benchmarks.md). Snapshots written with 16 KiB pages still read fine.
 //   About 170 bytes per establishment, index included.
 
-/** DIGITS: a column with no declared type (see above); the other two are SQLite's. */
+/**
+ * DIGITS: a column with no declared type (see above); the other two are SQLite's. A JS number is
+ * bound there as a BigInt (digitsColumns): better-sqlite3 binds numbers as REAL, which a column
+ * with no type keeps as REAL.
+ */
 export type ColumnType = 'TEXT' | 'INTEGER' | 'DIGITS';
 export type SnapshotFile = 'establishments' | 'companies';
 
@@ -100,7 +109,7 @@ export const companies = table({
     ['razao_social', 'TEXT'],
     ['natureza_juridica', 'INTEGER'],
     ['qualificacao_responsavel', 'INTEGER'],
-    ['capital_social_cents', 'INTEGER'],
+    ['capital_social_cents', 'DIGITS'],
     ['porte', 'INTEGER'],
     ['ente_federativo', 'TEXT'],
   ],
@@ -248,6 +257,11 @@ export function createIndexSql(def: TableDef): string {
 export function insertSql(def: TableDef, rows = 1): string {
   const one = `(${Array(insertWidth(def)).fill('?').join(', ')})`;
   return `INSERT INTO ${def.name} VALUES ${Array(rows).fill(one).join(', ')}`;
+}
+
+/** Positions of a table's DIGITS columns: where a number must be bound as a BigInt to be stored as an INTEGER. */
+export function digitsColumns(def: TableDef): number[] {
+  return def.columns.flatMap(([, type], i) => (type === 'DIGITS' ? [i] : []));
 }
 
 /** Parameters per inserted row: the columns, and the digest when the table has one. */

@@ -68,8 +68,10 @@ export class Oracle {
     flag(f.has_telefone, `e.telefone_1 IS NOT NULL OR e.telefone_2 IS NOT NULL`);
     if (f.inicio_atividade_min !== undefined) w.push(`e.data_inicio_atividade >= ${parseIsoDate(f.inicio_atividade_min)}`);
     if (f.inicio_atividade_max !== undefined) w.push(`e.data_inicio_atividade <= ${parseIsoDate(f.inicio_atividade_max)}`);
-    if (f.capital_social_min !== undefined) w.push(`typeof(c.capital_social_cents) = 'integer' AND c.capital_social_cents >= ${Math.round(f.capital_social_min * 100)}`);
-    if (f.capital_social_max !== undefined) w.push(`typeof(c.capital_social_cents) = 'integer' AND c.capital_social_cents <= ${Math.round(f.capital_social_max * 100)}`);
+    // Cents past 2^53 are the TEXT of their digits: compared as their REAL (the bounds are numbers too).
+    const capital = `CASE typeof(c.capital_social_cents) WHEN 'integer' THEN c.capital_social_cents WHEN 'text' THEN CAST(c.capital_social_cents AS REAL) END`;
+    if (f.capital_social_min !== undefined) w.push(`${capital} >= ${Math.round(f.capital_social_min * 100)}`);
+    if (f.capital_social_max !== undefined) w.push(`${capital} <= ${Math.round(f.capital_social_max * 100)}`);
     return { sql: w.length ? w.join(' AND ') : '1', args: a };
   }
 
