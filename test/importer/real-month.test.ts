@@ -1,5 +1,5 @@
-// What a real Receita month can bring beyond the fixtures' quirks (issue #27, docs/receita-dump.md
-// §7 quirks 21-27): each case ends in a correct month or a clear refusal. Every month here is the
+// What a real Receita month can bring beyond the fixtures' quirks (docs/receita-dump.md §7, quirks
+// 18 and 21-26): each case ends in a correct month or a clear refusal. Every month here is the
 // real sample written the way the Receita writes it (mainframe member names with extraction dates,
 // Latin-1, every field quoted, `;`), then damaged the way real months were.
 import assert from 'node:assert/strict';
@@ -187,4 +187,22 @@ test('quirk 26: a tax-regime file in another layout is left out with a warning; 
   assert.equal(summary.stats.skipped!.length, 2);
   const { stdout } = await promisify(execFile)(process.execPath, [BIN, '--data-dir', dataDir, 'status']);
   assert.match(stdout, /left out \(tax-regime file in another layout\): Lucro Real\.zip:Lucro Real\.csv: unexpected header/);
+});
+
+test('quirk 18: orphans load: an establishment without its company answers with the company fields empty; a partner without one is kept', async () => {
+  const month = await receitaMonth(tempDir('cnpj-month-'), {
+    edit: (zip, bytes) => {
+      // SERPRO's company row gone; a partner of a base that has no company row.
+      if (zip === 'Empresas1.zip') return Buffer.alloc(0);
+      if (zip === 'Socios0.zip') return Buffer.concat([bytes, latin1('"99999999";"2";"SOCIO ORFAO";"***111111**";"49";"20200101";"";"***000000**";"";"00";"5"\n')]);
+      return bytes;
+    },
+  });
+  const { summary } = await importMonth(tempDir(), [month]);
+  const company = snapshotLookup(summary.dir).get(SERPRO)!;
+  assert.equal(company.company.razao_social, '');
+  assert.equal(company.company.natureza_juridica, '');
+  assert.equal(company.company.nome_fantasia, 'REGIONAL BRASILIA-DF');
+  assert.equal(company.socios.length, 6);
+  assert.deepEqual(querySnapshot(summary.dir, 'companies.db', "SELECT nome FROM partners WHERE basico = '99999999'").map((r) => ({ ...(r as object) })), [{ nome: 'SOCIO ORFAO' }]);
 });
