@@ -20,7 +20,7 @@ import { CompanyRegistry } from '../src/domain/company/lookup.ts';
 import { MAPPED_COLUMNS } from '../src/domain/company/map.ts';
 import { prepareRootRows } from '../src/domain/registry/root-rows.ts';
 import { generateDump } from '../src/demo/generate.ts';
-import { runImport } from '../src/importer/run.ts';
+import { runImport } from '../importer/run.ts';
 import { dataPaths } from '../src/lib/config.ts';
 import { startServer } from '../src/server/server.ts';
 import { openAppDb } from '../src/storage/app-db.ts';

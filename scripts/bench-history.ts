@@ -1,15 +1,15 @@
 // Measures the change history's comparison alone on two imported months of a data directory:
 //   npm run bench:history -- --data-dir D --before 2026-09 --after 2026-10 [--part establishments|companies --into DIR | --step]
-// Records the differences (the rules of src/domain/history/record.ts apply: the same month again
+// Records the differences (the rules of importer/history/record.ts apply: the same month again
 // replaces them) and prints the time, the rows and the bytes history.db grew by. With --part, only
 // that part, into DIR's history.db: two of these at once are the import's step (importer/history/step.ts).
 // With --step, the import's step itself: both parts in two child processes, then their move into
 // D's history.db (the seconds the publish would wait when nothing else runs beside it).
 import { statSync } from 'node:fs';
 import { dataPaths } from '../src/lib/config.ts';
-import type { ComparePart } from '../src/domain/history/compare.ts';
-import { recordMonth } from '../src/domain/history/record.ts';
-import { finishHistory, startHistory } from '../src/importer/history/step.ts';
+import type { ComparePart } from '../importer/history/compare.ts';
+import { recordMonth } from '../importer/history/record.ts';
+import { finishHistory, startHistory } from '../importer/history/step.ts';
 import type { SnapshotInfo } from '../src/storage/snapshots/records.ts';
 import { openHistoryDb } from '../src/storage/history/db.ts';
 import { snapshotDir } from './evolve-check.ts';

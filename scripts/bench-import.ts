@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { runImport } from '../src/importer/run.ts';
+import { runImport } from '../importer/run.ts';
 import { numberOption } from '../src/cli/options.ts';
 import { generateDump } from '../src/demo/generate.ts';
 

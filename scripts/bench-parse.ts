@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { listZip, openMemberStream } from '../src/importer/read/zip.ts';
-import { RecordParser } from '../src/importer/read/records.ts';
-import { CsvReferenceParser } from '../src/importer/read/csv-reference.ts';
+import { listZip, openMemberStream } from '../importer/read/zip.ts';
+import { RecordParser } from '../importer/read/records.ts';
+import { CsvReferenceParser } from '../importer/read/csv-reference.ts';
 import { generateEstabelecimentos } from '../test/helpers/gen-records.ts';
 import { writeZip } from '../test/helpers/zip-writer.ts';
 

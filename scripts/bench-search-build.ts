@@ -10,7 +10,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { numberOption } from '../src/cli/options.ts';
 import { dataPaths } from '../src/lib/config.ts';
-import { buildSearch } from '../src/importer/search/build.ts';
+import { buildSearch } from '../importer/search/build.ts';
 import { openAppSqlite } from '../src/storage/app-db.ts';
 import { activeSnapshot } from '../src/storage/snapshots/records.ts';
 

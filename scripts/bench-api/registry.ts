@@ -16,7 +16,7 @@ export async function ensureRegistry(dataDir: string, companies: number): Promis
   }
   // The real pipeline: the synthetic dump generator, then the importer.
   const { generateDump } = await import('../../src/demo/generate.ts');
-  const { runImport } = await import('../../src/importer/run.ts');
+  const { runImport } = await import('../../importer/run.ts');
   const out = path.join(dataDir, 'bench-dump');
   fs.rmSync(out, { recursive: true, force: true });
   let t = performance.now();

@@ -7,17 +7,17 @@ import { withGlobalOptions } from './options.ts';
 export async function main(argv: string[]): Promise<void> {
   // Internal: a snapshot writer started by `import` (not a user command, so not in --help).
   if (argv[0] === '__import-writer') {
-    const { runWriterProcess } = await import('../importer/writer-process.ts');
+    const { runWriterProcess } = await import('../../importer/writer-process.ts');
     return runWriterProcess();
   }
   // Internal: a search index builder started by `import` after the writers.
   if (argv[0] === '__import-search') {
-    const { runSearchProcess } = await import('../importer/search/process.ts');
+    const { runSearchProcess } = await import('../../importer/search/process.ts');
     return runSearchProcess();
   }
   // Internal: the comparison with the month before, started by `import` beside the search build.
   if (argv[0] === '__import-history') {
-    const { runHistoryProcess } = await import('../importer/history/process.ts');
+    const { runHistoryProcess } = await import('../../importer/history/process.ts');
     return runHistoryProcess();
   }
   const verbose = argv.includes('--verbose');

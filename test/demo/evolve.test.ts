@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { generateDump, type DumpManifest } from '../../src/demo/generate.ts';
-import { runImport } from '../../src/importer/run.ts';
+import { runImport } from '../../importer/run.ts';
 import { compareWithManifest, countDifferences, snapshotDir } from '../../scripts/evolve-check.ts';
 
 let dir: string;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runImport, type ImportOptions } from '../../src/importer/run.ts';
+import { runImport, type ImportOptions } from '../../importer/run.ts';
 import { generateDump } from '../../src/demo/generate.ts';
 import { startServer } from '../../src/server/server.ts';
 import { TestServer } from './download/server.ts';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 import { ZipWriter } from '../../src/demo/zip-writer.ts';
-import { listZip, openMemberStream } from '../../src/importer/read/zip.ts';
+import { listZip, openMemberStream } from '../../importer/read/zip.ts';
 import { openAppDb } from '../../src/storage/app-db.ts';
 import { activeSnapshot, type SnapshotInfo } from '../../src/storage/snapshots/records.ts';
 import { openSqlite } from '../../src/storage/sqlite.ts';

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openAppDb } from '../../src/storage/app-db.ts';
 import { listSnapshots } from '../../src/storage/snapshots/records.ts';
-import { runImport } from '../../src/importer/run.ts';
-import { MAX_REJECT_LINES } from '../../src/importer/writer.ts';
+import { runImport } from '../../importer/run.ts';
+import { MAX_REJECT_LINES } from '../../importer/writer.ts';
 import { RECEITA_MINI } from '../fixtures/index.ts';
 import { active, copySamples, querySnapshot, rec, tempDir, writeZip } from './helpers.ts';
 

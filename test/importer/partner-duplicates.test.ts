@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { runImport } from '../../src/importer/run.ts';
+import { runImport } from '../../importer/run.ts';
 import { bearer, get, makeAccount, serve } from '../server/helpers.ts';
 import { copySamples, querySnapshot, rec, tempDir, writeZip } from './helpers.ts';
 

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { runImport, type ImportOptions } from '../../src/importer/run.ts';
+import { runImport, type ImportOptions } from '../../importer/run.ts';
 import { ZipWriter } from '../../src/demo/zip-writer.ts';
-import { snapshotLookup } from '../domain/history/snapshot-lookup.ts';
+import { snapshotLookup } from './history/snapshot-lookup.ts';
 import { active, querySnapshot, receitaMonth, tempDir } from './helpers.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/cnpj-api.js', import.meta.url));

@@ -3,8 +3,8 @@
 // key column is left out; values stay in [0, 2^47) (SQLite's 6-byte integer).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rowDigest } from '../../src/importer/row-digest.ts';
-import type { SqlParam } from '../../src/importer/tables/source-table.ts';
+import { rowDigest } from '../../importer/row-digest.ts';
+import type { SqlParam } from '../../importer/tables/source-table.ts';
 
 const d = (...values: SqlParam[]) => rowDigest(['KEY', ...values], 1, values.length + 1);
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { makeCnpj } from '../../src/domain/cnpj.ts';
-import { runImport } from '../../src/importer/run.ts';
+import { runImport } from '../../importer/run.ts';
 import { RECEITA_MINI } from '../fixtures/index.ts';
 import { bearer, get, makeAccount, serve, type TestServer } from '../server/helpers.ts';
 import { querySnapshot, rec, tempDir, writeZip } from './helpers.ts';

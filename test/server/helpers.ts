@@ -1,7 +1,7 @@
 // Test fixtures for the API: a temp data dir, snapshots written straight from the schema source
 // (src/storage/snapshots/tables.ts), accounts and tokens through the accounts module, a running server.
-import { rowDigest } from '../../src/importer/row-digest.ts';
-import type { SqlParam } from '../../src/importer/tables/source-table.ts';
+import { rowDigest } from '../../importer/row-digest.ts';
+import type { SqlParam } from '../../importer/tables/source-table.ts';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

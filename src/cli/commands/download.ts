@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { DownloadError, downloadMonth, formatDownloadSummary } from '../../importer/download/month.ts';
+import { DownloadError, downloadMonth, formatDownloadSummary } from '../../../importer/download/month.ts';
 import { CliError } from '../errors.ts';
 import { dataDirOf, numberOption, type GlobalArgs } from '../options.ts';
 

@@ -1,9 +1,9 @@
 // `cnpj-api history`: the recorded months of history.db (docs/history.md) and recording a kept
 // month by hand (one whose recording failed or was skipped). Also the import's history line.
 import type { Argv, CommandModule } from 'yargs';
-import { tipoCounts } from '../../domain/history/counts.ts';
-import type { RecordResult } from '../../domain/history/record.ts';
-import type { HistorySummary } from '../../importer/history/step.ts';
+import { tipoCounts } from '../../../importer/history/counts.ts';
+import type { RecordResult } from '../../../importer/history/record.ts';
+import type { HistorySummary } from '../../../importer/history/step.ts';
 import { dataPaths } from '../../lib/config.ts';
 import { isMonth } from '../../lib/month.ts';
 import { CliError } from '../errors.ts';
@@ -50,7 +50,7 @@ const status: CommandModule<GlobalArgs, StatusArgs> = {
   builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
   // The history modules are loaded on use: every command module is loaded to build --help.
   handler: async (argv) => {
-    const { historyBytes, recordedMonths } = await import('../../domain/history/months.ts');
+    const { historyBytes, recordedMonths } = await import('../../../importer/history/months.ts');
     const dataDir = dataDirOf(argv);
     const months = recordedMonths(dataDir);
     const bytes = historyBytes(dataDir);
@@ -74,7 +74,7 @@ const record: CommandModule<GlobalArgs, RecordArgs> = {
   handler: (argv) =>
     withApp(argv, async ({ sqlite, dataDir }) => {
       if (!isMonth(argv.month)) throw new CliError(`invalid month "${argv.month}": use YYYY-MM`);
-      const { recordKeptMonth } = await import('../../domain/history/months.ts');
+      const { recordKeptMonth } = await import('../../../importer/history/months.ts');
       const { listSnapshots } = await import('../../storage/snapshots/records.ts');
       let r: RecordResult;
       try {

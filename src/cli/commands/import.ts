@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
-import type { ImportSummary } from '../../importer/run.ts';
-import { fmtDuration } from '../../importer/progress.ts';
+import type { ImportSummary } from '../../../importer/run.ts';
+import { fmtDuration } from '../../../importer/progress.ts';
 import { historyLine, historyOption } from './history.ts';
 import { CliError } from '../errors.ts';
 import { dataDirOf, numberOption, type GlobalArgs } from '../options.ts';
@@ -43,7 +43,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
       .example('$0 import Empresas0.zip Estabelecimentos0.zip --month 2026-09 --allow-partial', 'import some files only'),
   handler: async (argv) => {
     // Loaded on use: every command module is loaded to build --help, and the import parent's RSS counts.
-    const { runImport } = await import('../../importer/run.ts');
+    const { runImport } = await import('../../../importer/run.ts');
     const readAhead = readAheadWarning(dataDirOf(argv));
     if (readAhead !== null) console.error(readAhead);
     let summary: ImportSummary;

@@ -37,7 +37,7 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
       .option('port', numberOption('port', PORT_RULE, { default: DEFAULT_PORT }))
       .option('companies', numberOption('companies', { integer: true, min: 1 }, { default: 20_000, describe: 'size of the synthetic month' })),
   handler: async (argv) => {
-    const { runImport } = await import('../../importer/run.ts');
+    const { runImport } = await import('../../../importer/run.ts');
     const { generateDump } = await import('../../demo/generate.ts');
     const { startServer } = await import('../../server/server.ts');
     const proxy = proxyOptionsOf(argv);

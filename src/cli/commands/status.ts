@@ -35,7 +35,7 @@ export const statusCommand: CommandModule<GlobalArgs, Args> = {
           (t.rejected ? `, ${t.rejected} rejected` : '') + (t.duplicates ? `, ${t.duplicates} duplicates dropped` : ''));
       }
       if (snap.stats.missingFiles.length) console.log(`missing standard files: ${snap.stats.missingFiles.join(', ')}`);
-      const { recordedMonths } = await import('../../domain/history/months.ts');
+      const { recordedMonths } = await import('../../../importer/history/months.ts');
       const last = recordedMonths(dataDir)[0];
       console.log(last ? `history: last recorded month ${last.month} (compared with ${last.fromMonth}); see \`cnpj-api history status\`` : 'history: no month recorded yet');
     } finally {

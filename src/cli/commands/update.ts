@@ -1,8 +1,8 @@
 import type { CommandModule } from 'yargs';
-import { fmtBytes } from '../../importer/download/progress.ts';
-import { runUpdate } from '../../importer/download/update.ts';
+import { fmtBytes } from '../../../importer/download/progress.ts';
+import { runUpdate } from '../../../importer/download/update.ts';
 import { dataDirOf, type GlobalArgs } from '../options.ts';
-import type { ImportSummary } from '../../importer/run.ts';
+import type { ImportSummary } from '../../../importer/run.ts';
 import { historyLine, historyOption } from './history.ts';
 import { cliErrorOf, netOf, sourceOptions, type SourceArgs } from './download.ts';
 
@@ -48,7 +48,7 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
         },
         importMonth: async (dir, month) => {
           // Loaded on demand: the importer is heavy and only this path needs it.
-          const { runImport } = await import('../../importer/run.ts');
+          const { runImport } = await import('../../../importer/run.ts');
           imported.summary = await runImport({ dataDir, inputs: [dir], month, progress: tty, history: !argv['skip-history'], log: tty || argv.verbose ? log : undefined });
           return imported.summary;
         },

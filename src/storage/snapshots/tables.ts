@@ -169,7 +169,7 @@ export const regimes = table({
     ['escrituracoes', 'INTEGER'],
   ],
   index: ['basico', 'ano'],
-  // For the monthly comparison of the lookup's regime fields (domain/history/compare.ts).
+  // For the monthly comparison of the lookup's regime fields (importer/history/compare.ts).
   digest: true,
 } as const);
 
@@ -215,7 +215,7 @@ export type RegimeRow = RowOf<typeof regimes>;
 /**
  * The row digest: a 47-bit hash of every column but the key (the first), written by the importer
  * (importer/row-digest.ts) after the table's own columns and appended to its lookup index. The
- * monthly comparison (domain/history/pair.ts) then tells an unchanged row from the index alone,
+ * monthly comparison (importer/history/pair.ts) then tells an unchanged row from the index alone,
  * without reading the row: a table row read at random costs ~1.4 µs, an index probe ~0.3 µs.
  * 47 bits fit SQLite's 6-byte integer; two different rows share a digest with odds of 2^-47.
  * Snapshots written before it have no such column and are compared column by column.

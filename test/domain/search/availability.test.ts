@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { CompanyRegistry } from '../../../src/domain/company/lookup.ts';
 import { searchOf } from '../../../src/domain/search/index.ts';
-import { runImport } from '../../../src/importer/run.ts';
+import { runImport } from '../../../importer/run.ts';
 import { openSqlite } from '../../../src/storage/sqlite.ts';
 import { SEARCH_FILE, SEARCH_SCHEMA_VERSION } from '../../../src/storage/snapshots/search-schema.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';

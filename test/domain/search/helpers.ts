@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runImport, type ImportOptions, type ImportSummary } from '../../../src/importer/run.ts';
+import { runImport, type ImportOptions, type ImportSummary } from '../../../importer/run.ts';
 import { CompanyRegistry } from '../../../src/domain/company/lookup.ts';
 import { searchOf, type SearchIndex } from '../../../src/domain/search/index.ts';
 import { Oracle } from './oracle.ts';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { normalizeText } from '../../../src/domain/search/normalize.ts';
-import { namePrefixTerms } from '../../../src/importer/search/name-prefixes.ts';
+import { namePrefixTerms } from '../../../importer/search/name-prefixes.ts';
 import { checkDigits } from '../../../src/domain/cnpj.ts';
 import { MAX_EXPANSION, MAX_OR, PLAN_DEFAULTS } from '../../../src/domain/search/prefix.ts';
 import { SearchIndex } from '../../../src/domain/search/index.ts';

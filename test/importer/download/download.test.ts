@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { DownloadError, downloadMonth } from '../../../src/importer/download/month.ts';
+import { DownloadError, downloadMonth } from '../../../importer/download/month.ts';
 import { sample, TestServer } from './server.ts';
 import { ALL_LOCAL, assertComplete, behaveOn, cleanUpAfterEach, DAV, MONTH_FILES, opts, REGIME, share, shareFiles, tmpdir, TOKEN, track } from './share.ts';
 

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { listZip } from '../../../src/importer/read/zip.ts';
+import { listZip } from '../../../importer/read/zip.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';
 
 export function sample(name: string): Buffer {

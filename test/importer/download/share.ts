@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'node:test';
-import type { DownloadOptions } from '../../../src/importer/download/month.ts';
+import type { DownloadOptions } from '../../../importer/download/month.ts';
 import { sample, TestServer, type Behavior, type TestServerOptions } from './server.ts';
 
 export const TOKEN = 'TestTok3n';

@@ -2,10 +2,10 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { DelimitedParser, DelimitedLayoutError } from '../../../src/importer/read/delimited.ts';
-import type { RejectedRecord } from '../../../src/importer/read/records.ts';
-import { MAX_LINE_CHARS } from '../../../src/importer/read/split.ts';
-import { listZip, openMemberStream } from '../../../src/importer/read/zip.ts';
+import { DelimitedParser, DelimitedLayoutError } from '../../../importer/read/delimited.ts';
+import type { RejectedRecord } from '../../../importer/read/records.ts';
+import { MAX_LINE_CHARS } from '../../../importer/read/split.ts';
+import { listZip, openMemberStream } from '../../../importer/read/zip.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';
 
 const HEADER = ['ano', 'cnpj', 'cnpj_da_scp', 'forma_de_tributacao', 'quantidade_de_escrituracoes'];

@@ -1,8 +1,8 @@
 // Differential test: the hand-written RecordParser against the csv-parse reference on the same input.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { RecordParser, type RejectedRecord } from '../../../src/importer/read/records.ts';
-import { CsvReferenceParser } from '../../../src/importer/read/csv-reference.ts';
+import { RecordParser, type RejectedRecord } from '../../../importer/read/records.ts';
+import { CsvReferenceParser } from '../../../importer/read/csv-reference.ts';
 import { rng, estabelecimentoFields } from '../../helpers/gen-records.ts';
 
 interface Result {

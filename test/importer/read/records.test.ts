@@ -1,8 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { RecordParser, type RejectedRecord } from '../../../src/importer/read/records.ts';
-import { MAX_RECORD_CHARS, MAX_LINE_CHARS } from '../../../src/importer/read/split.ts';
-import { decodeField, repairUtf8 } from '../../../src/importer/read/decode.ts';
+import { RecordParser, type RejectedRecord } from '../../../importer/read/records.ts';
+import { MAX_RECORD_CHARS, MAX_LINE_CHARS } from '../../../importer/read/split.ts';
+import { decodeField, repairUtf8 } from '../../../importer/read/decode.ts';
 
 interface Out {
   records: [string[], number, number][];

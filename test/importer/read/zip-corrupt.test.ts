@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buffer as readAll } from 'node:stream/consumers';
-import { listZip, openMemberStream, ZipError, type ZipInput, type ZipMember } from '../../../src/importer/read/zip.ts';
+import { listZip, openMemberStream, ZipError, type ZipInput, type ZipMember } from '../../../importer/read/zip.ts';
 import { buildZip, writeZip } from '../../helpers/zip-writer.ts';
 import { generateEstabelecimentos, rng } from '../../helpers/gen-records.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';

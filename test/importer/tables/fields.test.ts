@@ -1,7 +1,7 @@
 // The field rules of importer/tables/fields.ts on the shapes the Receita writes (docs/receita-dump.md §3).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cents, cep } from '../../../src/importer/tables/fields.ts';
+import { cents, cep } from '../../../importer/tables/fields.ts';
 
 test('cep: 8 digits, a 7-digit value and a CEP as printed are the INTEGER of their digits; zeros null; other text as given', () => {
   assert.equal(cep('01001000'), 1001000n);

@@ -5,12 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
-import { DelimitedParser } from '../../../src/importer/read/delimited.ts';
-import { RecordParser, type RejectedRecord } from '../../../src/importer/read/records.ts';
-import { openMemberStream } from '../../../src/importer/read/zip.ts';
-import { planImport, type SourceKind } from '../../../src/importer/sources.ts';
-import { sourceTable } from '../../../src/importer/tables/index.ts';
-import type { SourceTable, SqlParam } from '../../../src/importer/tables/source-table.ts';
+import { DelimitedParser } from '../../../importer/read/delimited.ts';
+import { RecordParser, type RejectedRecord } from '../../../importer/read/records.ts';
+import { openMemberStream } from '../../../importer/read/zip.ts';
+import { planImport, type SourceKind } from '../../../importer/sources.ts';
+import { sourceTable } from '../../../importer/tables/index.ts';
+import type { SourceTable, SqlParam } from '../../../importer/tables/source-table.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';
 
 /** Field counts of the Receita's published layout (and, for the regime CSVs, their header). */

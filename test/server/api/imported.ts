@@ -8,7 +8,7 @@
 //   33683110 and 33683112: one establishment each, beside SERPRO's root (range bounds).
 import path from 'node:path';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
-import { runImport } from '../../../src/importer/run.ts';
+import { runImport } from '../../../importer/run.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';
 import { rec, writeZip } from '../../importer/helpers.ts';
 import { tempDataDir } from '../helpers.ts';

@@ -1,7 +1,7 @@
 // What the search and partner endpoint tests share: the demo-400 month imported for real with
 // its oracle, an account and a server; and walking a paged answer to its last page.
 import assert from 'node:assert/strict';
-import { runImport } from '../../../src/importer/run.ts';
+import { runImport } from '../../../importer/run.ts';
 import { DEMO_400 } from '../../fixtures/index.ts';
 import { Oracle } from '../../domain/search/oracle.ts';
 import { makeAccount, serve, tempDataDir, type TestAccount, type TestServer } from '../helpers.ts';

@@ -8,7 +8,7 @@ import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { CompanySchema } from '../../../src/domain/company/schema.ts';
 import type { CompanyFilters } from '../../../src/domain/search/filters.ts';
-import { runImport } from '../../../src/importer/run.ts';
+import { runImport } from '../../../importer/run.ts';
 import { DEMO_400 } from '../../fixtures/index.ts';
 import { CSV_COLUMNS } from '../../../src/server/api/csv.ts';
 import { parseCsv } from './csv-parse.ts';

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createAccount } from '../../../src/domain/accounts/accounts.ts';
 import { createUser } from '../../../src/domain/accounts/users.ts';
-import { runImport } from '../../../src/importer/run.ts';
+import { runImport } from '../../../importer/run.ts';
 import { openAppDb } from '../../../src/storage/app-db.ts';
 import { DEMO_400 } from '../../fixtures/index.ts';
 import { serve, tempDataDir, type TestServer } from '../helpers.ts';

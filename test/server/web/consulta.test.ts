@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { createUser } from '../../../src/domain/accounts/users.ts';
 import { spDay } from '../../../src/domain/accounts/time.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
-import { runImport } from '../../../src/importer/run.ts';
+import { runImport } from '../../../importer/run.ts';
 import { openAppDb } from '../../../src/storage/app-db.ts';
 import { DEMO_400 } from '../../fixtures/index.ts';
 import { bearer, get, makeAccount, serve, tempDataDir, withAppDb, type TestServer } from '../helpers.ts';

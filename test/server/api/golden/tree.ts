@@ -4,7 +4,7 @@ import { createAccount, suspendAccount } from '../../../../src/domain/accounts/a
 import { storeContacts } from '../../../../src/domain/accounts/contacts.ts';
 import { setPlan } from '../../../../src/domain/accounts/plans.ts';
 import { createToken, deactivateToken } from '../../../../src/domain/accounts/tokens.ts';
-import { runImport } from '../../../../src/importer/run.ts';
+import { runImport } from '../../../../importer/run.ts';
 import { startServer } from '../../../../src/server/server.ts';
 import { openAppDb } from '../../../../src/storage/app-db.ts';
 import { openSqlite } from '../../../../src/storage/sqlite.ts';
