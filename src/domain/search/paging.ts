@@ -8,6 +8,9 @@ import { toCompanyFilters, type CompanyFilterValues } from './query-schema.ts';
 /** The cursor's scope: the route and every filter, in the schema's order (another filter set's cursor fails). */
 export const scopeOf = (v: CompanyFilterValues) => `companies ${JSON.stringify(toCompanyFilters(v))}`;
 
+/** The partner search's cursor scope: its two filters. */
+export const partnersScope = (f: { nome?: string; cnpj_cpf?: string }) => `partners ${JSON.stringify({ nome: f.nome, cnpj_cpf: f.cnpj_cpf })}`;
+
 /** `cnae_secundario` alone selects nothing: the engine would refuse it too. */
 export const missingFilter = (v: CompanyFilterValues) => (hasFilter({ ...toCompanyFilters(v), cnae_secundario: undefined }) ? null : { key: 'missing_filter' as const });
 

@@ -1,6 +1,7 @@
 // GET /api/v1/partners?nome=&cnpj_cpf=&limit&cursor: one row per (partner, company), in the
 // partners table's order (keyset on its rowid), each with its company's head office summary
 // (domain/search/partners.ts). One call of quota per request, as the company search.
+import { partnersScope } from '../../domain/search/paging.ts';
 import { PartnerSearchQuerySchema } from '../../domain/search/query-schema.ts';
 import { sendJson } from './errors.ts';
 import { cursorKey, nextCursor, searchRoute, type SearchDeps } from './search-route.ts';
@@ -8,7 +9,6 @@ import { cursorKey, nextCursor, searchRoute, type SearchDeps } from './search-ro
 export const PARTNERS_ROUTE = '/api/v1/partners';
 
 /** The cursor's scope: the route and both filters. */
-export const partnersScope = (f: { nome?: string; cnpj_cpf?: string }) => `partners ${JSON.stringify({ nome: f.nome, cnpj_cpf: f.cnpj_cpf })}`;
 
 const MISSING = 'Informe ao menos um filtro da busca de sócios: nome ou cnpj_cpf.';
 

@@ -9,7 +9,6 @@ import { companiesCsv, sendCsv } from './csv.ts';
 import { sendJson } from './errors.ts';
 import { searchRoute, type SearchDeps } from './search-route.ts';
 
-export { scopeOf } from '../../domain/search/paging.ts';
 
 export const SEARCH_ROUTE = '/api/v1/brazilian_companies';
 export const COUNT_ROUTE = '/api/v1/brazilian_companies/count';

@@ -9,7 +9,7 @@ import { formatCnpj, makeCnpj } from '../../../src/domain/cnpj.ts';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { BatchResponseSchema, EstablishmentsPageSchema } from '../../../src/domain/company/list-schema.ts';
-import { batchExample, establishmentsExample } from '../../../src/server/api/examples.ts';
+import { batchExample, establishmentsExample } from '../../../src/server/docs/examples.ts';
 import { bearer, get, makeAccount, serve, withAppDb, type TestAccount, type TestServer } from '../helpers.ts';
 import { ALNUM_CNPJS, SERPRO_CNPJS, importedDataDir } from './imported.ts';
 

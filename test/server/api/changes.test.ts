@@ -381,11 +381,11 @@ describe('the change feed and a company history', () => {
 });
 
 test('/openapi.json and /docs: both operations, parameters from the schema, examples that match it', async () => {
-  const { buildOpenApi } = await import('../../../src/server/api/openapi.ts');
-  const { buildDocsHtml } = await import('../../../src/server/api/docs.ts');
+  const { buildOpenApi } = await import('../../../src/server/docs/openapi.ts');
+  const { buildDocsHtml } = await import('../../../src/server/docs/docs.ts');
   const { Value } = await import('@sinclair/typebox/value');
   const { ChangesPageSchema, ChangesQuerySchema, CompanyHistorySchema } = await import('../../../src/domain/history/feed-schema.ts');
-  const { changesExample, historyExample } = await import('../../../src/server/api/examples-changes.ts');
+  const { changesExample, historyExample } = await import('../../../src/server/docs/examples-changes.ts');
   const o = buildOpenApi('https://api.example') as any;
   const feed = o.paths['/api/v1/changes'].get;
   assert.deepEqual(feed.parameters.map((p: { name: string }) => p.name).sort(), Object.keys(ChangesQuerySchema.properties).sort());

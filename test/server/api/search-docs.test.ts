@@ -6,10 +6,10 @@ import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { decodeCursor } from '../../../src/domain/cursor.ts';
 import { CompanySearchPageSchema, CompanySearchQuerySchema, CountResponseSchema, PartnersPageSchema } from '../../../src/domain/search/query-schema.ts';
-import { buildDocsHtml } from '../../../src/server/api/docs.ts';
-import { countExample, partnersExample, searchExample } from '../../../src/server/api/examples-search.ts';
-import { buildOpenApi } from '../../../src/server/api/openapi.ts';
-import { scopeOf } from '../../../src/server/api/search.ts';
+import { buildDocsHtml } from '../../../src/server/docs/docs.ts';
+import { countExample, partnersExample, searchExample } from '../../../src/server/docs/examples-search.ts';
+import { buildOpenApi } from '../../../src/server/docs/openapi.ts';
+import { scopeOf } from '../../../src/domain/search/paging.ts';
 
 FormatRegistry.Set('date', (v) => /^\d{4}-\d{2}-\d{2}$/.test(v));
 const BASE = 'https://cnpj.example';

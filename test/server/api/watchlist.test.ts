@@ -252,11 +252,11 @@ describe('watchlist API', () => {
 describe('watchlist in /openapi.json and /docs', () => {
   const BASE = 'https://cnpj.example';
   test('examples fit their schemas; the operations, parameters, curl samples and errors', async () => {
-    const ex = await import('../../../src/server/api/examples-watchlist.ts');
+    const ex = await import('../../../src/server/docs/examples-watchlist.ts');
     assert.ok(Value.Check(WatchlistPageSchema, ex.watchlistPageExample()));
     assert.ok(Value.Check(WatchlistPutSchema, ex.watchlistPutExample()));
     assert.ok(Value.Check(WatchlistAddResponseSchema, ex.watchlistAddExample()));
-    const { buildOpenApi } = await import('../../../src/server/api/openapi.ts');
+    const { buildOpenApi } = await import('../../../src/server/docs/openapi.ts');
     const o = JSON.parse(JSON.stringify(buildOpenApi(BASE)));
     const list = o.paths['/api/v1/watchlist'].get;
     assert.deepEqual(list.parameters.map((p: { name: string }) => p.name), ['limit', 'cursor']);
@@ -271,7 +271,7 @@ describe('watchlist in /openapi.json and /docs', () => {
     assert.ok(item.delete.responses['204']);
     assert.ok(item.delete.responses['404'].content['application/json'].examples.not_watched);
     for (const name of ['WatchlistPage', 'WatchlistPut', 'WatchlistAddRequest', 'WatchlistAddResponse']) assert.ok(o.components.schemas[name], name);
-    const { buildDocsHtml } = await import('../../../src/server/api/docs.ts');
+    const { buildDocsHtml } = await import('../../../src/server/docs/docs.ts');
     const d = buildDocsHtml(BASE).replace(/<wbr>/g, '');
     for (const s of ['href="#monitoramento"', 'id="monitoramento"', 'curl -X PUT', 'curl -X DELETE', '/api/v1/watchlist?limit=100', 'watchlist_limit_exceeded', 'not_watched']) assert.ok(d.includes(s), s);
   });

@@ -3,8 +3,7 @@
 import { encodeCursor } from '../../domain/cursor.ts';
 import { exampleResponse } from '../../domain/company/example.ts';
 import type { CompanySearchPage, PartnersPage } from '../../domain/search/query-schema.ts';
-import { partnersScope } from './partners.ts';
-import { scopeOf } from './search.ts';
+import { partnersScope, scopeOf } from '../../domain/search/paging.ts';
 
 const root = (baseUrl: string) => baseUrl.replace(/\/+$/, '');
 const AUTH = 'curl -H "Authorization: Bearer $CNPJ_API_TOKEN"';
