@@ -1,5 +1,6 @@
 // Field rules shared by every source table: the Receita quirks (docs/receita-dump.md, §7) handled once.
 // Everything arrives as a string; empty means NULL in the snapshot (saves bytes, one rule on output).
+import { daysInMonth } from '../../src/lib/calendar.ts';
 
 const NEEDS_CLEANING = /^\s|\s$|\s\s|[\t\r\n]/;
 
@@ -38,7 +39,6 @@ export function code(s: string): number | string | null {
   return DIGITS.test(t) ? +t : t;
 }
 
-const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const MAX_YEAR = new Date().getUTCFullYear() + 1;
 
 /**
@@ -52,8 +52,7 @@ export function date(s: string): number | null {
   const y = (n / 10000) | 0;
   const m = ((n / 100) | 0) % 100;
   const d = n % 100;
-  if (y < 1800 || y > MAX_YEAR || m < 1 || m > 12 || d < 1 || d > DAYS_IN_MONTH[m - 1]) return null;
-  if (m === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0))) return null;
+  if (y < 1800 || y > MAX_YEAR || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return null;
   return n;
 }
 

@@ -27,9 +27,3 @@ export function spDayPlus(d: Date, days: number): string {
   return spDay(new Date(d.getTime() + days * 86_400_000));
 }
 
-/** True for a real calendar date written 'YYYY-MM-DD'. */
-export function isCalendarDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const t = Date.parse(`${s}T00:00:00Z`);
-  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === s;
-}

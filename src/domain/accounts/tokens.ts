@@ -4,7 +4,8 @@
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { getAccount } from './accounts.ts';
 import { AccountsError } from './errors.ts';
-import { isCalendarDate, spDay, spDayPlus, systemClock, type Clock } from './time.ts';
+import { isCalendarDate } from '../../lib/calendar.ts';
+import { spDay, spDayPlus, systemClock, type Clock } from './time.ts';
 import { displayPrefix, generateToken, hashToken } from './token-format.ts';
 
 export type TokenState = 'active' | 'deactivated' | 'expired' | 'invalidated';

@@ -1,6 +1,7 @@
 // The fixed code → text domains of the Receita layout (docs/api-response.md, docs/receita-dump.md §5),
 // and the small value formatters the mapping needs. Codes arrive as INTEGER (or as TEXT when the
 // importer met a value that is not a number), so every helper accepts both.
+import { daysInMonth } from '../../lib/calendar.ts';
 
 type Code = number | string | null;
 
@@ -70,12 +71,6 @@ export function lookupText(table: ReadonlyMap<number, string>, v: Code, width: n
     if (d !== undefined) return d;
   }
   return codeText(v, width);
-}
-
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-/** Gregorian (a Date per call cost more than the rest of the mapping of a date). */
-function daysInMonth(y: number, m: number): number {
-  return m === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0) ? 29 : DAYS[m - 1];
 }
 
 /** INTEGER yyyymmdd → "YYYY-MM-DD"; 0, empty and impossible dates → null. */

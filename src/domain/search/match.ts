@@ -5,7 +5,8 @@ import { InvalidFilter, MATRIZ_FILIAL, SITUACOES, parseIsoDate, type CompanyFilt
 import { normalizeText } from './normalize.ts';
 import type { Clause, IndexLookups, Plan, RangeClause } from './plan.ts';
 import { PLAN_DEFAULTS, wordClauses, type PlanOptions } from './prefix.ts';
-import { capitalBucketRange, FLAG, flagTerms, lastDayOfMonth, term } from './terms.ts';
+import { daysInMonth } from '../../lib/calendar.ts';
+import { capitalBucketRange, FLAG, flagTerms, term } from './terms.ts';
 
 const digits = (param: string, v: string, min: number, max: number) => {
   if (typeof v !== 'string' || !/^\d+$/.test(v) || v.length < min || v.length > max) {
@@ -97,7 +98,7 @@ function dateRange(f: CompanyFilters, ix: IndexLookups): RangeClause | null {
         const mt = term.inicio(v * 100 + m);
         if (!present.has(mt)) continue;
         const first = (v * 100 + m) * 100 + 1;
-        const last = (v * 100 + m) * 100 + lastDayOfMonth(v, m);
+        const last = (v * 100 + m) * 100 + daysInMonth(v, m);
         if (first >= min && last <= max) whole.push(mt);
         else if (last >= min && first <= max) cut.push(mt);
       }

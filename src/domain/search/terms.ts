@@ -107,7 +107,3 @@ export function capitalBucketRange(b: number): [number, number] {
   return [low, b === LAST_CAPITAL_BUCKET ? Infinity : STEPS[(b + 1) % 3] * 10 ** Math.floor((b + 1) / 3)];
 }
 
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-export function lastDayOfMonth(y: number, m: number): number {
-  return m === 2 && ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0) ? 29 : DAYS[m - 1];
-}

@@ -8,6 +8,7 @@
 // free string, its `x-allowed` phrase. `api_token` is every API route's and always allowed.
 import type { ParsedUrlQuery } from 'node:querystring';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import { isCalendarDate } from '../../lib/calendar.ts';
 
 /** Accepted everywhere: the token may come as a query parameter (docs/quotas-and-tokens.md). */
 const ALWAYS_ALLOWED = new Set(['api_token']);
@@ -49,11 +50,6 @@ function range(k: Keywords): string {
 }
 
 const inRange = (k: Keywords, n: number) => (k.minimum === undefined || n >= k.minimum) && (k.maximum === undefined || n <= k.maximum);
-
-function isCalendarDate(t: string): boolean {
-  const d = new Date(`${t}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === t;
-}
 
 /** The parser of one scalar schema; throws for a schema this module cannot read (a programming error). */
 function scalar(name: string, k: Keywords): Param {

@@ -1,6 +1,6 @@
 // Numbers and dates as a Brazilian reader expects them ("1.234", "21/11/2026"), shown in São Paulo
 // time, the zone the quota month is counted in (docs/quotas-and-tokens.md).
-import { isCalendarDate } from '../../domain/accounts/time.ts';
+import { daysInMonth as daysOf, isCalendarDate } from '../../lib/calendar.ts';
 
 const TZ = 'America/Sao_Paulo';
 const intFmt = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
@@ -31,7 +31,7 @@ export const formatMonth = (v: Date): string => monthFmt.format(v);
 /** Days in a 'YYYY-MM' month. */
 export function daysInMonth(month: string): number {
   const [y, m] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return daysOf(y, m);
 }
 
 /**
