@@ -12,8 +12,9 @@
 // The tax-regime files are supplementary: missing ones only warn.
 import path from 'node:path';
 import type { SnapshotInfo, TableStats } from '../src/storage/snapshots/records.ts';
+import { CODE_TABLES } from '../src/storage/snapshots/tables.ts';
 import { zipName } from './read/zip.ts';
-import { REGIME_ZIPS, type ImportPlan, type SourceFile, type SourceKind } from './sources.ts';
+import { REGIME_ZIPS, type ImportPlan, type SourceFile, type SourceKind } from './import-plan.ts';
 
 type RequiredKind = Exclude<SourceKind, 'regimes'>;
 
@@ -36,7 +37,6 @@ const REQUIRED = Object.keys(GROUP_NAMES) as RequiredKind[];
 const COMPARED_TABLES: readonly RequiredKind[] = ['establishments', 'companies', 'partners', 'simples'];
 const MIN_SHARE_OF_ACTIVE = 0.9;
 /** Code tables change by a few codes a year: one at half its rows lost most of them. */
-const CODE_TABLES: readonly RequiredKind[] = ['cnaes', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes'];
 const MIN_CODE_SHARE_OF_ACTIVE = 0.5;
 /**
  * The members of one month are extracted within a few days of each other; a month apart means a

@@ -10,10 +10,10 @@ import { activeSnapshot, listSnapshots, type SnapshotStats, type TableStats } fr
 import { openSqlite } from '../src/storage/sqlite.ts';
 import { ALL_TABLES, SNAPSHOT_FILES, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile } from '../src/storage/snapshots/tables.ts';
 import { planProblems, refusal, regimeWarning, rowProblems, staleProblems } from './completeness.ts';
-import { ProgressLine, type ProgressState } from './progress.ts';
+import { ProgressLine, type ProgressState } from './progress-line.ts';
 import { abandonBuild, checkFreeSpace, cleanStaleBuilds, dirBytes, newSnapshotId, publish, pruneSnapshots, startBuild } from '../src/storage/snapshots/lifecycle.ts';
 import { zipName } from './read/zip.ts';
-import { planImport, type SourceFile } from './sources.ts';
+import { planImport, type SourceFile } from './import-plan.ts';
 import type { WriterJob, WriterResult } from './writer.ts';
 import { runWriters } from './writer-pool.ts';
 import { buildSearch, type SearchSummary } from './search/build.ts';

@@ -3,7 +3,7 @@
 // command, fed its job over IPC, and reports progress and its result back.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { selfCommand } from '../src/lib/runtime.ts';
-import type { ProgressState } from './progress.ts';
+import type { ProgressState } from './progress-line.ts';
 import type { WriterJob, WriterResult } from './writer.ts';
 import type { WriterMessage } from './writer-process.ts';
 

@@ -10,7 +10,7 @@ import { BatchInserter } from './batch-insert.ts';
 import { DelimitedLayoutError, DelimitedParser } from './read/delimited.ts';
 import { RecordParser, type RejectedRecord } from './read/records.ts';
 import { openMemberStream, zipLabel, zipName } from './read/zip.ts';
-import type { SourceFile } from './sources.ts';
+import type { SourceFile } from './import-plan.ts';
 import { sourceTable } from './tables/index.ts';
 
 export interface WriterJob {

@@ -42,7 +42,7 @@ function main(): void {
   } catch (err) {
     console.warn(
       `better-sqlite3: could not recompile (${(err as Error).message.split('\n')[0]}); keeping the installed build. ` +
-        'Lookups on a full month will read snapshot pages with pread() beyond the first 2 GB of each file.',
+        'CodeTables on a full month will read snapshot pages with pread() beyond the first 2 GB of each file.',
     );
     return;
   }

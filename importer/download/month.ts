@@ -8,7 +8,7 @@ import { fetchFile, type FetchResult } from './fetch-file.ts';
 import { DownloadError, type DownloadOptions, type DownloadSummary } from './options.ts';
 import { planDownload } from './plan.ts';
 import { pool } from './pool.ts';
-import { DownloadProgress, fmtBytes } from './progress.ts';
+import { DownloadProgress, fmtBytes } from './transfer-progress.ts';
 import { openSession, remoteCtx, type DownloadSession } from './session.ts';
 import { testZip } from './verify.ts';
 

@@ -14,7 +14,7 @@ export interface DownloadOptions {
   month?: string;
   /** Default `<dataDir>/downloads/YYYY-MM`. */
   out?: string;
-  /** Source URL (see sources.ts); default the official share. */
+  /** Source URL (see servers.ts); default the official share. */
   source?: string;
   /** Regime files folder; `none` skips them. */
   regimeSource?: string;

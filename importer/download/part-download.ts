@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { backoffMs, describeError, FatalDownloadError, HttpStatusError, isRetryable } from './http.ts';
 import { authFailed, NotFoundError, sourceHeaders, type RemoteCtx } from './remote.ts';
-import type { Source } from './sources.ts';
+import type { Source } from './servers.ts';
 
 export interface FetchJob {
   /** Local file name (the name the importer expects). */

@@ -2,14 +2,14 @@
 // zips listed and checked against the standard set, the regime share's files added, and the
 // sizes an autoindex page does not give asked for with HEAD.
 import { isMonth } from '../../src/lib/month.ts';
-import { MONTHLY_ZIPS } from '../sources.ts';
+import { MONTHLY_ZIPS } from '../import-plan.ts';
 import type { FetchJob } from './part-download.ts';
 import { monthsOf, type RemoteEntry } from './listing.ts';
 import { DownloadError, type DownloadOptions } from './options.ts';
 import { pool } from './pool.ts';
 import { headSize, listFolder, NotFoundError, type RemoteCtx } from './remote.ts';
 import type { DownloadSession } from './session.ts';
-import { regimeLocalName, type Source } from './sources.ts';
+import { regimeLocalName, type Source } from './servers.ts';
 
 function describeSource(s: Source): string {
   return s.url;

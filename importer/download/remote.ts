@@ -2,7 +2,7 @@
 import { request, type Dispatcher } from 'undici';
 import { describeError, FatalDownloadError, HttpStatusError, withRetries, type NetOptions } from './http.ts';
 import { PROPFIND_BODY, parseAutoindex, parseMultistatus, type RemoteEntry } from './listing.ts';
-import type { Source } from './sources.ts';
+import type { Source } from './servers.ts';
 
 export class NotFoundError extends FatalDownloadError {
   constructor(readonly url: string) {

@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { DEFAULT_NET, describeError, makeAgent, type NetOptions } from './http.ts';
 import type { DownloadOptions } from './options.ts';
 import type { RemoteCtx } from './remote.ts';
-import { defaultRegimeSource, defaultSource, parseSource, type Source } from './sources.ts';
+import { defaultRegimeSource, defaultSource, parseSource, type Source } from './servers.ts';
 
 export interface DownloadSession {
   agent: Dispatcher;

@@ -3,7 +3,8 @@
 // the rows that differ, streaming (pair.ts): memory stays flat whatever the size.
 // Raw column values are compared; only a changed value is turned into what the lookup shows, by the
 // lookup's own mapping (mapCompany, mapSocio), so a change reads exactly like the lookup did.
-import { MAPPED_COLUMNS, mapCompany, mapSocio, pickRegime, type Lookups, type MappedEstablishment, type MappedPartner, type MappedRegime, type SnapshotRows } from '../../src/domain/company/map.ts';
+import type { CodeTables } from '../../src/storage/snapshots/code-tables.ts';
+import { MAPPED_COLUMNS, mapCompany, mapSocio, pickRegime, type MappedEstablishment, type MappedPartner, type MappedRegime, type SnapshotRows } from '../../src/domain/company/map.ts';
 import type { Company, Socio } from '../../src/domain/company/schema.ts';
 import { hydrator } from '../../src/domain/registry/rows.ts';
 import type { Tipo } from '../../src/storage/history/schema.ts';
@@ -26,8 +27,8 @@ const NO_ESTABLISHMENT = establishment(MAPPED_COLUMNS.establishment.map(() => nu
 const PARTNER_KEY = ['nome', 'cnpj_cpf', 'qualificacao'].map((c) => MAPPED_COLUMNS.partner.indexOf(c as never));
 
 /** The lookup's company fields for rows of one side (only the levels given; the rest empty). */
-function shown(lookups: Lookups, rows: Partial<SnapshotRows>): Company {
-  return mapCompany({ establishment: NO_ESTABLISHMENT, company: null, simples: null, partners: [], regimes: [], ...rows }, lookups, []).company;
+function shown(codeTables: CodeTables, rows: Partial<SnapshotRows>): Company {
+  return mapCompany({ establishment: NO_ESTABLISHMENT, company: null, simples: null, partners: [], regimes: [], ...rows }, codeTables, []).company;
 }
 
 /**
@@ -73,8 +74,8 @@ function partnerDiff(a: unknown[][], b: unknown[][]): [unknown[][], unknown[][]]
   return [removed, added];
 }
 
-const socios = (rows: unknown[][], lookups: Lookups): Socio[] =>
-  rows.map((p) => mapSocio(partner(p), lookups)).sort((x, y) => (x.nome_socio < y.nome_socio ? -1 : x.nome_socio > y.nome_socio ? 1 : 0));
+const socios = (rows: unknown[][], codeTables: CodeTables): Socio[] =>
+  rows.map((p) => mapSocio(partner(p), codeTables)).sort((x, y) => (x.nome_socio < y.nome_socio ? -1 : x.nome_socio > y.nome_socio ? 1 : 0));
 
 /**
  * Which changes to look for: the establishments' (new, gone, changed fields) or the companies'
@@ -119,7 +120,7 @@ export function comparePair(pair: SnapshotPair, sink: ChangeSink, part?: Compare
 const parse = (t: string | null) => (t === null ? null : (JSON.parse(t) as unknown[]));
 
 function establishmentChanges(pair: SnapshotPair, emit: ChangeSink, onRow?: (row: unknown[]) => void): void {
-  const [sql, lk] = [pair.sql, pair.lookups];
+  const [sql, lk] = [pair.sql, pair.codeTables];
   for (const [cnpj, x, y] of pair.rows<Pair>(sql.establishments)) {
     if (x === null) {
       emit(cnpj, 'abertura', '', null, null);
@@ -134,7 +135,7 @@ function establishmentChanges(pair: SnapshotPair, emit: ChangeSink, onRow?: (row
 }
 
 function companyChanges(pair: SnapshotPair, emit: ChangeSink): void {
-  const [sql, lk] = [pair.sql, pair.lookups];
+  const [sql, lk] = [pair.sql, pair.codeTables];
   // A base in one month only is a company opened or gone: its establishments said so.
   for (const [basico, x, y] of pair.rows<Pair>(sql.companies)) {
     const rows = [parse(x)!, parse(y)!];

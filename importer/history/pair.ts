@@ -7,9 +7,10 @@
 // (every row crossed into V8 twice; docs/history.md).
 import { attachSnapshot } from '../../src/storage/snapshots/attach.ts';
 import { openSqlite, type Sqlite } from '../../src/storage/sqlite.ts';
-import { companies, DIGEST_COLUMN, establishments, keyIndex, LOOKUP_TABLES, partners, regimes, simples, SNAPSHOT_MMAP_BYTES, type LookupTable, type TableDef } from '../../src/storage/snapshots/tables.ts';
+import { companies, DIGEST_COLUMN, establishments, keyIndex, partners, regimes, simples, SNAPSHOT_MMAP_BYTES, type TableDef } from '../../src/storage/snapshots/tables.ts';
 import { makeCnpj } from '../../src/domain/cnpj.ts';
-import { MAPPED_COLUMNS, type Lookups } from '../../src/domain/company/map.ts';
+import { readCodeTables, type CodeTables } from '../../src/storage/snapshots/code-tables.ts';
+import { MAPPED_COLUMNS } from '../../src/domain/company/map.ts';
 import { columnNames } from '../../src/domain/registry/rows.ts';
 import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, SIMPLES_FIELDS } from '../../src/domain/history/fields.ts';
 
@@ -130,7 +131,7 @@ const DIGEST_TABLES = [
 
 export class SnapshotPair {
   /** Code tables of the month before and of the new month. */
-  readonly lookups: [Lookups, Lookups];
+  readonly codeTables: [CodeTables, CodeTables];
   readonly sqlite: Sqlite;
   /** The statements for these two snapshots: by digest when both have them. */
   readonly sql: PairSql;
@@ -143,7 +144,7 @@ export class SnapshotPair {
       attachSnapshot(this.sqlite, afterDir, { establishments: 'ne', companies: 'nc' });
       // Immutable files: map them whole (see SNAPSHOT_MMAP_BYTES).
       for (const schema of ['oe', 'oc', 'ne', 'nc']) this.sqlite.pragma(`${schema}.mmap_size = ${SNAPSHOT_MMAP_BYTES}`);
-      this.lookups = [this.codeTables('oc'), this.codeTables('nc')];
+      this.codeTables = [readCodeTables(this.sqlite, 'oc'), readCodeTables(this.sqlite, 'nc')];
       // Regimes have had a digest since after the others: a snapshot of the months between has
       // digests for the others only, and its regimes are compared column by column.
       const digests = (tables: readonly (readonly [readonly string[], string])[]) =>
@@ -157,18 +158,6 @@ export class SnapshotPair {
 
   private hasDigest(schema: string, table: string): boolean {
     return this.sqlite.prepare('SELECT 1 FROM pragma_table_info(?, ?) WHERE name = ?').get(table, schema, DIGEST_COLUMN) !== undefined;
-  }
-
-  private codeTables(schema: string): Lookups {
-    const lookups = {} as Record<LookupTable, Map<number, string>>;
-    for (const t of LOOKUP_TABLES) {
-      const m = new Map<number, string>();
-      for (const [code, description] of this.sqlite.prepare(`SELECT code, description FROM ${schema}.${t}`).raw().all() as [unknown, unknown][]) {
-        if (typeof code === 'number' && typeof description === 'string') m.set(code, description);
-      }
-      lookups[t] = m;
-    }
-    return lookups;
   }
 
   /** The rows of one of PAIR_SQL's statements, streamed. */

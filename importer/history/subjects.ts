@@ -98,7 +98,7 @@ export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair, gat
   flush();
   const putName = db.prepare(SUBJECTS_SQL.putName);
   db.prepare(SUBJECTS_SQL.clearNames).run();
-  for (const [code, name] of pair.lookups[1].municipios) putName.run(normalizeText(name), code);
+  for (const [code, name] of pair.codeTables[1].municipios) putName.run(normalizeText(name), code);
   return written;
 }
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TableStats } from '../../src/storage/snapshots/records.ts';
 import { MAX_SEARCH_PARTS, searchPartFile } from '../../src/storage/snapshots/search-schema.ts';
-import { ProgressLine, type ProgressState } from '../progress.ts';
+import { ProgressLine, type ProgressState } from '../progress-line.ts';
 import { runChildren } from '../writer-pool.ts';
 import { finishSearch } from './finish.ts';
 import type { SearchPartJob, SearchPartResult, SearchProgress } from './part.ts';

@@ -1,8 +1,8 @@
 // Source kind → the rules that turn its records into snapshot rows.
-import type { SourceKind } from '../sources.ts';
+import type { SourceKind } from '../import-plan.ts';
 import { companiesSource } from './companies.ts';
 import { establishmentsSource } from './establishments.ts';
-import { lookupSource } from './lookups.ts';
+import { codeTableSource } from './code-tables.ts';
 import { partnersSource } from './partners.ts';
 import { regimesSource } from './regimes.ts';
 import { simplesSource } from './simples.ts';
@@ -21,6 +21,6 @@ export function sourceTable(kind: SourceKind): SourceTable {
     case 'regimes':
       return regimesSource;
     default:
-      return lookupSource(kind);
+      return codeTableSource(kind);
   }
 }

@@ -1,7 +1,7 @@
 // The records of one synthetic company as drawn, before they become CSV rows.
 
 import type { Kind } from './kinds.ts';
-import type { Municipio } from './lookups.ts';
+import type { Municipio } from './code-tables.ts';
 
 export interface Company {
   index: number;

@@ -2,7 +2,7 @@
 // address details, phones and e-mail.
 
 import type { Company } from './company.ts';
-import type { Lookups } from './lookups.ts';
+import type { CodeTables } from './code-tables.ts';
 import { Weighted, type Rng } from './prng.ts';
 import { accentize, brandWord } from './vocab.ts';
 import { COMPLEMENTS, EMAIL_DOMAINS, EMAIL_ROLES, FANTASY_TAILS, FIRST_NAMES, SURNAMES } from './words.ts';
@@ -54,7 +54,7 @@ export function fantasia(r: Rng, c: Company): string {
  * Comma-separated secondary CNAE codes, other than the principal one: 1 to 20, most often 1–3,
  * half of them from the principal's division (a clothing shop also sells shoes).
  */
-export function secondaryCnaes(r: Rng, lk: Lookups, principal: string): string {
+export function secondaryCnaes(r: Rng, lk: CodeTables, principal: string): string {
   const n = 1 + Math.min(19, Math.floor(-Math.log(1 - r.next()) * 1.8));
   const near = lk.cnaeByDivision.get(principal.slice(0, 2));
   const codes = new Set<string>();

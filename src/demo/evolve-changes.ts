@@ -16,7 +16,7 @@ import type { CompanyRecords, Placed } from './draw.ts';
 import { between, ymd } from './days.ts';
 import { cep, email, fantasia, phone, secondaryCnaes, complemento } from './establishment-fields.ts';
 import { capital, principalCnae } from './kinds.ts';
-import type { Lookups } from './lookups.ts';
+import type { CodeTables } from './code-tables.ts';
 import { companyName } from './names.ts';
 import { partner } from './partners.ts';
 import { UF_MUNICIPIOS } from './places-data.ts';
@@ -27,7 +27,7 @@ import { BRAND_WORDS, NEIGHBOURHOOD_PREFIXES, STREET_NAMES, STREET_TYPES } from 
 
 export interface ChangeCtx {
   r: Rng;
-  lk: Lookups;
+  lk: CodeTables;
   pool: PartnerPool;
   /** The days this month's changes fall on: after the previous extraction, before this one. */
   from: number;

@@ -18,7 +18,7 @@ import type { Bases } from './bases.ts';
 import { dayOf } from './days.ts';
 import { Drawer, type CompanyRecords } from './draw.ts';
 import { CHANGE_KINDS, type ChangeCtx } from './evolve-changes.ts';
-import type { Lookups } from './lookups.ts';
+import type { CodeTables } from './code-tables.ts';
 import type { ChangeSummary, DumpManifest } from './manifest.ts';
 import { Rng, type Weighted } from './prng.ts';
 import { Quirks } from './quirks.ts';
@@ -81,7 +81,7 @@ export function planEvolution(dir: string, seed?: number): EvolutionPlan {
 }
 
 export interface StepEnv {
-  lk: Lookups;
+  lk: CodeTables;
   pool: PartnerPool;
   bases: Bases;
   shardPick: Weighted<number>;

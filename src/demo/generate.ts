@@ -12,8 +12,8 @@ import { dayOf } from './days.ts';
 import { CsvZip, RegimeFiles } from './dump-files.ts';
 import { Drawer, SHARDS, writeCompany, type CompanyRecords } from './draw.ts';
 import { EvolveStep, EXTRACTION_DAY, planEvolution, type EvolutionPlan } from './evolve.ts';
-import { writeLookupZips } from './lookup-zips.ts';
-import { buildLookups } from './lookups.ts';
+import { writeCodeTableZips } from './code-table-zips.ts';
+import { buildCodeTables } from './code-tables.ts';
 import type { DumpManifest } from './manifest.ts';
 import { Rng, Weighted } from './prng.ts';
 import { Quirks } from './quirks.ts';
@@ -62,7 +62,7 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   const dpart = `D${om.year % 10}${String(om.month).padStart(2, '0')}${EXTRACTION_DAY}`;
   const mtime = new Date(Date.UTC(om.year, om.month - 1, EXTRACTION_DAY, 3, 0, 0));
 
-  const lk = buildLookups();
+  const lk = buildCodeTables();
   const rng = new Rng(seed, 1);
   const q = new Quirks(seed, quirkRate, companies);
   const fixed = fixedRecords(extractionYmd);
@@ -74,7 +74,7 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
 
   // ---- lookups (tiny; written first) ----
   const counts: Record<string, number> = {};
-  for (const { file, rows, bytes } of writeLookupZips(lk, q, out, dpart, mtime)) {
+  for (const { file, rows, bytes } of writeCodeTableZips(lk, q, out, dpart, mtime)) {
     zipBytes.set(file, bytes);
     files.push(file);
     counts[file.replace('.zip', '').toLowerCase()] = rows;

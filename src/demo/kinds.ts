@@ -1,7 +1,7 @@
 // The kinds of synthetic company and what each looks like: its natureza jurídica (and how often
 // it occurs), capital, porte, principal CNAE and number of branches.
 
-import type { Lookups } from './lookups.ts';
+import type { CodeTables } from './code-tables.ts';
 import type { Rng } from './prng.ts';
 
 export type Kind = 'mei' | 'ltda' | 'eireli' | 'sa' | 'assoc' | 'religious' | 'candidate' | 'condo' | 'coop' | 'public' | 'rural' | 'other';
@@ -60,7 +60,7 @@ export function porte(r: Rng, kind: Kind): string {
   }
 }
 
-export function principalCnae(r: Rng, lk: Lookups, kind: Kind): string {
+export function principalCnae(r: Rng, lk: CodeTables, kind: Kind): string {
   switch (kind) {
     case 'candidate':
       return '9492800';

@@ -3,7 +3,7 @@
 // ones: names and surnames ranked (MARIA, SILVA first), brand words Zipf over a large vocabulary.
 
 import type { Kind } from './kinds.ts';
-import type { Municipio } from './lookups.ts';
+import type { Municipio } from './code-tables.ts';
 import { Weighted, type Rng } from './prng.ts';
 import { accentize, brandWord, rareSurname } from './vocab.ts';
 import { ACTIVITIES, FIRST_NAMES, MIDDLE_NAMES, NAME_PARTICLES, NAME_SUFFIXES, SURNAMES } from './words.ts';

@@ -1,7 +1,7 @@
 // Where synthetic companies are: municipality counts and populations per UF, SIAFI code blocks,
 // and the largest cities with their real codes and populations (IBGE, Census 2022, in
 // thousands). Companies are drawn by population: a UF by its share of Brazil, then a city of the
-// UF by its share of the UF (lookups.ts gives the made-up cities a long-tailed share of the rest).
+// UF by its share of the UF (code-tables.ts gives the made-up cities a long-tailed share of the rest).
 
 // uf, number of municipalities (5,570 in all), population in thousands
 export const UF_MUNICIPIOS: ReadonlyArray<readonly [string, number, number]> = [

@@ -10,7 +10,7 @@ import type { Company, Establishment } from './company.ts';
 import { between, dayOf, yearOf, ymd } from './days.ts';
 import { complemento, cep, email, fantasia, phone, secondaryCnaes } from './establishment-fields.ts';
 import { branchCount, capital, NATUREZA_MIX, porte, principalCnae } from './kinds.ts';
-import type { Lookups } from './lookups.ts';
+import type { CodeTables } from './code-tables.ts';
 import { companyName } from './names.ts';
 import { partnerRows } from './partners.ts';
 import { UF_MUNICIPIOS } from './places-data.ts';
@@ -49,7 +49,7 @@ export class RowFactory {
 
   constructor(
     readonly rng: Rng,
-    readonly lk: Lookups,
+    readonly lk: CodeTables,
     /** Extraction day: nothing in the data is later. */
     extractionDay: number,
     readonly pool: PartnerPool,

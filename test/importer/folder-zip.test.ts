@@ -9,7 +9,7 @@ import { ZipWriter } from '../../src/demo/zip-writer.ts';
 import { centralHeader, dataDescriptor, dosDateTime, endRecords, localHeader, type ZipEntry } from '../../src/demo/zip-records.ts';
 import { planProblems } from '../../importer/completeness.ts';
 import { runImport, type ImportSummary } from '../../importer/run.ts';
-import { planImport } from '../../importer/sources.ts';
+import { planImport } from '../../importer/import-plan.ts';
 import { ALL_TABLES, SNAPSHOT_FILES } from '../../src/storage/snapshots/tables.ts';
 import { RECEITA_MINI } from '../fixtures/index.ts';
 import { runCli } from '../helpers/cli.ts';

@@ -5,7 +5,7 @@ import { makeCnpj } from '../../src/domain/cnpj.ts';
 import {
   SERPRO_COMPANY,
   SERPRO_ESTABLISHMENT,
-  SERPRO_LOOKUPS,
+  SERPRO_CODE_TABLES,
   SERPRO_PARTNERS,
   SERPRO_REGIMES,
   SERPRO_SIMPLES,
@@ -75,7 +75,7 @@ export function fixture(): SnapshotData {
       { basico: '33683111', cnpj: SERPRO_MATRIZ, ano: 2017, cnpj_scp: null, forma: 'LUCRO REAL', escrituracoes: 2 },
       { basico: '33683111', cnpj: SERPRO_MATRIZ, ano: 2018, cnpj_scp: null, forma: 'IMUNE DO IRPJ', escrituracoes: 3 },
     ],
-    lookups: { ...SERPRO_LOOKUPS, cnaes: [...SERPRO_LOOKUPS.cnaes, [9999999, LONG_CNAE]] },
+    codeTables: { ...SERPRO_CODE_TABLES, cnaes: [...SERPRO_CODE_TABLES.cnaes, [9999999, LONG_CNAE]] },
   };
 }
 

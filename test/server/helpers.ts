@@ -16,7 +16,7 @@ import { openAppDb } from '../../src/storage/app-db.ts';
 import { recordPublished } from '../../src/storage/snapshots/records.ts';
 import { openSqlite, type Sqlite } from '../../src/storage/sqlite.ts';
 import {
-  LOOKUP_TABLES,
+  CODE_TABLES,
   SNAPSHOT_FILES,
   SNAPSHOT_SCHEMA_VERSION,
   companies,
@@ -25,13 +25,13 @@ import {
   digitsColumns,
   establishments,
   insertSql,
-  lookupTable,
+  codeTable,
   partners,
   regimes,
   simples,
   type CompanyRow,
   type EstablishmentRow,
-  type LookupTable,
+  type CodeTable,
   type PartnerRow,
   type RegimeRow,
   type SimplesRow,
@@ -45,7 +45,7 @@ export interface SnapshotData {
   simples: SimplesRow[];
   partners: PartnerRow[];
   regimes: RegimeRow[];
-  lookups: Partial<Record<LookupTable, [number, string][]>>;
+  codeTables: Partial<Record<CodeTable, [number, string][]>>;
 }
 
 const tempDirs: string[] = [];
@@ -86,8 +86,8 @@ export function writeSnapshot(dataDir: string, id: string, data: SnapshotData, o
   fill(reg, simples, data.simples);
   fill(reg, partners, data.partners);
   fill(reg, regimes, data.regimes);
-  for (const t of LOOKUP_TABLES) {
-    fill(reg, lookupTable(t), (data.lookups[t] ?? []).map(([code, description]) => ({ code, description })));
+  for (const t of CODE_TABLES) {
+    fill(reg, codeTable(t), (data.codeTables[t] ?? []).map(([code, description]) => ({ code, description })));
   }
   const version = opts.schemaVersion === undefined ? SNAPSHOT_SCHEMA_VERSION : opts.schemaVersion;
   if (version !== null) {

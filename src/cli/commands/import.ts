@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import type { ImportSummary } from '../../../importer/run.ts';
-import { fmtDuration } from '../../../importer/progress.ts';
+import { fmtDuration } from '../../../importer/progress-line.ts';
 import { historyLine, historyOption } from './history.ts';
 import { CliError } from '../errors.ts';
 import { dataDirOf, numberOption, type GlobalArgs } from '../options.ts';

@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { fmtBytes } from '../../../importer/download/progress.ts';
+import { fmtBytes } from '../../../importer/download/transfer-progress.ts';
 import { runUpdate } from '../../../importer/download/update.ts';
 import { dataDirOf, type GlobalArgs } from '../options.ts';
 import type { ImportSummary } from '../../../importer/run.ts';

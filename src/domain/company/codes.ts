@@ -63,8 +63,8 @@ export function domainText(domain: ReadonlyMap<number, string>, v: Code, width =
   return codeText(v, width);
 }
 
-/** Description from a lookup table (cached Map); the padded code when the table lacks it. */
-export function lookupText(table: ReadonlyMap<number, string>, v: Code, width: number): string {
+/** Description from a code table (cached Map); the padded code when the table lacks it. */
+export function codeDescription(table: ReadonlyMap<number, string>, v: Code, width: number): string {
   const n = codeNumber(v);
   if (n !== null) {
     const d = table.get(n);

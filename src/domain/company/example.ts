@@ -1,7 +1,7 @@
 // A real public record (SERPRO, establishment 33.683.111/0002-80, Receita open data) as snapshot
 // rows. The docs and /openapi.json show exampleResponse(), produced by the real mapping, so the
 // documented example cannot drift from what the API returns.
-import type { CompanyRow, EstablishmentRow, LookupTable, PartnerRow, RegimeRow, SimplesRow } from '../../storage/snapshots/tables.ts';
+import type { CompanyRow, EstablishmentRow, CodeTable, PartnerRow, RegimeRow, SimplesRow } from '../../storage/snapshots/tables.ts';
 import { mapCompany, type SnapshotRows } from './map.ts';
 import type { CompanyResponse, ContatoExtra } from './schema.ts';
 
@@ -85,7 +85,7 @@ export const SERPRO_REGIMES: RegimeRow[] = [
 ];
 
 /** The lookup rows the example needs (descriptions as in the Receita tables). */
-export const SERPRO_LOOKUPS: Record<LookupTable, [number, string][]> = {
+export const SERPRO_CODE_TABLES: Record<CodeTable, [number, string][]> = {
   cnaes: [
     [6204000, 'Consultoria em tecnologia da informação'],
     [6201501, 'Desenvolvimento de programas de computador sob encomenda'],
@@ -121,9 +121,9 @@ let cached: CompanyResponse | undefined;
 
 export function exampleResponse(): CompanyResponse {
   if (!cached) {
-    const lookups = {} as Record<LookupTable, Map<number, string>>;
-    for (const [k, v] of Object.entries(SERPRO_LOOKUPS) as [LookupTable, [number, string][]][]) lookups[k] = new Map(v);
-    cached = mapCompany(serproRows(), lookups, SERPRO_CONTACTS);
+    const codeTables = {} as Record<CodeTable, Map<number, string>>;
+    for (const [k, v] of Object.entries(SERPRO_CODE_TABLES) as [CodeTable, [number, string][]][]) codeTables[k] = new Map(v);
+    cached = mapCompany(serproRows(), codeTables, SERPRO_CONTACTS);
   }
   return cached;
 }

@@ -46,7 +46,7 @@ export class CompanyRegistry {
     const snap = this.reader.snapshot;
     if (snap === null) return null;
     const rows = snap.rows(cnpj);
-    return rows === null ? null : mapCompany(rows, snap.lookups, this.contacts(cnpj));
+    return rows === null ? null : mapCompany(rows, snap.codeTables, this.contacts(cnpj));
   }
 
   /** The company objects of `cnpjs` in `snap`: a search's page, read from the snapshot the search read. */
@@ -54,7 +54,7 @@ export class CompanyRegistry {
     const out: Company[] = [];
     for (const cnpj of cnpjs) {
       const rows = snap.rows(cnpj);
-      if (rows !== null) out.push(mapCompany(rows, snap.lookups, this.contacts(cnpj)).company);
+      if (rows !== null) out.push(mapCompany(rows, snap.codeTables, this.contacts(cnpj)).company);
     }
     return out;
   }

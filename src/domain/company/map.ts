@@ -1,7 +1,7 @@
 // THE mapping from snapshot rows to the lookup response (docs/api-response.md). Every rule about a
 // response field lives here and nowhere else; the reader only fetches rows.
 import { formatCnpj } from '../cnpj.ts';
-import type { LookupTable } from '../../storage/snapshots/tables.ts';
+import type { CodeTables } from '../../storage/snapshots/code-tables.ts';
 import type { CompanyRow, EstablishmentRow, PartnerRow, RegimeRow, SimplesRow } from '../../storage/snapshots/tables.ts';
 import {
   CODE_WIDTH,
@@ -16,15 +16,12 @@ import {
   digitsOnly,
   domainText,
   isoDate,
-  lookupText,
+  codeDescription,
   moneyText,
   optionText,
   text,
 } from './codes.ts';
 import type { Company, CompanyResponse, ContatoExtra, Socio } from './schema.ts';
-
-/** The lookup tables of a snapshot, code → description, held in memory. */
-export type Lookups = Record<LookupTable, ReadonlyMap<number, string>>;
 
 /**
  * The snapshot columns this mapping reads, per table. The reader fetches these and no others
@@ -121,13 +118,13 @@ export function pickRegime(rows: readonly MappedRegime[], cnpj: string): RegimeF
 }
 
 /** A partner row as the response shows it (also the partner search's rows, domain/search). */
-export function mapSocio(p: MappedPartner, lookups: Lookups): Socio {
+export function mapSocio(p: MappedPartner, codeTables: CodeTables): Socio {
   return {
     nome_socio: collapse(p.nome),
     cnpj_cpf_socio: text(p.cnpj_cpf).trim(),
     data_entrada: isoDate(p.data_entrada),
     faixa_etaria: domainText(FAIXA_ETARIA, p.faixa_etaria, 1),
-    qualificacao_socio: lookupText(lookups.qualificacoes, p.qualificacao, CODE_WIDTH.qualificacao),
+    qualificacao_socio: codeDescription(codeTables.qualificacoes, p.qualificacao, CODE_WIDTH.qualificacao),
   };
 }
 
@@ -146,12 +143,12 @@ export function hasWebsite(contacts: readonly ContatoExtra[]): boolean {
   return contacts.some((c) => c.tipo_contato === 'website');
 }
 
-export function mapCompany(rows: SnapshotRows, lookups: Lookups, contacts: readonly ContatoExtra[]): CompanyResponse {
+export function mapCompany(rows: SnapshotRows, codeTables: CodeTables, contacts: readonly ContatoExtra[]): CompanyResponse {
   const e = rows.establishment;
   const c = rows.company;
   const cnpj = e.cnpj ?? '';
   const mainCnae = codeText(e.cnae_fiscal, CODE_WIDTH.cnae);
-  const human = cnaeHuman(e.cnae_fiscal, lookups.cnaes);
+  const human = cnaeHuman(e.cnae_fiscal, codeTables.cnaes);
   const secondary = secondaryCnaes(e.cnaes_secundarios);
   const email = text(e.email).trim();
 
@@ -165,9 +162,9 @@ export function mapCompany(rows: SnapshotRows, lookups: Lookups, contacts: reado
     cnae_fiscal: mainCnae,
     cnae_fiscal_human: human.length > CNAE_HUMAN_MAX ? `${human.slice(0, CNAE_HUMAN_MAX - 3)}...` : human,
     cnaes_secundarios: secondary,
-    cnaes_secundarios_human: secondary.map((n) => cnaeHuman(n, lookups.cnaes)).join('; '),
+    cnaes_secundarios_human: secondary.map((n) => cnaeHuman(n, codeTables.cnaes)).join('; '),
     data_inicio_atividade: isoDate(e.data_inicio_atividade),
-    natureza_juridica: c ? lookupText(lookups.naturezas, c.natureza_juridica, CODE_WIDTH.natureza) : '',
+    natureza_juridica: c ? codeDescription(codeTables.naturezas, c.natureza_juridica, CODE_WIDTH.natureza) : '',
     capital_social: c ? moneyText(c.capital_social_cents) : '',
     tipo_logradouro: text(e.tipo_logradouro),
     logradouro: text(e.logradouro),
@@ -175,7 +172,7 @@ export function mapCompany(rows: SnapshotRows, lookups: Lookups, contacts: reado
     complemento: text(e.complemento),
     bairro: text(e.bairro),
     cep: cepText(e.cep),
-    municipio: lookupText(lookups.municipios, e.municipio, CODE_WIDTH.municipio),
+    municipio: codeDescription(codeTables.municipios, e.municipio, CODE_WIDTH.municipio),
     uf: text(e.uf),
     telefone_1: digitsOnly(e.telefone_1),
     ddd_1: digitsOnly(e.ddd_1),
@@ -188,7 +185,7 @@ export function mapCompany(rows: SnapshotRows, lookups: Lookups, contacts: reado
     // Omitted, not null, when there is no regime data (docs/api-response.md).
     ...pickRegime(rows.regimes, cnpj),
     data_situacao_cadastral: isoDate(e.data_situacao_cadastral),
-    motivo_situacao_cadastral: lookupText(lookups.motivos, e.motivo_situacao_cadastral, CODE_WIDTH.motivo),
+    motivo_situacao_cadastral: codeDescription(codeTables.motivos, e.motivo_situacao_cadastral, CODE_WIDTH.motivo),
     situacao_especial: text(e.situacao_especial),
     data_situacao_especial: isoDate(e.data_situacao_especial),
     ddd_2: digitsOnly(e.ddd_2),
@@ -197,7 +194,7 @@ export function mapCompany(rows: SnapshotRows, lookups: Lookups, contacts: reado
 
   return {
     company,
-    socios: rows.partners.map((p) => mapSocio(p, lookups)).sort(bySocioOrder),
+    socios: rows.partners.map((p) => mapSocio(p, codeTables)).sort(bySocioOrder),
     contatos_extras: contacts.map((k) => ({ tipo_contato: k.tipo_contato, tipo_website: k.tipo_website, contato: k.contato })),
   };
 }

@@ -1,5 +1,5 @@
 // Read side of the registry: one read-only connection to app.db with the active snapshot
-// ATTACHed, its statements prepared and its lookup tables cached in memory. It returns ROWS:
+// ATTACHed, its statements prepared and its code tables cached in memory. It returns ROWS:
 // the caller names the columns it reads (the company mapping's MAPPED_COLUMNS) and turns the rows
 // into an answer itself (domain/company/lookup.ts); this module knows nothing of the response.
 //
@@ -13,12 +13,10 @@ import { searchPartSchema } from '../../storage/snapshots/search-schema.ts';
 import { activeSnapshot, type SnapshotInfo } from '../../storage/snapshots/records.ts';
 import { openAppSqlite } from '../../storage/app-db.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
-import { LOOKUP_TABLES, SNAPSHOT_MMAP_BYTES, SNAPSHOT_SCHEMA_VERSION, type LookupTable } from '../../storage/snapshots/tables.ts';
+import { readCodeTables, type CodeTables } from '../../storage/snapshots/code-tables.ts';
+import { SNAPSHOT_MMAP_BYTES, SNAPSHOT_SCHEMA_VERSION } from '../../storage/snapshots/tables.ts';
 import { prepareRootRows, type RootRows } from './root-rows.ts';
 import { compile, type ColumnSelection, type Compiled, type RegistryRows } from './rows.ts';
-
-/** The code tables of a snapshot, code → description, held in memory. */
-export type CodeTables = Record<LookupTable, ReadonlyMap<number, string>>;
 
 export interface RegistryInfo {
   id: string;
@@ -60,7 +58,7 @@ export class SnapshotRefused extends Error {
 /** The snapshot being served. Read it synchronously and do not keep it: a later poll may close it. */
 export interface OpenSnapshot<C extends ColumnSelection> {
   readonly info: RegistryInfo;
-  readonly lookups: CodeTables;
+  readonly codeTables: CodeTables;
   /** The rows of a normalised 14-character CNPJ, null when absent. */
   rows(cnpj: string): RegistryRows<C> | null;
   /** The establishments of a root, in CNPJ order (listings). */
@@ -69,10 +67,10 @@ export interface OpenSnapshot<C extends ColumnSelection> {
   readonly search: SearchFiles | null;
 }
 
-/** One opened snapshot: its own connection, statement and cached lookup tables. */
+/** One opened snapshot: its own connection, statement and cached code tables. */
 class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
   readonly info: RegistryInfo;
-  readonly lookups: CodeTables;
+  readonly codeTables: CodeTables;
   readonly root: RootRows<C>;
   readonly search: SearchFiles | null;
   /** Why search is unavailable, for the swap log line. */
@@ -94,15 +92,7 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
     try {
       this.byCnpj = sqlite.prepare<[string], string>(compiled.sql).pluck(true);
       this.root = prepareRootRows(sqlite, compiled.columns);
-      const lookups = {} as Record<LookupTable, Map<number, string>>;
-      for (const t of LOOKUP_TABLES) {
-        const m = new Map<number, string>();
-        for (const r of sqlite.prepare(`SELECT code, description FROM reg.${t}`).all() as { code: unknown; description: unknown }[]) {
-          if (typeof r.code === 'number' && typeof r.description === 'string') m.set(r.code, r.description);
-        }
-        lookups[t] = m;
-      }
-      this.lookups = lookups;
+      this.codeTables = readCodeTables(sqlite, 'reg');
     } catch (err) {
       throw new SnapshotRefused(`snapshot ${snap.id} is unreadable: ${(err as Error).message}`);
     }

@@ -9,7 +9,7 @@
 // Only the candidates of cut terms are then fetched, not every match (at most two months of a
 // range of years). Page and count (page.ts, count.ts) read every variant and add them up.
 import type { Statement } from 'better-sqlite3';
-import type { Statements } from './lookups.ts';
+import type { Statements } from './index-tables.ts';
 import type { Clause, Plan, RangeClause } from './plan.ts';
 import { normalizeText } from './normalize.ts';
 import { flagTerms } from './terms.ts';

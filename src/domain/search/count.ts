@@ -9,7 +9,7 @@
 //   `q` it stops past `bound` and says `exact: false` (a name query can match millions: "ltda"),
 //   and also after COUNT_SCAN_BUDGET candidates fail a checked name prefix (the count a minimum).
 import type { CompanyFilters } from './filters.ts';
-import type { Statements } from './lookups.ts';
+import type { Statements } from './index-tables.ts';
 import { matchSql, type Clause, type Plan } from './plan.ts';
 import { cnpjOfRowid } from './rowid.ts';
 import type { FLAG } from './terms.ts';

@@ -11,9 +11,9 @@ import type { OpenSnapshot } from '../registry/reader.ts';
 import type { ColumnSelection } from '../registry/rows.ts';
 import { countPlan, DEFAULT_COUNT_BOUND, type Count } from './count.ts';
 import { hasFilter, InvalidFilter, type CompanyFilters, type PartnerFilters } from './filters.ts';
-import { IndexTables, Statements } from './lookups.ts';
+import { SnapshotIndexTables, Statements } from './index-tables.ts';
 import { compilePlan } from './match.ts';
-import type { IndexLookups, Plan } from './plan.ts';
+import type { IndexTables, Plan } from './plan.ts';
 import { PLAN_DEFAULTS, type PlanOptions } from './prefix.ts';
 import { searchPage, type Page } from './page.ts';
 import { partnerClauses, searchPartners, type PartnerPage } from './partners.ts';
@@ -29,7 +29,7 @@ export type { PartnerHit, PartnerPage, PartnerCompany } from './partners.ts';
 export const MAX_LIMIT = 100;
 
 /** What the engine needs of a snapshot (OpenSnapshot, of any column selection). */
-export type SearchableSnapshot = Pick<OpenSnapshot<ColumnSelection>, 'search' | 'lookups'>;
+export type SearchableSnapshot = Pick<OpenSnapshot<ColumnSelection>, 'search' | 'codeTables'>;
 const CNPJ_BODY = /^[0-9A-Z]{12}/;
 
 function checkLimit(limit: number): number {
@@ -38,7 +38,7 @@ function checkLimit(limit: number): number {
 }
 
 /** The plan of filters that select something (`cnae_secundario` alone, say, does not). */
-function planOf(f: CompanyFilters, ix: IndexLookups, opts: PlanOptions): Plan {
+function planOf(f: CompanyFilters, ix: IndexTables, opts: PlanOptions): Plan {
   const plan = hasFilter(f) ? compilePlan(f, ix, opts) : null;
   if (plan === null || (!plan.clauses.length && !plan.ranges.length)) throw new InvalidFilter('q', 'at least one filter is needed');
   return plan;
@@ -46,14 +46,14 @@ function planOf(f: CompanyFilters, ix: IndexLookups, opts: PlanOptions): Plan {
 
 export class SearchIndex {
   private readonly st: Statements;
-  private readonly tables: IndexTables;
+  private readonly tables: SnapshotIndexTables;
 
   constructor(
     private readonly snapshot: SearchableSnapshot,
     private readonly plans: PlanOptions = PLAN_DEFAULTS,
   ) {
     this.st = new Statements(snapshot.search!);
-    this.tables = new IndexTables(this.st);
+    this.tables = new SnapshotIndexTables(this.st);
   }
 
   /** The query plan of `filters` (what the index is asked, what is checked on the rows): tests, benchmarks. */
@@ -77,7 +77,7 @@ export class SearchIndex {
   partners(f: PartnerFilters, page: { limit: number; after?: number | null }): PartnerPage {
     const after = page.after ?? null;
     if (after !== null && !(Number.isSafeInteger(after) && after >= 0)) throw new InvalidFilter('cursor', 'not a cursor of this search');
-    return searchPartners(this.st, partnerClauses(f, this.tables, this.plans), this.snapshot.lookups, checkLimit(page.limit), after);
+    return searchPartners(this.st, partnerClauses(f, this.tables, this.plans), this.snapshot.codeTables, checkLimit(page.limit), after);
   }
 }
 

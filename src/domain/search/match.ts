@@ -3,7 +3,7 @@
 // cut by their ends (whose documents need an exact check of the row).
 import { InvalidFilter, MATRIZ_FILIAL, SITUACOES, parseIsoDate, type CompanyFilters } from './filters.ts';
 import { normalizeText } from './normalize.ts';
-import type { Clause, IndexLookups, Plan, RangeClause } from './plan.ts';
+import type { Clause, IndexTables, Plan, RangeClause } from './plan.ts';
 import { PLAN_DEFAULTS, wordClauses, type PlanOptions } from './prefix.ts';
 import { daysInMonth } from '../../lib/calendar.ts';
 import { capitalBucketRange, FLAG, flagTerms, term } from './terms.ts';
@@ -21,13 +21,13 @@ const code = (param: string, v: number) => {
 };
 
 /** CEP terms: 2 or 5 digits exact; 3–4 the 5-digit terms present; 6–8 the 5-digit term (rows checked). */
-function cepTerms(p: string, ix: IndexLookups): string[] {
+function cepTerms(p: string, ix: IndexTables): string[] {
   if (p.length === 2 || p.length >= 5) return [term.cep(p.slice(0, 5))];
   return ix.termsWithPrefix(term.cep(p)).filter((t) => t.length === term.cep('').length + 5);
 }
 
 /** CNAE terms: the primary's 2- or 7-digit term, else the subclasses present (secondaries: always). */
-function cnaeTerms(prefix: string, secondary: boolean, ix: IndexLookups): string[] {
+function cnaeTerms(prefix: string, secondary: boolean, ix: IndexTables): string[] {
   const p = digits('cnae', prefix, 2, 7);
   const codes = () => ix.cnaeCodes(p).map((c) => String(c).padStart(7, '0'));
   const primary = p.length === 2 || p.length === 7 ? [term.cnae(p, false)] : codes().map((c) => term.cnae(c, false));
@@ -35,7 +35,7 @@ function cnaeTerms(prefix: string, secondary: boolean, ix: IndexLookups): string
   return [...primary, ...(p.length === 7 ? [p] : codes()).map((c) => term.cnae(c, true))];
 }
 
-export function compilePlan(f: CompanyFilters, ix: IndexLookups, opts: PlanOptions = PLAN_DEFAULTS): Plan {
+export function compilePlan(f: CompanyFilters, ix: IndexTables, opts: PlanOptions = PLAN_DEFAULTS): Plan {
   const clauses: Clause[] = [];
   const add = (param: keyof CompanyFilters, terms: string[]) => clauses.push({ param, terms: [...new Set(terms)] });
   if (f.q !== undefined) clauses.push(...wordClauses('q', f.q, ix, 'establishments', opts));
@@ -76,7 +76,7 @@ export function compilePlan(f: CompanyFilters, ix: IndexLookups, opts: PlanOptio
   return { clauses, ranges, cep: ceps.some((p) => p.length > 5) ? ceps : null, empty };
 }
 
-function dateRange(f: CompanyFilters, ix: IndexLookups): RangeClause | null {
+function dateRange(f: CompanyFilters, ix: IndexTables): RangeClause | null {
   if (f.inicio_atividade_min === undefined && f.inicio_atividade_max === undefined) return null;
   const parse = (param: string, s: string | undefined, dflt: number) => {
     if (s === undefined) return dflt;
@@ -107,7 +107,7 @@ function dateRange(f: CompanyFilters, ix: IndexLookups): RangeClause | null {
   return { param: 'inicio_atividade', min, max, whole, cut };
 }
 
-function capitalRange(f: CompanyFilters, ix: IndexLookups): RangeClause | null {
+function capitalRange(f: CompanyFilters, ix: IndexTables): RangeClause | null {
   if (f.capital_social_min === undefined && f.capital_social_max === undefined) return null;
   const cents = (param: string, v: number | undefined, dflt: number) => {
     if (v === undefined) return dflt;

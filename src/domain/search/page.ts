@@ -22,7 +22,7 @@
 // any check does) or not (~4 ms each on a full month: the index form after a few dozen).
 import { matchSql, type Plan } from './plan.ts';
 import { ALNUM_BASE, boundsAfter, cnpjOfRowid } from './rowid.ts';
-import type { Statements } from './lookups.ts';
+import type { Statements } from './index-tables.ts';
 import { checkedPrefixes, indexOnly, variantsOf } from './checks.ts';
 
 export const SCAN_BUDGET = 2_000;

@@ -2,13 +2,14 @@
 // name words (the rules of `q`) and/or `cnpj_cpf`, both terms of partner_fts, in the order of the
 // partners table (keyset on its rowid). Each row carries its company's head office summary.
 // The parts hold consecutive rowid ranges (importer/search/part.ts), so they are read in order.
-import { CODE_WIDTH, SITUACAO_CADASTRAL, collapse, domainText, lookupText } from '../company/codes.ts';
-import { mapSocio, type Lookups } from '../company/map.ts';
+import { CODE_WIDTH, SITUACAO_CADASTRAL, collapse, domainText, codeDescription } from '../company/codes.ts';
+import type { CodeTables } from '../../storage/snapshots/code-tables.ts';
+import { mapSocio } from '../company/map.ts';
 import type { Socio } from '../company/schema.ts';
 import { InvalidFilter, type PartnerFilters } from './filters.ts';
-import type { Statements } from './lookups.ts';
+import type { Statements } from './index-tables.ts';
 import { hasWordStarting } from './checks.ts';
-import { matchSql, type Clause, type IndexLookups } from './plan.ts';
+import { matchSql, type Clause, type IndexTables } from './plan.ts';
 import { PLAN_DEFAULTS, wordClauses, type PlanOptions } from './prefix.ts';
 import { normalizeText } from './normalize.ts';
 import { SCAN_BUDGET } from './page.ts';
@@ -39,7 +40,7 @@ export interface PartnerPage {
 type PartnerRow = { basico: string; nome: string | null; cnpj_cpf: string | null; qualificacao: number | string | null; data_entrada: number | null; faixa_etaria: number | string | null };
 type Office = { cnpj: string; situacao_cadastral: number | string | null; uf: string | null; municipio: number | string | null };
 
-export function partnerClauses(f: PartnerFilters, ix: IndexLookups, opts: PlanOptions = PLAN_DEFAULTS): Clause[] {
+export function partnerClauses(f: PartnerFilters, ix: IndexTables, opts: PlanOptions = PLAN_DEFAULTS): Clause[] {
   const clauses: Clause[] = [];
   // The checks of a name prefix have their own budgets and fallbacks here (searchPartners).
   if (f.nome !== undefined) clauses.push(...wordClauses('nome', f.nome, ix, 'partners', { ...opts, prefixFallbackDocs: 0 }));
@@ -64,7 +65,7 @@ const indexed = (c: Clause): Clause => (!c.checked ? c : c.terms.length ? { para
  * the index alone, such a prefix opened up to MAX_OR doclists per part, or FTS5 merged every
  * doclist of its words (`word*`) before the first row: seconds when they are not cached.
  */
-export function searchPartners(st: Statements, clauses: Clause[], lookups: Lookups, limit: number, after: number | null): PartnerPage {
+export function searchPartners(st: Statements, clauses: Clause[], codeTables: CodeTables, limit: number, after: number | null): PartnerPage {
   const prefix = clauses.find((c) => c.checked);
   const others = clauses.filter((c) => !c.checked);
   let found: Scan;
@@ -85,7 +86,7 @@ export function searchPartners(st: Statements, clauses: Clause[], lookups: Looku
       found = { ids: [...found.ids, ...rest.ids], next: rest.next };
     }
   }
-  return { rows: found.ids.map((id) => partnerHit(st, id, lookups)), next: found.next };
+  return { rows: found.ids.map((id) => partnerHit(st, id, codeTables)), next: found.next };
 }
 
 type Scan = { ids: number[]; next: number | null; stopped?: true };
@@ -127,7 +128,7 @@ function collect<T>(candidates: Iterable<T>, idOf: (c: T) => number, passes: ((c
   return { ids, next: null };
 }
 
-function partnerHit(st: Statements, id: number, lookups: Lookups): PartnerHit {
+function partnerHit(st: Statements, id: number, codeTables: CodeTables): PartnerHit {
   const p = st.get('SELECT basico, nome, cnpj_cpf, qualificacao, data_entrada, faixa_etaria FROM reg.partners WHERE rowid = ?').get(id) as PartnerRow;
   const razao = st.get('SELECT razao_social FROM reg.companies WHERE basico = ?').pluck().get(p.basico) as string | null | undefined;
   // The establishments of a base are a range of the cnpj index; the head office is usually its first.
@@ -135,13 +136,13 @@ function partnerHit(st: Statements, id: number, lookups: Lookups): PartnerHit {
   const office = (st.get('SELECT cnpj, situacao_cadastral, uf, municipio FROM est.establishments WHERE cnpj >= ? AND cnpj < ? AND matriz_filial = 1 LIMIT 1').get(...range) ??
     st.get('SELECT cnpj, situacao_cadastral, uf, municipio FROM est.establishments WHERE cnpj >= ? AND cnpj < ? ORDER BY cnpj LIMIT 1').get(...range)) as Office | undefined;
   return {
-    ...mapSocio(p, lookups),
+    ...mapSocio(p, codeTables),
     company: {
       cnpj: office?.cnpj ?? null,
       razao_social: collapse(razao ?? null),
       situacao_cadastral: office ? domainText(SITUACAO_CADASTRAL, office.situacao_cadastral) : '',
       uf: office?.uf ?? '',
-      municipio: office ? lookupText(lookups.municipios, office.municipio, CODE_WIDTH.municipio) : '',
+      municipio: office ? codeDescription(codeTables.municipios, office.municipio, CODE_WIDTH.municipio) : '',
     },
   };
 }

@@ -7,7 +7,7 @@ import type { FLAG } from './terms.ts';
 import type { CompanyFilters, PartnerFilters } from './filters.ts';
 
 /** What the plan needs to know about the index (implemented over search.db by index.ts). */
-export interface IndexLookups {
+export interface IndexTables {
   /** Vocabulary words starting with `prefix`, at most `max + 1` of them. */
   wordsWithPrefix(prefix: string, max: number): string[];
   /**

@@ -28,7 +28,7 @@
 // prefix rare among those.
 import { InvalidFilter } from './filters.ts';
 import { normalizeText } from './normalize.ts';
-import type { Clause, IndexLookups, NameDocuments } from './plan.ts';
+import type { Clause, IndexTables, NameDocuments } from './plan.ts';
 import { term } from './terms.ts';
 
 export const MAX_EXPANSION = 256;
@@ -94,7 +94,7 @@ export function queryWords(q: string): string[] {
  * Clauses for name words: each word exact, the last (≥ 2 characters) also as a prefix, routed by
  * the number of its words and of the `names` documents holding it (see above and `opts`).
  */
-export function wordClauses(param: Clause['param'], text: string, ix: IndexLookups, names: NameDocuments, opts: PlanOptions = PLAN_DEFAULTS): Clause[] {
+export function wordClauses(param: Clause['param'], text: string, ix: IndexTables, names: NameDocuments, opts: PlanOptions = PLAN_DEFAULTS): Clause[] {
   const words = queryWords(text);
   if (!words.length) throw new InvalidFilter(param, 'no word to search for');
   if (words.length > 20) throw new InvalidFilter(param, 'too many words (20 at most)');
@@ -112,7 +112,7 @@ export function wordClauses(param: Clause['param'], text: string, ix: IndexLooku
 }
 
 /** The clause of a last word of letters (≥ 2 characters) as a prefix, routed as above. */
-function lastWordClause(param: Clause['param'], w: string, ix: IndexLookups, names: NameDocuments, opts: PlanOptions): Clause {
+function lastWordClause(param: Clause['param'], w: string, ix: IndexTables, names: NameDocuments, opts: PlanOptions): Clause {
   const found = ix.wordsWithPrefix(w, MAX_OR);
   // The word itself stays even when absent: an absent term costs one lookup and matches nothing.
   const terms = found.includes(w) ? found : [w, ...found];

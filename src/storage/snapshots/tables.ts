@@ -174,10 +174,10 @@ export const regimes = table({
 } as const);
 
 /** Code → description tables, two columns each, small enough to cache in memory. */
-export const LOOKUP_TABLES = ['cnaes', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes'] as const;
-export type LookupTable = (typeof LOOKUP_TABLES)[number];
+export const CODE_TABLES = ['cnaes', 'motivos', 'municipios', 'naturezas', 'paises', 'qualificacoes'] as const;
+export type CodeTable = (typeof CODE_TABLES)[number];
 
-export const lookupTable = (name: LookupTable) =>
+export const codeTable = (name: CodeTable) =>
   table({
     name,
     file: 'companies',
@@ -190,7 +190,7 @@ export const lookupTable = (name: LookupTable) =>
   } as const);
 
 export const MAIN_TABLES = [establishments, companies, simples, partners, regimes] as const;
-export const ALL_TABLES: readonly TableDef[] = [...MAIN_TABLES, ...LOOKUP_TABLES.map(lookupTable)];
+export const ALL_TABLES: readonly TableDef[] = [...MAIN_TABLES, ...CODE_TABLES.map(codeTable)];
 
 export const SNAPSHOT_FILES: Record<SnapshotFile, string> = {
   establishments: 'establishments.db',

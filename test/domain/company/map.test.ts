@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cnaeMask, isoDate, moneyText, optionText } from '../../../src/domain/company/codes.ts';
-import { exampleResponse, serproRows, SERPRO_LOOKUPS } from '../../../src/domain/company/example.ts';
-import { mapCompany, pickRegime, secondaryCnaes, type Lookups } from '../../../src/domain/company/map.ts';
+import { exampleResponse, serproRows, SERPRO_CODE_TABLES } from '../../../src/domain/company/example.ts';
+import type { CodeTables } from '../../../src/storage/snapshots/code-tables.ts';
+import { mapCompany, pickRegime, secondaryCnaes } from '../../../src/domain/company/map.ts';
 import type { RegimeRow } from '../../../src/storage/snapshots/tables.ts';
 import { SERPRO_EXPECTED } from '../../server/fixtures.ts';
 
-const lookups = () => Object.fromEntries(Object.entries(SERPRO_LOOKUPS).map(([k, v]) => [k, new Map(v)])) as unknown as Lookups;
+const codeTables = () => Object.fromEntries(Object.entries(SERPRO_CODE_TABLES).map(([k, v]) => [k, new Map(v)])) as unknown as CodeTables;
 
 test('capital_social is exact text from integer cents', () => {
   assert.equal(moneyText(106100482923), '1061004829.23');
@@ -41,7 +42,7 @@ test('CNAE mask, secondary list parsing, option flags', () => {
 });
 
 test('cnae_fiscal_human is cut to 100 characters ending in ...', () => {
-  const l = lookups();
+  const l = codeTables();
   (l.cnaes as Map<number, string>).set(6204000, 'x'.repeat(200));
   const r = mapCompany(serproRows(), l, []);
   assert.equal(r.company.cnae_fiscal_human.length, 100);
@@ -61,7 +62,7 @@ test('regime: latest year; within it this CNPJ, then a non-SCP row; none → omi
   assert.equal(pickRegime([row(other, 2020, 'LUCRO REAL'), row(me, 2020, 'LUCRO PRESUMIDO')], me).regime_tributario, 'LUCRO PRESUMIDO');
   assert.equal(pickRegime([row(me, 2020, 'LUCRO ARBITRADO', '12345678000199'), row(me, 2020, 'LUCRO REAL', '0')], me).regime_tributario, 'LUCRO REAL');
   assert.equal(pickRegime([row('33.683.111/0002-80', 2020, 'IMUNE DO IRPJ'), row(other, 2020, 'LUCRO REAL')], me).regime_tributario, 'IMUNE DO IRPJ');
-  const r = mapCompany({ ...serproRows(), regimes: [] }, lookups(), []);
+  const r = mapCompany({ ...serproRows(), regimes: [] }, codeTables(), []);
   assert.equal('regime_tributario' in r.company, false);
   assert.equal('ano_regime_tributario' in r.company, false);
 });

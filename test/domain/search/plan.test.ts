@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compilePlan } from '../../../src/domain/search/match.ts';
-import { matchSql, type IndexLookups } from '../../../src/domain/search/plan.ts';
+import { matchSql, type IndexTables } from '../../../src/domain/search/plan.ts';
 import { MAX_EXPANSION, MAX_OR, PLAN_DEFAULTS, PREFIX_FALLBACK_DOCS, PREFIX_QUERY_DOCS, OR_MS_PER_WORD, STAR_MS_PER_DOC, wordClauses } from '../../../src/domain/search/prefix.ts';
 import { ALNUM_BASE, boundsAfter, cnpjOfRowid, rowidOfCnpj } from '../../../src/domain/search/rowid.ts';
 import { capitalBucket, capitalBucketRange, LAST_CAPITAL_BUCKET, term } from '../../../src/domain/search/terms.ts';
@@ -14,7 +14,7 @@ for (let y = 2018; y <= 2021; y++) {
   for (let mo = 1; mo <= 12; mo++) years.set(term.inicio(y * 100 + mo), 1);
 }
 const buckets = new Map([-1, ...Array.from({ length: 30 }, (_, i) => i)].map((b) => [term.capital(b), 1]));
-const fake: IndexLookups = {
+const fake: IndexTables = {
   wordsWithPrefix: (p) => ['joana', 'joao', 'jose'].filter((w) => w.startsWith(p)),
   termsWithPrefix: () => [],
   cnaeCodes: () => [4711301, 4711302],
@@ -81,8 +81,8 @@ test('terms are quoted; prefixes expand to exact words; invalid values name thei
 test('a prefix of too many words: `word*` when few establishments hold it, else checked on the rows', () => {
   // "ca": MAX_EXPANSION + 1 words; "ma": more than MAX_OR. Their document counts decide.
   const words = (p: string) => Array.from({ length: p === 'ca' ? MAX_EXPANSION + 1 : MAX_OR + 1 }, (_, i) => `${p}${i.toString(36)}`);
-  const withDocs = (docs: number | null): IndexLookups => ({ ...fake, wordsWithPrefix: words, prefixDocuments: (_p, max) => (docs === null ? null : Math.min(docs, max + 1)) });
-  const clauseOf = (q: string, ix: IndexLookups, opts = PLAN_DEFAULTS) => wordClauses('q', q, ix, 'establishments', opts).at(-1)!;
+  const withDocs = (docs: number | null): IndexTables => ({ ...fake, wordsWithPrefix: words, prefixDocuments: (_p, max) => (docs === null ? null : Math.min(docs, max + 1)) });
+  const clauseOf = (q: string, ix: IndexTables, opts = PLAN_DEFAULTS) => wordClauses('q', q, ix, 'establishments', opts).at(-1)!;
   assert.deepEqual(clauseOf('loja ma', withDocs(PREFIX_QUERY_DOCS)), { param: 'q', terms: [], prefix: 'ma' });
   assert.deepEqual(clauseOf('loja ca', withDocs((MAX_EXPANSION + 1) * 120)), { param: 'q', terms: [], prefix: 'ca' });
   assert.equal(matchSql(compilePlan({ q: 'loja ma' }, withDocs(1_000)).clauses), '"loja" AND "ma"*');
@@ -102,13 +102,13 @@ test('a prefix of too many words: `word*` when few establishments hold it, else 
   }
   // Fewer words: their OR, unless their documents are fewer than ~120 per word (`word*`, cheaper
   // than opening each word); up to 15 words, their OR whatever.
-  const fewer = (n: number, docs: number): IndexLookups => ({ ...withDocs(docs), wordsWithPrefix: (p) => Array.from({ length: n }, (_, i) => `${p}${i.toString(36)}`) });
+  const fewer = (n: number, docs: number): IndexTables => ({ ...withDocs(docs), wordsWithPrefix: (p) => Array.from({ length: n }, (_, i) => `${p}${i.toString(36)}`) });
   assert.deepEqual(clauseOf('ve', fewer(100, 100 * 120)), { param: 'q', terms: [], prefix: 've' });
   assert.equal(clauseOf('ve', fewer(100, 100 * 120 + 1)).terms.length, 101);
   assert.equal(clauseOf('ve', fewer(15, 1)).terms.length, 16);
   // The counts asked are of the names searched: partner rows for `nome`.
   const asked: string[] = [];
-  const spy: IndexLookups = { ...withDocs(1), prefixDocuments: (_p, _max, names) => (asked.push(names), 1) };
+  const spy: IndexTables = { ...withDocs(1), prefixDocuments: (_p, _max, names) => (asked.push(names), 1) };
   wordClauses('nome', 'ma', spy, 'partners');
   compilePlan({ q: 'ma' }, spy);
   assert.deepEqual(asked, ['partners', 'establishments']);
@@ -116,7 +116,7 @@ test('a prefix of too many words: `word*` when few establishments hold it, else 
 
 test('name prefix terms: a 3-letter last word is one term, a 2-letter one 37; a longer checked one gets its start as candidates', () => {
   const many = (p: string) => Array.from({ length: MAX_OR + 1 }, (_, i) => `${p}${i.toString(36)}`);
-  const ix = (docs: number, indexed: number | null): IndexLookups => ({ ...fake, wordsWithPrefix: many, prefixDocuments: (_p, max) => Math.min(docs, max + 1), prefixIndex: () => indexed });
+  const ix = (docs: number, indexed: number | null): IndexTables => ({ ...fake, wordsWithPrefix: many, prefixDocuments: (_p, max) => Math.min(docs, max + 1), prefixIndex: () => indexed });
   const common = PREFIX_FALLBACK_DOCS + 1;
   assert.equal(matchSql(compilePlan({ q: 'loja bra', uf: ['PR'] }, ix(common, 3)).clauses), '"loja" AND "_wbra" AND "_upr"');
   // Checked: `_wbra` drives the candidates, `bras` is checked on them (and keeps its index form).

@@ -200,7 +200,7 @@ test('an index built before the words\' counts and the prefix terms checks such 
     }
     attachSnapshot(sqlite, m.summary.dir);
     assert.deepEqual(attachSearch(sqlite, dir), { parts: 2 });
-    const old = new SearchIndex({ search: { sqlite, parts: ['srch', 'srch1'] }, lookups: m.registry.snapshot!.lookups });
+    const old = new SearchIndex({ search: { sqlite, parts: ['srch', 'srch1'] }, codeTables: m.registry.snapshot!.codeTables });
     assert.equal(old.plan({ q: 'comercio xy' }).clauses.at(-1)!.checked, true);
     assert.deepEqual(old.plan({ q: 'xyab' }).clauses, [{ param: 'q', terms: [], prefix: 'xyab', checked: true }]);
     assert.equal(old.plan({ q: 'xya' }).clauses[0].checked, true);

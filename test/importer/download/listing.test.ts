@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { monthsOf, parseAutoindex, parseMultistatus } from '../../../importer/download/listing.ts';
-import { parseSource, regimeLocalName } from '../../../importer/download/sources.ts';
+import { parseSource, regimeLocalName } from '../../../importer/download/servers.ts';
 import { autoindexHtml } from './server.ts';
 
 describe('parseMultistatus', () => {

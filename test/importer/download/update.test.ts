@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import { MONTHLY_ZIPS } from '../../../importer/sources.ts';
+import { MONTHLY_ZIPS } from '../../../importer/import-plan.ts';
 import { runUpdate, type UpdateOptions } from '../../../importer/download/update.ts';
 import { openAppDb } from '../../../src/storage/app-db.ts';
 import { recordPublished } from '../../../src/storage/snapshots/records.ts';

@@ -16,7 +16,7 @@ export interface SnapshotLookup {
 
 export function snapshotLookup(snapshotDir: string): SnapshotLookup {
   const pair = new SnapshotPair(snapshotDir, snapshotDir);
-  const lookups = pair.lookups[0];
+  const codeTables = pair.codeTables[0];
   pair.close();
   const db = openSqlite(':memory:');
   attachSnapshot(db, snapshotDir);
@@ -27,7 +27,7 @@ export function snapshotLookup(snapshotDir: string): SnapshotLookup {
     cnpjs,
     get: (cnpj) => {
       const text = stmt.get(cnpj);
-      return text === undefined ? null : mapCompany(compiled.rows(text), lookups, []);
+      return text === undefined ? null : mapCompany(compiled.rows(text), codeTables, []);
     },
   };
 }

@@ -72,7 +72,7 @@ describe('listZip / openMemberStream on the real samples', () => {
     assert.match(text, /33\.683\.111\/0002-80/);
   });
 
-  test('Latin-1 lookups stream byte-exact (Cnaes: "informação")', async () => {
+  test('Latin-1 code tables stream byte-exact (Cnaes: "informação")', async () => {
     const file = path.join(RECEITA_MINI, 'Cnaes.zip');
     const [m] = await listZip(file);
     const { records } = parseAll(await readAll(openMemberStream(file, m)), 2);

@@ -8,7 +8,7 @@ import { makeCnpj } from '../../../src/domain/cnpj.ts';
 import { DelimitedParser } from '../../../importer/read/delimited.ts';
 import { RecordParser, type RejectedRecord } from '../../../importer/read/records.ts';
 import { openMemberStream } from '../../../importer/read/zip.ts';
-import { planImport, type SourceKind } from '../../../importer/sources.ts';
+import { planImport, type SourceKind } from '../../../importer/import-plan.ts';
 import { sourceTable } from '../../../importer/tables/index.ts';
 import type { SourceTable, SqlParam } from '../../../importer/tables/source-table.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';

@@ -1,6 +1,6 @@
-// The data behind the six lookup tables: real natureza, qualificação and motivo codes, countries,
+// The data behind the six code tables: real natureza, qualificação and motivo codes, countries,
 // and the syllables of made-up place names (municipalities per UF and large cities are in
-// places-data.ts). Tables only; lookups.ts builds the tables from them.
+// places-data.ts). Tables only; code-tables.ts builds the tables from them.
 
 export const NATUREZAS: ReadonlyArray<readonly [string, string]> = [
   ['0000', 'Natureza Jurídica não informada'],

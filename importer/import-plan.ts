@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isMonth } from '../src/lib/month.ts';
-import type { LookupTable } from '../src/storage/snapshots/tables.ts';
+import type { CodeTable } from '../src/storage/snapshots/tables.ts';
 import { folderDownload, listZip, zipName, type ZipInput, type ZipMember } from './read/zip.ts';
 
-export type SourceKind = 'establishments' | 'companies' | 'simples' | 'partners' | 'regimes' | LookupTable;
+export type SourceKind = 'establishments' | 'companies' | 'simples' | 'partners' | 'regimes' | CodeTable;
 
 export interface SourceFile {
   /** The member's zip: a file, or a zip inside a folder download (serialisable either way). */

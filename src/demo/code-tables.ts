@@ -1,10 +1,10 @@
-// The six lookup tables. They come from a fixed internal seed, not the dump seed: the real
+// The six code tables. They come from a fixed internal seed, not the dump seed: the real
 // tables barely change between months, and tests can then rely on their sizes and codes.
-// Real codes and descriptions are used where they are well known (lookup-data.ts); the rest is
+// Real codes and descriptions are used where they are well known (code-table-data.ts); the rest is
 // synthetic.
 
 import { CNAE_QUALIFIERS, DIVISIONS, REAL_CNAES } from './cnae-data.ts';
-import { FIXED_PAISES, MOTIVOS, NATUREZAS, ORPHAN_PAISES, OTHER_COUNTRIES, QUALIFICACOES, SYLLABLES } from './lookup-data.ts';
+import { FIXED_PAISES, MOTIVOS, NATUREZAS, ORPHAN_PAISES, OTHER_COUNTRIES, QUALIFICACOES, SYLLABLES } from './code-table-data.ts';
 import { BIG_CITIES, UF_CODE_START, UF_MUNICIPIOS } from './places-data.ts';
 import { Rng, Weighted } from './prng.ts';
 import { PLACE_HEADS, PLACE_TAILS } from './words.ts';
@@ -18,7 +18,7 @@ export interface Municipio extends Row2 {
   uf: string;
 }
 
-export interface Lookups {
+export interface CodeTables {
   cnaes: Row2[];
   motivos: Row2[];
   municipios: Municipio[];
@@ -169,9 +169,9 @@ function buildPaises(): Row2[] {
   return rows;
 }
 
-let cached: Lookups | null = null;
+let cached: CodeTables | null = null;
 
-export function buildLookups(): Lookups {
+export function buildCodeTables(): CodeTables {
   if (cached) return cached;
   const rng = new Rng(LOOKUP_SEED, 99);
   const { rows: cnaes, picker, byDivision } = buildCnaes(rng);

@@ -1,9 +1,9 @@
-// The index's side tables as the query plan needs them (plan.ts IndexLookups), over the search
+// The index's side tables as the query plan needs them (plan.ts IndexTables), over the search
 // parts attached to the snapshot's connection. Statements are prepared once per snapshot; the
 // year/month and capital terms (a few thousand rows) are read once and kept.
 import type { Statement } from 'better-sqlite3';
 import type { SearchFiles } from '../registry/reader.ts';
-import type { IndexLookups, NameDocuments } from './plan.ts';
+import type { IndexTables, NameDocuments } from './plan.ts';
 
 /** Prepared statements of one connection, by SQL text. */
 export class Statements {
@@ -29,7 +29,7 @@ const MAX_SUMMED = 20_000;
 /** The exclusive upper bound of the strings starting with `prefix` ([a-z0-9_] terms: `{` sorts after them). */
 const prefixEnd = (prefix: string) => `${prefix}{`;
 
-export class IndexTables implements IndexLookups {
+export class SnapshotIndexTables implements IndexTables {
   private readonly ranges = new Map<string, ReadonlyMap<string, number>>();
   private readonly wordCounts = new Map<string, boolean>();
   private namePrefixLength: number | null | undefined;

@@ -2,7 +2,7 @@
 // with the one quirk they carry: two descriptions in UTF-8 bytes inside the Latin-1 file.
 
 import { CsvZip } from './dump-files.ts';
-import type { Lookups, Row2 } from './lookups.ts';
+import type { CodeTables, Row2 } from './code-tables.ts';
 import type { Quirks } from './quirks.ts';
 import { SERPRO_CNAES } from './real.ts';
 
@@ -12,8 +12,8 @@ function utf8Bytes(s: string): string {
 }
 
 /** Writes the six zips into `out`; each one's name, row count and size. */
-export function writeLookupZips(lk: Lookups, q: Quirks, out: string, dpart: string, mtime: Date): { file: string; rows: number; bytes: number }[] {
-  const lookupFiles: Array<[string, string, Row2[]]> = [
+export function writeCodeTableZips(lk: CodeTables, q: Quirks, out: string, dpart: string, mtime: Date): { file: string; rows: number; bytes: number }[] {
+  const codeTableFiles: Array<[string, string, Row2[]]> = [
     ['Cnaes.zip', 'CNAECSV', lk.cnaes],
     ['Motivos.zip', 'MOTICSV', lk.motivos],
     ['Municipios.zip', 'MUNICCSV', lk.municipios],
@@ -29,7 +29,7 @@ export function writeLookupZips(lk: Lookups, q: Quirks, out: string, dpart: stri
     if (cnae) utf8Targets.add(`CNAECSV:${cnae.code}`);
   }
   const written: { file: string; rows: number; bytes: number }[] = [];
-  for (const [file, kind, rows] of lookupFiles) {
+  for (const [file, kind, rows] of codeTableFiles) {
     const z = new CsvZip(file, out, `F.K03200$Z.${dpart}.${kind}`, mtime);
     for (const r of rows) {
       const key = `${kind}:${r.code}`;
