@@ -53,6 +53,14 @@ export function formatCnpj(cnpj: string): string {
   return `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12, 14)}`;
 }
 
+/**
+ * The one example CNPJ of the docs, /openapi.json, the web app and the demo: SERPRO's Brasília
+ * branch, a real public record (its rows: domain/company/example.ts).
+ */
+export const EXAMPLE_CNPJ = '33683111000280';
+export const EXAMPLE_CNPJ_PRETTY = formatCnpj(EXAMPLE_CNPJ);
+export const EXAMPLE_BASE = EXAMPLE_CNPJ.slice(0, 8);
+
 /** Builds a full CNPJ from a base (8) and an order (4). */
 export function makeCnpj(base8: string, order4: string): string {
   const body = base8 + order4;

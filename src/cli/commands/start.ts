@@ -17,6 +17,7 @@ import type { Sqlite } from '../../storage/sqlite.ts';
 import { CliError } from '../errors.ts';
 import { assertCanListen, listenError } from '../listen.ts';
 import { dataDirOf, numberOption, PORT_RULE, proxyOptionsOf, withProxyOptions, type GlobalArgs, type ProxyArgs } from '../options.ts';
+import { EXAMPLE_CNPJ } from '../../domain/cnpj.ts';
 
 interface Args extends GlobalArgs, ProxyArgs {
   host: string;
@@ -26,7 +27,7 @@ interface Args extends GlobalArgs, ProxyArgs {
 
 const DEMO_ACCOUNT = 'demo';
 const DEMO_EMAIL = 'demo@example.com';
-const SERPRO_BRANCH = '33683111000280';
+const SERPRO_BRANCH = EXAMPLE_CNPJ;
 
 export const startCommand: CommandModule<GlobalArgs, Args> = {
   command: 'start',

@@ -4,9 +4,10 @@
 import type { CompanyRow, EstablishmentRow, CodeTable, PartnerRow, RegimeRow, SimplesRow } from '../../storage/snapshots/tables.ts';
 import { mapCompany, type SnapshotRows } from './map.ts';
 import type { CompanyResponse, ContatoExtra } from './schema.ts';
+import { EXAMPLE_CNPJ } from '../cnpj.ts';
 
 export const SERPRO_ESTABLISHMENT: EstablishmentRow = {
-  cnpj: '33683111000280',
+  cnpj: EXAMPLE_CNPJ,
   matriz_filial: 2,
   nome_fantasia: 'REGIONAL BRASILIA-DF',
   situacao_cadastral: 2,

@@ -4,6 +4,7 @@
 // descriptions in Portuguese, shown to API clients as they are.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CompanyResponseSchema, CompanySchema } from './schema.ts';
+import { EXAMPLE_CNPJ } from '../cnpj.ts';
 
 /** The most CNPJs one batch takes. */
 export const BATCH_MAX = 1000;
@@ -40,7 +41,7 @@ export const EstablishmentsPageSchema = pageSchema(
 
 export const BatchRequestSchema = Type.Object(
   {
-    cnpjs: Type.Array(Type.String({ examples: ['33683111000280'] }), {
+    cnpjs: Type.Array(Type.String({ examples: [EXAMPLE_CNPJ] }), {
       minItems: 1,
       maxItems: BATCH_MAX,
       description: `De 1 a ${BATCH_MAX.toLocaleString('pt-BR')} CNPJs, com ou sem pontuação. Repetidos são respondidos em cada posição e contados uma vez.`,

@@ -2,6 +2,7 @@
 // (Static<>), /openapi.json and the /docs page. Descriptions are Portuguese because they are
 // shown to API clients as they are.
 import { Type, type Static } from '@sinclair/typebox';
+import { EXAMPLE_CNPJ, EXAMPLE_CNPJ_PRETTY } from '../cnpj.ts';
 
 const Text = (description: string, extra: Record<string, unknown> = {}) =>
   Type.String({ description: `${description} Texto vazio ("") quando a Receita não informa.`, ...extra });
@@ -12,8 +13,8 @@ const DateOrNull = (description: string) =>
 
 export const CompanySchema = Type.Object(
   {
-    cnpj: Type.String({ description: 'CNPJ com 14 caracteres, sem pontuação.', pattern: '^[0-9A-Z]{12}[0-9]{2}$', examples: ['33683111000280'] }),
-    cnpj_pretty: Type.String({ description: 'CNPJ formatado: NN.NNN.NNN/NNNN-NN.', examples: ['33.683.111/0002-80'] }),
+    cnpj: Type.String({ description: 'CNPJ com 14 caracteres, sem pontuação.', pattern: '^[0-9A-Z]{12}[0-9]{2}$', examples: [EXAMPLE_CNPJ] }),
+    cnpj_pretty: Type.String({ description: 'CNPJ formatado: NN.NNN.NNN/NNNN-NN.', examples: [EXAMPLE_CNPJ_PRETTY] }),
     razao_social: Text('Razão social (nome empresarial), com espaços repetidos removidos.'),
     nome_fantasia: Text('Nome fantasia do estabelecimento.'),
     situacao_cadastral: Text('Situação cadastral: NULA, ATIVA, SUSPENSA, INAPTA ou BAIXADA.', {

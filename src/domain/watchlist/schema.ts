@@ -2,6 +2,7 @@
 // /docs; descriptions in Portuguese, shown to API clients as they are.
 import { Type, type Static } from '@sinclair/typebox';
 import { BATCH_MAX } from '../company/list-schema.ts';
+import { EXAMPLE_CNPJ } from '../cnpj.ts';
 
 /** The most CNPJs one POST adds, as the batch lookup takes. */
 export const WATCHLIST_ADD_MAX = BATCH_MAX;
@@ -16,7 +17,7 @@ export const WatchlistQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 
-const cnpj = Type.String({ description: 'O CNPJ normalizado (14 caracteres, sem pontuação).', examples: ['33683111000280'] });
+const cnpj = Type.String({ description: 'O CNPJ normalizado (14 caracteres, sem pontuação).', examples: [EXAMPLE_CNPJ] });
 const addedAt = Type.String({ description: 'Quando o CNPJ entrou na lista (ISO 8601, UTC).', examples: ['2026-11-20T15:00:00.000Z'] });
 const total = Type.Integer({ description: 'Quantos CNPJs a conta monitora agora.' });
 const watchlistLimit = Type.Integer({ description: 'Quantos CNPJs o plano da conta permite monitorar.' });
@@ -37,7 +38,7 @@ export const WatchlistPutSchema = Type.Object({ cnpj, added_at: addedAt, total, 
 
 export const WatchlistAddRequestSchema = Type.Object(
   {
-    cnpjs: Type.Array(Type.String({ examples: ['33683111000280'] }), {
+    cnpjs: Type.Array(Type.String({ examples: [EXAMPLE_CNPJ] }), {
       minItems: 1,
       maxItems: WATCHLIST_ADD_MAX,
       description: `De 1 a ${WATCHLIST_ADD_MAX.toLocaleString('pt-BR')} CNPJs, com ou sem pontuação. Os válidos entram juntos, ou nenhum se passarem do limite do plano.`,

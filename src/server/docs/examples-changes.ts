@@ -2,6 +2,7 @@
 // and /docs: curl commands, and answers whose cursor is made by the real scope (feed-schema.ts).
 import { encodeCursor } from '../../domain/cursor.ts';
 import { feedScope, type ChangesPage, type CompanyHistory } from '../../domain/history/feed-schema.ts';
+import { EXAMPLE_CNPJ } from '../../domain/cnpj.ts';
 
 const root = (baseUrl: string) => baseUrl.replace(/\/+$/, '');
 const AUTH = 'curl -H "Authorization: Bearer $CNPJ_API_TOKEN"';
@@ -12,13 +13,13 @@ const MONTH = '2026-10';
 const VALUES = { tipo: ['abertura' as const, 'alteracao' as const], campo: ['situacao_cadastral'], uf: ['DF'] };
 
 export const changesCurl = (baseUrl: string, cursor?: string) => `${AUTH} "${root(baseUrl)}/api/v1/changes?${CHANGES_EXAMPLE_QUERY}${cursor ? `&cursor=${cursor}` : ''}"`;
-export const historyCurl = (baseUrl: string) => `${AUTH} "${root(baseUrl)}/api/v1/brazilian_companies/33683111000280/history"`;
+export const historyCurl = (baseUrl: string) => `${AUTH} "${root(baseUrl)}/api/v1/brazilian_companies/${EXAMPLE_CNPJ}/history"`;
 
 export function changesExample(): ChangesPage {
   return {
     month: MONTH,
     data: [
-      { cnpj: '33683111000280', tipo: 'alteracao', campo: 'situacao_cadastral', antes: 'ATIVA', depois: 'BAIXADA' },
+      { cnpj: EXAMPLE_CNPJ, tipo: 'alteracao', campo: 'situacao_cadastral', antes: 'ATIVA', depois: 'BAIXADA' },
       { cnpj: '41239874000183', tipo: 'abertura' },
     ],
     next_cursor: encodeCursor(feedScope(MONTH, VALUES), `${MONTH} 41239874000183 `),
@@ -27,11 +28,11 @@ export function changesExample(): ChangesPage {
 
 export function historyExample(): CompanyHistory {
   return {
-    cnpj: '33683111000280',
+    cnpj: EXAMPLE_CNPJ,
     data: [
-      { month: '2026-11', cnpj: '33683111000280', tipo: 'alteracao', campo: 'razao_social', antes: 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS', depois: 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)' },
-      { month: '2026-10', cnpj: '33683111000280', tipo: 'alteracao', campo: 'cep', antes: '70836900', depois: '70836901' },
-      { month: '2026-10', cnpj: '33683111000280', tipo: 'alteracao', campo: 'logradouro', antes: 'SGAN 601', depois: 'SGAN 601 MODULO V' },
+      { month: '2026-11', cnpj: EXAMPLE_CNPJ, tipo: 'alteracao', campo: 'razao_social', antes: 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS', depois: 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)' },
+      { month: '2026-10', cnpj: EXAMPLE_CNPJ, tipo: 'alteracao', campo: 'cep', antes: '70836900', depois: '70836901' },
+      { month: '2026-10', cnpj: EXAMPLE_CNPJ, tipo: 'alteracao', campo: 'logradouro', antes: 'SGAN 601', depois: 'SGAN 601 MODULO V' },
     ],
   };
 }

@@ -1,12 +1,14 @@
 // The watchlist's documented examples (curl commands and bodies), shared by /openapi.json and
 // /docs, built by the real code (the add answer, the cursor) so they cannot drift from the routes.
-import { makeCnpj } from '../../domain/cnpj.ts';
+import { EXAMPLE_BASE, EXAMPLE_CNPJ, EXAMPLE_CNPJ_PRETTY, makeCnpj } from '../../domain/cnpj.ts';
 import { addAnswer, planAdd } from '../../domain/watchlist/many.ts';
 import { watchlistCursor } from '../../domain/watchlist/page.ts';
 import type { WatchlistAddResponse, WatchlistPage, WatchlistPut } from '../../domain/watchlist/schema.ts';
-import { EXAMPLE_CNPJ } from '../web/pages/home.ts';
 
-const HEAD_OFFICE = makeCnpj('33683111', '0001');
+
+const HEAD_OFFICE = makeCnpj(EXAMPLE_BASE, '0001');
+/** The example with its last check digit wrong: answered as invalid. */
+const WRONG_CHECK_DIGITS = EXAMPLE_CNPJ.slice(0, 13) + '1';
 const AT = '2026-11-20T15:00:00.000Z';
 const EARLIER = '2026-10-02T12:30:00.000Z';
 const api = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '')}/api/v1/watchlist`;
@@ -16,7 +18,7 @@ export const watchlistPutCurl = (baseUrl: string) => `curl -X PUT ${auth} ${api(
 export const watchlistDeleteCurl = (baseUrl: string) => `curl -X DELETE ${auth} ${api(baseUrl)}/${EXAMPLE_CNPJ}`;
 export const watchlistListCurl = (baseUrl: string, cursor?: string) => `curl ${auth} "${api(baseUrl)}?limit=100${cursor ? `&cursor=${cursor}` : ''}"`;
 
-export const WATCHLIST_ADD_EXAMPLE_REQUEST = { cnpjs: ['33.683.111/0002-80', HEAD_OFFICE, '33683111000281'] };
+export const WATCHLIST_ADD_EXAMPLE_REQUEST = { cnpjs: [EXAMPLE_CNPJ_PRETTY, HEAD_OFFICE, WRONG_CHECK_DIGITS] };
 
 export const watchlistAddCurl = (baseUrl: string) =>
   `curl -X POST ${auth} -H "Content-Type: application/json" -d '${JSON.stringify(WATCHLIST_ADD_EXAMPLE_REQUEST)}' ${api(baseUrl)}`;

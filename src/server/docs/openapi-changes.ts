@@ -3,6 +3,7 @@
 import { ChangesPageSchema, ChangesQuerySchema, CompanyHistorySchema } from '../../domain/history/feed-schema.ts';
 import { changesCurl, changesExample, historyCurl, historyExample } from './examples-changes.ts';
 import { COMMON_ERRORS, curlSample, errorResponses, okJson, plain, queryParameters } from './openapi-parts.ts';
+import { EXAMPLE_CNPJ } from '../../domain/cnpj.ts';
 
 export const CHANGES_SCHEMAS = { ChangesPage: plain(ChangesPageSchema), CompanyHistory: plain(CompanyHistorySchema) };
 
@@ -39,7 +40,7 @@ export function changesPaths(baseUrl: string): Record<string, unknown> {
             in: 'path',
             required: true,
             description: 'CNPJ com 14 caracteres, com ou sem pontuação. Também um CNPJ que já saiu da base, se o histórico o conhece.',
-            schema: { type: 'string', examples: ['33683111000280'] },
+            schema: { type: 'string', examples: [EXAMPLE_CNPJ] },
           },
         ],
         'x-codeSamples': curlSample(historyCurl(baseUrl)),

@@ -3,13 +3,14 @@
 import { BatchRequestSchema, EstablishmentsQuerySchema } from '../../domain/company/list-schema.ts';
 import { BATCH_EXAMPLE_REQUEST, batchCurl, batchExample, establishmentsCurl, establishmentsExample } from './examples.ts';
 import { COMMON_ERRORS, curlSample, errorResponses, okJson, queryParameters } from './openapi-parts.ts';
+import { EXAMPLE_CNPJ } from '../../domain/cnpj.ts';
 
 const CNPJ_PARAMETER = {
   name: 'cnpj',
   in: 'path',
   required: true,
   description: 'Qualquer CNPJ da empresa (14 caracteres, com ou sem pontuação): a listagem é a da raiz, os 8 primeiros caracteres.',
-  schema: { type: 'string', examples: ['33683111000280'] },
+  schema: { type: 'string', examples: [EXAMPLE_CNPJ] },
 };
 
 export function listPaths(baseUrl: string): Record<string, unknown> {

@@ -3,6 +3,7 @@
 import { CompanyCountQuerySchema, CompanySearchQuerySchema, PartnerSearchQuerySchema } from '../../domain/search/query-schema.ts';
 import { countCurl, countExample, partnersCurl, partnersExample, searchCsvCurl, searchCurl, searchExample } from './examples-search.ts';
 import { COMMON_ERRORS, RATE_HEADERS, curlSample, errorResponses, okJson, queryParameters } from './openapi-parts.ts';
+import { EXAMPLE_CNPJ, EXAMPLE_CNPJ_PRETTY } from '../../domain/cnpj.ts';
 
 const SEARCH_ERRORS = [...COMMON_ERRORS, 'invalid_parameter', 'missing_filter', 'search_unavailable'] as const;
 const COUNTS = 'Conta uma consulta na cota por requisição, qualquer que seja o tamanho da página; erros (400, 503) e falhas de autenticação não contam.';
@@ -28,7 +29,7 @@ export function searchPaths(baseUrl: string): Record<string, unknown> {
             },
             content: {
               'application/json': { schema: { $ref: '#/components/schemas/CompanySearchPage' }, example: searchExample() },
-              'text/csv': { schema: { type: 'string' }, example: 'cnpj;cnpj_pretty;razao_social;…\r\n33683111000280;33.683.111/0002-80;SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO);…\r\n' },
+              'text/csv': { schema: { type: 'string' }, example: `cnpj;cnpj_pretty;razao_social;…\r\n${EXAMPLE_CNPJ};${EXAMPLE_CNPJ_PRETTY};SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO);…\r\n` },
             },
           },
           ...errorResponses(SEARCH_ERRORS),

@@ -12,6 +12,7 @@ import {
   watchlistPutExample,
 } from './examples-watchlist.ts';
 import { COMMON_ERRORS, RATE_HEADERS, curlSample, errorResponses, okJson, plain, queryParameters } from './openapi-parts.ts';
+import { EXAMPLE_CNPJ } from '../../domain/cnpj.ts';
 
 /** The watchlist needs no snapshot: no registry_unavailable. */
 const ERRORS_OF: readonly ErrorKey[] = COMMON_ERRORS.filter((k) => k !== 'registry_unavailable');
@@ -21,7 +22,7 @@ const CNPJ_PARAMETER = {
   in: 'path',
   required: true,
   description: 'CNPJ com 14 caracteres, com ou sem pontuação. Basta ser válido: não precisa estar na base carregada.',
-  schema: { type: 'string', examples: ['33683111000280'] },
+  schema: { type: 'string', examples: [EXAMPLE_CNPJ] },
 };
 
 export const WATCHLIST_SCHEMAS = {

@@ -11,6 +11,7 @@ import { searchPaths } from './openapi-search.ts';
 import { WATCHLIST_SCHEMAS, watchlistPaths } from './openapi-watchlist.ts';
 import { CompanySearchPageSchema, CountResponseSchema, PartnersPageSchema } from '../../domain/search/query-schema.ts';
 import { COMMON_ERRORS, curlSample, errorResponses, okJson, plain } from './openapi-parts.ts';
+import { EXAMPLE_CNPJ, EXAMPLE_CNPJ_PRETTY } from '../../domain/cnpj.ts';
 
 export const API_DESCRIPTION =
   'API de consulta de CNPJ: dados cadastrais públicos da Receita Federal (empresa, estabelecimento, sócios), ' +
@@ -60,8 +61,8 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
               required: true,
               description:
                 'CNPJ com 14 caracteres, sem pontuação (letras A–Z permitidas nas 12 primeiras posições a partir de julho de 2026). ' +
-                'Minúsculas viram maiúsculas; pontuação (33.683.111/0002-80) é aceita por conveniência.',
-              schema: { type: 'string', examples: ['33683111000280'] },
+                `Minúsculas viram maiúsculas; pontuação (${EXAMPLE_CNPJ_PRETTY}) é aceita por conveniência.`,
+              schema: { type: 'string', examples: [EXAMPLE_CNPJ] },
             },
           ],
           'x-codeSamples': curlSample(lookupCurl(baseUrl)),

@@ -6,9 +6,9 @@ import { formatDate, formatInt, formatPct } from '../format.ts';
 import { breakAfterSlashes, html, type Html } from '../html.ts';
 import { layout, type HeaderUser } from '../layout.ts';
 import { meter } from '../meter.ts';
+import { EXAMPLE_CNPJ } from '../../../domain/cnpj.ts';
 
 /** The CNPJ used in the example (Receita's own published example). */
-export const EXAMPLE_CNPJ = '33683111000280';
 
 export interface HomePageData {
   viewer: HeaderUser;

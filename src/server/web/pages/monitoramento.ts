@@ -10,6 +10,7 @@ import { csrfField, layout, type HeaderUser } from '../layout.ts';
 import { meter } from '../meter.ts';
 import type { Flash } from '../session.ts';
 import { changesCard, type WatchChanges } from './watch-changes.ts';
+import { EXAMPLE_CNPJ_PRETTY } from '../../../domain/cnpj.ts';
 
 export const MONITORAMENTO_PATH = '/api-de-cnpj/monitoramento';
 
@@ -39,7 +40,7 @@ function addForm(d: MonitoramentoData): Html {
       <div class="field">
         <label for="m-cnpj">CNPJ</label>
         <input type="text" id="m-cnpj" name="cnpj" required maxlength="32" autocomplete="off" value="${d.form?.cnpj ?? ''}" aria-describedby="m-cnpj-dica${d.form ? ' adicionar-erro' : ''}">
-        <span class="hint" id="m-cnpj-dica">Com ou sem pontuação, por exemplo 33.683.111/0002-80. Não precisa estar na base atual.</span>
+        <span class="hint" id="m-cnpj-dica">Com ou sem pontuação, por exemplo ${EXAMPLE_CNPJ_PRETTY}. Não precisa estar na base atual.</span>
       </div>
     </div>
     <div class="actions"><button type="submit" class="btn btn-primary"${full ? html` aria-describedby="limite-atingido"` : ''}>Monitorar</button></div>
