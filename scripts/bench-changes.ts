@@ -9,7 +9,9 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { numberOption } from '../src/cli/options.ts';
-import { feedPage, historyItems, type FeedFilters, type FeedKey } from '../src/domain/history/feed.ts';
+import { historyItems } from '../src/domain/history/company-history.ts';
+import { feedPage, type FeedKey } from '../src/domain/history/feed.ts';
+import type { FeedFilters } from '../src/domain/history/feed-filters.ts';
 import { changesOf, openHistoryReader } from '../src/storage/history/db.ts';
 import { historyMonths } from '../src/storage/history/db.ts';
 

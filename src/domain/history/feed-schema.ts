@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PAGING_PARAMETERS, pageSchema } from '../company/list-schema.ts';
 import { COMPANY_FILTER_PARAMETERS } from '../search/query-schema.ts';
-import type { FeedFilters } from './feed.ts';
+import type { FeedFilters } from './feed-filters.ts';
 import { CAMPOS, TIPOS } from './kinds.ts';
 
 const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));

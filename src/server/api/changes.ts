@@ -9,7 +9,9 @@
 import type { ApiAccess } from '../../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE } from '../../domain/cursor.ts';
-import { feedPage, FilterUnavailable, historyItems, type FeedKey } from '../../domain/history/feed.ts';
+import { historyItems } from '../../domain/history/company-history.ts';
+import { feedPage, type FeedKey } from '../../domain/history/feed.ts';
+import { FilterUnavailable } from '../../domain/history/feed-filters.ts';
 import { ChangesQuerySchema, feedScope, HistoryQuerySchema, toFeedFilters, type ChangesPage, type CompanyHistory } from '../../domain/history/feed-schema.ts';
 import type { HistoryReader } from '../../domain/history/reader.ts';
 import { InvalidFilter } from '../../domain/search/filters.ts';
