@@ -12,16 +12,19 @@ export function runWriterProcess(): void {
   if (!process.send) throw new Error('the import writer must be started by `cnpj-api import`');
   const send = (m: WriterMessage) => process.send!(m);
   process.on('disconnect', () => process.exit(3));
-  process.once('message', async (job: WriterJob) => {
-    try {
-      const result = await writeSnapshotPart(job, (p) => send({ type: 'progress', ...p }));
-      send({ type: 'done', result });
-      process.disconnect();
-    } catch (err) {
-      const e = err as Error & { code?: string };
-      send({ type: 'error', message: e.message, code: e.code });
-      process.disconnect();
-      process.exitCode = 1;
-    }
-  });
+  // The job's failure is reported to the parent: nothing is left to reject.
+  process.once('message', (job: WriterJob) => void write(job, send));
+}
+
+async function write(job: WriterJob, send: (m: WriterMessage) => void): Promise<void> {
+  try {
+    const result = await writeSnapshotPart(job, (p) => send({ type: 'progress', ...p }));
+    send({ type: 'done', result });
+    process.disconnect();
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    send({ type: 'error', message: e.message, code: e.code });
+    process.disconnect();
+    process.exitCode = 1;
+  }
 }

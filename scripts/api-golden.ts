@@ -10,11 +10,10 @@
 //   node --import tsx scripts/api-golden.ts [--sample NAME...] --write         regenerate them from the current code
 // Without --sample: every sample (an amended case must then exist in each).
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { captureApi } from '../test/server/api/golden/capture.ts';
-import { compareGolden, formatDiffs, goldenFile, loadGolden, saveGolden, type GoldenFile } from '../test/server/api/golden/file.ts';
+import { compareGolden, formatDiffs, goldenFile, loadGolden, saveGolden } from '../test/server/api/golden/file.ts';
 import { SAMPLES, sampleNamed, type GoldenSample } from '../test/server/api/golden/samples.ts';
 import { currentTree } from '../test/server/api/golden/tree.ts';
 

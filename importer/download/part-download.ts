@@ -126,7 +126,7 @@ export async function downloadToPart(
       }
     };
 
-    let append = false;
+    let append: boolean;
     try {
       if (res.statusCode === 206) {
         const cr = parseContentRange(res.headers['content-range']);

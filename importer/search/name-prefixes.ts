@@ -45,7 +45,7 @@ function scan(name: string, o: number): number {
       continue;
     }
     const start = i;
-    let k = 0;
+    let k: number;
     while (i < n && (k = KIND[name.charCodeAt(i)]) !== 0) {
       if (k === 4) return -1;
       i++;

@@ -17,19 +17,26 @@ export function runSearchProcess(): void {
       process.disconnect();
     });
   process.on('disconnect', () => process.exit(3));
-  process.once('message', async (job: SearchPartJob) => {
-    try {
-      let last = 0;
-      const result = await buildSearchPart(job, (p) => {
-        const now = performance.now();
-        if (p.step !== 'finishing' && now - last < 200) return;
-        last = now;
-        send({ type: 'progress', ...p });
-      });
-      finish({ type: 'done', result }, 0);
-    } catch (err) {
-      const e = err as Error & { code?: string };
-      finish({ type: 'error', message: e.message, code: e.code }, 1);
-    }
-  });
+  // The job's failure is reported to the parent: nothing is left to reject.
+  process.once('message', (job: SearchPartJob) => void build(job, send, finish));
+}
+
+async function build(
+  job: SearchPartJob,
+  send: (m: SearchMessage) => void,
+  finish: (m: SearchMessage, code: number) => void,
+): Promise<void> {
+  try {
+    let last = 0;
+    const result = await buildSearchPart(job, (p) => {
+      const now = performance.now();
+      if (p.step !== 'finishing' && now - last < 200) return;
+      last = now;
+      send({ type: 'progress', ...p });
+    });
+    finish({ type: 'done', result }, 0);
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    finish({ type: 'error', message: e.message, code: e.code }, 1);
+  }
 }

@@ -36,7 +36,7 @@ export function acquireLock(file: string, what: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = lockHolder(file);
-      if (pid !== null) throw new Error(`Another ${what} is running (pid ${pid}, lock file ${file}).`);
+      if (pid !== null) throw new Error(`Another ${what} is running (pid ${pid}, lock file ${file}).`, { cause: err });
       fs.rmSync(file, { force: true });
     }
   }

@@ -92,7 +92,7 @@ async function copyDatabase(open: () => Sqlite, file: string, opts: { force?: bo
     await fsyncPath(path.dirname(target), 'r');
   } catch (err) {
     removeTmp();
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`${file} already exists; pass --force to replace it`);
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`${file} already exists; pass --force to replace it`, { cause: err });
     throw err;
   }
   return { file: target, bytes: fs.statSync(target).size };

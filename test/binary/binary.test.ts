@@ -73,7 +73,7 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
       });
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; message: string };
-      throw new Error(`build-binary failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+      throw new Error(`build-binary failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`, { cause: err });
     }
     console.log(`# binary built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     cwd = path.join(tmp, 'work');

@@ -94,10 +94,7 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     } else {
       console.log('Create an API token with: npx cnpj-api tokens create --account <name> --name <label>');
     }
-    const stop = async () => {
-      await server.close();
-      process.exit(0);
-    };
+    const stop = () => void server.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   },

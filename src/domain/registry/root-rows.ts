@@ -3,7 +3,6 @@
 // same wherever it starts (keyset paging), and the rows every establishment of the root shares
 // (company, Simples, regimes) read once per page. Rows only: the order of the listing and the
 // response are the caller's (domain/company/establishments.ts).
-import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { establishments } from '../../storage/snapshots/tables.ts';
 import { baseSql, columnNames, hydrator, type ColumnSelection, type RegistryRows } from './rows.ts';

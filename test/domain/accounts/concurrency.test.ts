@@ -17,7 +17,7 @@ const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers'
 function startWorker(args: string[]): { child: ChildProcess; lines: string[]; onLine: (fn: () => void) => void } {
   const child = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines: string[] = [];
-  let listeners: (() => void)[] = [];
+  const listeners: (() => void)[] = [];
   let buf = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => {
     buf += d;

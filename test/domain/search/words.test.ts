@@ -11,7 +11,6 @@ import { MAX_EXPANSION, MAX_OR, PLAN_DEFAULTS } from '../../../src/domain/search
 import { SearchIndex } from '../../../src/domain/search/index.ts';
 import { attachSearch, attachSnapshot } from '../../../src/storage/snapshots/attach.ts';
 import { SCAN_BUDGET } from '../../../src/domain/search/page.ts';
-import { PROBE_BUDGET } from '../../../src/domain/search/partners.ts';
 import { rec, tempDir, writeZip } from '../../importer/helpers.ts';
 import { allPages, importMonth, type Imported } from './helpers.ts';
 import fs from 'node:fs';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { DownloadError, downloadMonth } from '../../../importer/download/month.ts';
 import { corrupted, sample } from './server.ts';
-import { assertComplete, behaveOn, cleanUpAfterEach, DAV, MONTH_FILES, opts, share, shareFiles, tmpdir } from './share.ts';
+import { assertComplete, behaveOn, cleanUpAfterEach, DAV, MONTH_FILES, opts, share, shareFiles } from './share.ts';
 
 cleanUpAfterEach();
 

@@ -49,7 +49,7 @@ describe('the change feed and a company history', () => {
     const items: Item[] = [];
     let pages = 0;
     let cursor: string | null = null;
-    let month = '';
+    let month: string;
     do {
       const r = await feed(`?${qs}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
       assert.equal(r.status, 200, JSON.stringify(r.body));

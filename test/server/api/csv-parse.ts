@@ -12,13 +12,22 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < s.length; i++) {
     const ch = s[i]!;
     if (quoted) {
-      if (ch === '"' && s[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && s[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ';') row.push(cell), (cell = '');
-    else if (ch === '\r' && s[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += ch;
+    else if (ch === ';') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\r' && s[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += ch;
   }
   assert.equal(row.length + cell.length, 0, 'ends with CRLF');
   return rows;

@@ -30,14 +30,13 @@ describe('establishments of a company', () => {
   /** Every page of a listing with `limit`, starting from `cnpjs[i % n]` on page i (any CNPJ of the root continues it). */
   async function walk(cnpjs: string[], limit: number): Promise<{ pages: string[][]; calls: number }> {
     const pages: string[][] = [];
-    let cursor: string | null = null;
     const first = await list(cnpjs[0]!, `?limit=${limit}`);
     let r = first;
     for (;;) {
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.ok(r.body.data.length <= limit);
       pages.push(r.body.data.map((c: { cnpj: string }) => c.cnpj));
-      cursor = r.body.next_cursor;
+      const cursor: string | null = r.body.next_cursor;
       if (cursor === null) break;
       assert.equal(r.body.data.length, limit, 'only the last page is short');
       r = await list(cnpjs[pages.length % cnpjs.length]!, `?limit=${limit}&cursor=${cursor}`);

@@ -6,7 +6,6 @@
 // and what differs (status, header, body with both bodies when they are kept).
 // An intended change goes through scripts/api-golden.ts (--amend with a reason, or --write).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { captureApi } from './golden/capture.ts';

@@ -64,7 +64,7 @@ describe('Consulta page on demo-400', () => {
     // All the UF's companies through the pages, as the API pages them.
     const api = await get(`${server.url}/api/v1/brazilian_companies?uf=SP&limit=100`, bearer(token));
     const expected: string[] = api.body.data.map((c: { cnpj: string }) => c.cnpj);
-    let calls = (await used()) - before;
+    const calls = (await used()) - before;
     assert.equal(calls, 1);
     const seen: string[] = [];
     let path: string | null = '/api-de-cnpj/consulta?q=&uf=SP&municipio=&cnae=&situacao_cadastral=';

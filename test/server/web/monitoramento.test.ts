@@ -63,6 +63,7 @@ describe('Monitoramento page', () => {
     assert.match(page, /id="uso-lista">1 <small>de 3 CNPJs/);
     assert.match(page, /<th scope="row" data-label="CNPJ" class="cnpj">33\.683\.111\/0002-80<\/th> <td data-label="Desde">20\/11\/2026<\/td>/);
     r = await c.post(PATH, { csrf_token, cnpj: '33683111000280' });
+    assert.equal(r.status, 303);
     assert.match(await text(await c.get(PATH)), /já estava na lista/);
     r = await c.post(`${PATH}/remover`, { csrf_token, cnpj: '33683111000280' });
     assert.equal(r.status, 303);
@@ -70,6 +71,7 @@ describe('Monitoramento page', () => {
     assert.match(page, /removido da lista/);
     assert.deepEqual(watchedCnpjs(server.app.sqlite, acmeId), []);
     r = await c.post(`${PATH}/remover`, { csrf_token, cnpj: '33683111000280' });
+    assert.equal(r.status, 303);
     assert.match(await text(await c.get(PATH)), /não está na lista de monitoramento/);
   });
 
