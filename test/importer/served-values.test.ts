@@ -27,8 +27,10 @@ after(async () => {
 /** The sample plus `establishments` and `companies` records, imported as a whole month into `dataDir`. */
 async function importMonth(dataDir: string, establishments: string, companies: string, month = '2026-09') {
   const extra = tempDir('dump-');
-  writeZip(path.join(extra, 'Estabelecimentos1.zip'), 'K3241.K03200Y1.D60913.ESTABELE', establishments);
-  writeZip(path.join(extra, 'Empresas1.zip'), 'K3241.K03200Y1.D60913.EMPRECSV', companies);
+  // Extracted on the 13th of the month (the next month's files must not carry this one's date).
+  const d = `D${month[3]}${month.slice(5, 7)}13`;
+  writeZip(path.join(extra, 'Estabelecimentos1.zip'), `K3241.K03200Y1.${d}.ESTABELE`, establishments);
+  writeZip(path.join(extra, 'Empresas1.zip'), `K3241.K03200Y1.${d}.EMPRECSV`, companies);
   return runImport({ dataDir, inputs: [RECEITA_MINI, extra], month, log: () => {} });
 }
 
