@@ -1,6 +1,7 @@
-// The application: one route table (the API's entries, the web app's, a test's extra ones) and
-// the rules every answer follows: JSON errors, 404/405, a 500 without a stack trace from the one
-// error handler, one log line per request, the bounds on requests in flight.
+// The application: one route table (the API's entries, the web app's, a test's extra ones) served
+// by one polka app (http/router.ts), and the rules every answer follows: JSON errors, 404/405, a
+// 500 without a stack trace from the one error handler, one log line per request, the bounds on
+// requests in flight.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { ApiAccess } from '../domain/accounts/api-access.ts';
@@ -15,7 +16,7 @@ import { apiRoutes } from './api/routes.ts';
 import { HSTS, isHttps } from './http/forwarded.ts';
 import { IN_FLIGHT_LIMITS, InFlight, type InFlightLimits } from './http/in-flight.ts';
 import { logRequest, redactTokens, type LogFn } from './http/log.ts';
-import { Router, type Route, type RouterHooks } from './http/router.ts';
+import { routeTableApp, type Route, type RouterHooks } from './http/router.ts';
 import { internalErrorPage } from './web/guard.ts';
 import { webApp } from './web/index.ts';
 
@@ -45,7 +46,8 @@ export interface AppDeps {
 }
 
 export interface BuiltApp {
-  router: Router;
+  /** The route table the app answers. */
+  routes: readonly Route[];
   /** The http server's 'request' listener. */
   handle(req: IncomingMessage, res: ServerResponse): void;
 }
@@ -78,12 +80,12 @@ export function buildApp(deps: AppDeps): BuiltApp {
       sendError(res, 'route_not_found');
     },
   };
-  // The lookup first: nearly every request is one.
-  const router = new Router([...apiRoutes(deps), ...web.routes, ...(deps.extraRoutes ?? [])], hooks);
-  const inFlight = new InFlight(deps.inFlight ?? IN_FLIGHT_LIMITS, (req, res) => router.dispatch(req, res), (_req, res) => sendError(res, 'server_busy'));
+  // The lookup first: polka tries a method's routes in order, and nearly every request is one.
+  const app = routeTableApp([...apiRoutes(deps), ...web.routes, ...(deps.extraRoutes ?? [])], hooks);
+  const inFlight = new InFlight(deps.inFlight ?? IN_FLIGHT_LIMITS, app.handler, (_req, res) => sendError(res, 'server_busy'));
 
   return {
-    router,
+    routes: app.routes,
     handle(req, res) {
       logRequest(req, res, log, deps.trustProxy);
       // The server speaks plain HTTP: only a trusted proxy can make a request https.

@@ -106,7 +106,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     const url = `http://${host}:${addr.port}`;
     // Registered before the event loop can deliver the first request.
-    const { handle, router } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, apiDb: { sqlite: conn, walSync }, reader, history, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extraRoutes: opts.extraRoutes, countBound: opts.countBound, webhooks: opts.webhooks });
+    const { handle, routes } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, apiDb: { sqlite: conn, walSync }, reader, history, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extraRoutes: opts.extraRoutes, countBound: opts.countBound, webhooks: opts.webhooks });
     server.on('request', handle);
     // Queues newly recorded months and sends due deliveries (one process of a cluster).
     const webhooks = opts.webhooks?.deliver === false ? null : new WebhookWorker({ app: appDb.sqlite, history, policy: opts.webhooks ?? {}, now, log });
@@ -121,7 +121,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const r = reader;
     return {
       url,
-      routes: router.routes,
+      routes,
       close() {
         closing ??= (async () => {
           await new Promise<void>((resolve) => {

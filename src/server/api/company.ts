@@ -29,7 +29,7 @@ export interface CompanyDeps {
 
 export function companyHandler(deps: CompanyDeps) {
   const { access, reader } = deps;
-  // Its promise, when it has one, goes to the router: a rejection is the app's logged 500.
+  // Its promise, when it has one, goes to the route table's wrapper: a rejection is the app's logged 500.
   return (req: RouteRequest, res: ServerResponse): Promise<void> | void => {
     const token = tokenOf(req);
     const id = access.identifyForCount(token);

@@ -1,15 +1,26 @@
-// The route table on node:http: one list of (method, path pattern, handler) for the API, the docs
-// and the web app; a handler's failure, thrown or rejected, reaches one error handler; a path
-// known for other methods answers 405 with Allow; HEAD is answered wherever GET is.
+// The route table served by one polka app: a list of (method, path pattern, handler) for the API,
+// the docs and the web app; a handler's failure, thrown or rejected, reaches polka's onError; a
+// path known for other methods answers 405 with Allow; HEAD is answered wherever GET is.
 //
-// Paths match as polka 0.5 matched them (so answers stay what they were): the path is the target
-// up to its first `?`, one leading and one trailing slash do not count, a `:name` segment matches
-// any segment (even an empty one, undecoded). Patterns are tried first, each one regular
-// expression over the whole target (the lookup is the first: one exec, no URL parsing before it),
-// then static paths in a Map. No path has two routes of one method, so the order changes nothing.
-// The query is node:querystring's parse, as polka's was.
+// polka 0.5.2 (the `latest` dist-tag), not 1.0.0-next.28:
+// - the API's answers are those of the golden files (test/fixtures/api-golden), made when the
+//   server was polka 0.5: its matching (trouter 2: case-sensitive, one leading and one trailing
+//   slash do not count, a `:name` matches any segment, even an empty one), params left encoded
+//   (our handlers decode them once) and node:querystring for the query. next.28's trouter 4
+//   matches case-insensitively (/API/v1/… would answer 200), needs a non-empty segment for a
+//   `:name` (…//company would be 404, not 400) and decodes params (our decoding would make it
+//   twice: %252F would become a slash);
+// - per request, 0.5 tries the routes of the method in order until one matches (the lookup is
+//   the first) and calls a lone handler directly; next.28 tries every route on each request and
+//   runs the handler through an async function (a promise and two closures more per request);
+// - 0.5.2 has not changed since 2019, next.28 is a prerelease; @types/polka describes 0.5.
+// What 0.5 leaves to us: a handler's throw escapes to the http server and a rejection is ignored
+// (guard() sends both to onError), and HEAD is not implied by GET (each GET route is registered
+// for HEAD too).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
+import type { ParsedUrlQuery } from 'node:querystring';
+import polka from 'polka';
+import type Trouter from 'trouter';
 
 /** The methods a route may declare; HEAD comes with GET. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -17,13 +28,15 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 /** What Allow may list, in the order it lists them. */
 const ALLOW_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
+/** The request as polka hands it to a route: node's own, with these two set. */
 export interface RouteRequest extends IncomingMessage {
   /** The `:name` segments of the pattern, as sent (percent-encoding left in). */
   params: Record<string, string>;
+  /** node:querystring's parse of what follows the first `?`. */
   query: ParsedUrlQuery;
 }
 
-/** May answer at once or later; a throw or a rejection goes to the router's onError. */
+/** May answer at once or later; a throw or a rejection goes to the app's onError. */
 export type RouteHandler = (req: RouteRequest, res: ServerResponse) => unknown;
 
 export interface Route {
@@ -45,138 +58,110 @@ export interface RouterHooks {
   noMatch(req: RouteRequest, res: ServerResponse, allow: readonly string[]): unknown;
 }
 
-interface Pattern {
-  /**
-   * The whole target: the path, then `?query`. One leading slash is optional (the first segment
-   * is static, so it cannot shift), and a trailing slash is dropped before the last segment
-   * matches (`/a/` is not `/a/:x` with an empty x, `/a//` is). `:name` segments are named groups:
-   * `groups` is the params object.
-   */
-  regex: RegExp;
-  route: Route;
+export interface RouteTableApp {
+  /** The table, as given (HEAD not listed: it comes with GET). */
+  readonly routes: readonly Route[];
+  /** polka's request handler: the in-flight admission calls it for each request it starts. */
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
-interface Match {
-  route: Route;
-  params: Record<string, string>;
-  /** The target after its first `?` ('' without one). */
-  query: string;
+type OnError = (err: unknown, req: IncomingMessage, res: ServerResponse) => void;
+/** A handler as polka calls it (a lone route handler gets no `next`). */
+type PolkaHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * The one wrapper: a handler's synchronous throw or rejected promise goes to onError (polka 0.5
+ * lets the first escape to the http server and ignores the second).
+ */
+function guard(handler: (req: RouteRequest, res: ServerResponse) => unknown, onError: OnError): PolkaHandler {
+  return (req, res) => {
+    try {
+      // polka has set params and query (see RouteRequest).
+      const answer = handler(req as RouteRequest, res);
+      if (answer instanceof Promise) onRejection(answer, onError, req, res);
+    } catch (err) {
+      onError(err, req, res);
+    }
+  };
 }
 
-const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+// Apart from guard: a closure there would put the request in a context allocated per request.
+function onRejection(answer: Promise<unknown>, onError: OnError, req: IncomingMessage, res: ServerResponse): void {
+  answer.then(undefined, (err: unknown) => onError(err, req, res));
+}
 
-/** The path as matched: one leading and one trailing slash dropped ('/' stays '/'). */
-function strip(path: string): string {
-  if (path === '/') return path;
+/** HEAD wherever GET: the GET's handler, with the GET's headers (node leaves the body out). */
+function asHead(handler: RouteHandler): RouteHandler {
+  return (req, res) => {
+    sameHeadersAsGet(res);
+    return handler(req, res);
+  };
+}
+
+/**
+ * The path's segments as polka 0.5 matches them (trouter 2 via matchit): one leading and one
+ * trailing slash dropped, '/' a segment of its own.
+ */
+function segments(path: string): string[] {
+  if (path === '/') return [path];
   const from = path.charCodeAt(0) === 47 ? 1 : 0;
   const to = path.length > from && path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
-  return path.slice(from, to);
+  return path.slice(from, to).split('/');
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function compile(route: Route, parts: string[]): Pattern {
-  if (parts[0]!.startsWith(':')) throw new Error(`route ${route.path}: the first segment is static`);
-  const body = parts
-    .map((p) => {
-      if (!p.startsWith(':')) return escape(p);
+/**
+ * Only static and `:name` segments, and no path with two routes of one method: so the order of
+ * the table changes no answer (polka takes the first route that matches), only how soon the
+ * lookup is found.
+ */
+function checkTable(routes: readonly Route[]): void {
+  const seen = new Map<string, { route: Route; parts: (string | null)[] }[]>();
+  for (const route of routes) {
+    const parts = segments(route.path).map((p) => {
+      if (/[*?]/.test(p)) throw new Error(`route ${route.path}: only static and :name segments are supported`);
+      if (!p.startsWith(':')) return p;
       if (!/^:[A-Za-z_]\w*$/.test(p)) throw new Error(`route ${route.path}: a parameter name is a word (${p})`);
-      return `(?<${p.slice(1)}>[^/?]*)`;
-    })
-    .join('/');
-  return { regex: new RegExp(`^/?${body}(?:/|(?<!/))(?:\\?(.*))?$`, 's'), route };
+      return null;
+    });
+    // A `:name` matches any segment but the root's.
+    const same = (a: string | null, b: string | null) => a === b || (a === null && b !== '/') || (b === null && a !== '/');
+    const list = seen.get(route.method) ?? [];
+    const other = list.find((o) => o.parts.length === parts.length && o.parts.every((s, i) => same(s, parts[i]!)));
+    if (other) throw new Error(`routes ${route.method} ${other.route.path} and ${route.path} can match the same path`);
+    seen.set(route.method, [...list, { route, parts }]);
+  }
 }
 
-export class Router {
-  private readonly statics = new Map<string, Map<string, Route>>();
-  private readonly patterns = new Map<string, Pattern[]>();
-  /** Each method's routes as segments (null: a `:name`), to refuse two routes for one path. */
-  private readonly shapes = new Map<string, { route: Route; segments: (string | null)[] }[]>();
-
-  constructor(
-    /** The table, as given (HEAD not listed: it comes with GET). */
-    readonly routes: readonly Route[],
-    private readonly hooks: RouterHooks,
-  ) {
-    for (const route of routes) {
-      this.add(route.method, route);
-      // HEAD wherever GET: the same handler (node leaves the body out, see sameHeadersAsGet).
-      if (route.method === 'GET') this.add('HEAD', route);
-    }
-  }
-
-  /** No path has two routes of one method: so the order they are tried in changes nothing. */
-  private refuseOverlap(method: string, route: Route, parts: string[]): void {
-    const segments = parts.map((p) => (p.startsWith(':') ? null : p));
-    const list = this.shapes.get(method) ?? [];
-    const other = list.find((o) => o.segments.length === segments.length && o.segments.every((s, i) => s === null || segments[i] === null || s === segments[i]));
-    if (other) throw new Error(`routes ${method} ${other.route.path} and ${route.path} can match the same path`);
-    this.shapes.set(method, [...list, { route, segments }]);
-  }
-
-  private add(method: string, route: Route): void {
-    const key = strip(route.path);
-    if (/[*?]/.test(key)) throw new Error(`route ${route.path}: only static and :name segments are supported`);
-    // '/' is one segment of its own, as in polka (no `:name` matches it).
-    const parts = key === '/' ? [key] : key.split('/');
-    this.refuseOverlap(method, route, parts);
-    if (!parts.some((p) => p.startsWith(':'))) {
-      this.statics.set(key, (this.statics.get(key) ?? new Map<string, Route>()).set(method, route));
-    } else {
-      this.patterns.set(method, [...(this.patterns.get(method) ?? []), compile(route, parts)]);
-    }
-  }
-
-  /** The route for this method and request target (a path, with or without its query). */
-  match(method: string, target: string): Match | undefined {
-    const list = this.patterns.get(method);
-    if (list !== undefined) {
-      for (const p of list) {
-        const m = p.regex.exec(target);
-        if (m === null) continue;
-        return { route: p.route, params: m.groups!, query: m[m.length - 1] ?? '' };
-      }
-    }
-    const q = target.indexOf('?');
-    const route = this.statics.get(strip(q < 0 ? target : target.slice(0, q)))?.get(method);
-    return route && { route, params: NO_PARAMS, query: q < 0 ? '' : target.slice(q + 1) };
-  }
-
+/** The polka app answering `routes` in their order (the lookup first: nearly every request is one). */
+export function routeTableApp(routes: readonly Route[], hooks: RouterHooks): RouteTableApp {
+  checkTable(routes);
+  /** Each handler given to polka and its route: onError finds which one failed by polka's own search. */
+  const routeOf = new Map<unknown, Route>();
+  // polka's onError; 0.5 calls it from a middleware's next(err) only (there are none), guard() does.
+  const onError: OnError = (err, req, res) => {
+    const r = req as RouteRequest & Partial<polka.Request>;
+    const found = r.path === undefined ? undefined : app.find(r.method as Trouter.HTTPMethod, r.path);
+    hooks.onError(err, r, res, found ? routeOf.get(found.handlers[0]) : undefined);
+  };
   /** The methods that have a route for this path, in Allow's order. */
-  allowed(path: string, except?: string): string[] {
-    return ALLOW_ORDER.filter((m) => m !== except && this.match(m, path) !== undefined);
-  }
-
-  /** The http server's request handler, after the in-flight bounds. */
-  dispatch(req: IncomingMessage, res: ServerResponse): void {
-    const r = req as RouteRequest;
-    let route: Route | undefined;
-    try {
-      const url = req.url ?? '/';
-      const found = this.match(req.method ?? '', url);
+  const allowed = (path: string, except?: string) => ALLOW_ORDER.filter((m) => m !== except && app.find(m, path));
+  const app = polka({
+    onError,
+    onNoMatch: guard((req, res) => {
       if (req.method === 'HEAD') sameHeadersAsGet(res);
-      let answer: unknown;
-      if (found !== undefined) {
-        route = found.route;
-        r.params = found.params;
-        r.query = parseQuery(found.query);
-        answer = route.handler(r, res);
-      } else {
-        const q = url.indexOf('?');
-        r.params = NO_PARAMS;
-        r.query = parseQuery(q < 0 ? '' : url.slice(q + 1));
-        answer = this.hooks.noMatch(r, res, this.allowed(q < 0 ? url : url.slice(0, q), req.method));
-      }
-      if (answer instanceof Promise) this.onRejection(answer, r, res, route);
-    } catch (err) {
-      this.hooks.onError(err, r, res, route);
-    }
+      return hooks.noMatch(req, res, allowed((req as RouteRequest & polka.Request).path, req.method));
+    }, onError),
+  });
+  for (const route of routes) {
+    const handler = guard(route.handler, onError);
+    routeOf.set(handler, route);
+    app.add(route.method, route.path, handler);
+    if (route.method !== 'GET') continue;
+    const head = guard(asHead(route.handler), onError);
+    routeOf.set(head, route);
+    app.add('HEAD', route.path, head);
   }
-
-  // Apart from dispatch: a closure there would put dispatch's variables in a context allocated per request.
-  private onRejection(answer: Promise<unknown>, req: RouteRequest, res: ServerResponse, route: Route | undefined): void {
-    answer.then(undefined, (err: unknown) => this.hooks.onError(err, req, res, route));
-  }
+  return { routes, handler: (req, res) => app.handler(req as polka.Request, res) };
 }
 
 /**

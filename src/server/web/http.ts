@@ -1,4 +1,4 @@
-// Small request/response helpers for the web pages: the router hands us node's own objects.
+// Small request/response helpers for the web pages: polka hands us node's own objects.
 import type { ServerResponse } from 'node:http';
 import type { RouteRequest } from '../http/router.ts';
 
