@@ -66,7 +66,8 @@ module.exports = {
     },
     {
       name: 'not-in-a-layer',
-      comment: 'Every module of src/ lives in one of the layer folders (cli, server, demo, domain, storage, lib); the importer is importer/.',
+      comment:
+        'Every module of src/ lives in one of the layer folders (cli, server, demo, domain, storage, lib); the importer is importer/.',
       severity: 'error',
       from: {},
       to: { path: '^src/(?!(cli|server|demo|domain|storage|lib)/)' },
@@ -84,7 +85,10 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
     // Packages' "exports" maps (csv-parse/sync, tsx/esm/api), resolved as Node resolves them.
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
     exclude: { path: '^test/fixtures/' },
   },
 };

@@ -52,7 +52,12 @@ export function planProblems(plan: ImportPlan): string[] {
   const missing = REQUIRED.filter((k) => !kinds.has(k)).map((k) => GROUP_NAMES[k]);
   if (missing.length) problems.push(`missing ${missing.join(', ')}`);
   for (const kind of SHARDED) {
-    const shards = new Set(plan.sources.filter((s) => s.kind === kind).map(shardOf).filter((n): n is number => n !== null));
+    const shards = new Set(
+      plan.sources
+        .filter((s) => s.kind === kind)
+        .map(shardOf)
+        .filter((n): n is number => n !== null),
+    );
     if (!shards.size) continue;
     const gaps: string[] = [];
     for (let i = 0; i < Math.max(...shards); i++) if (!shards.has(i)) gaps.push(`${GROUP_NAMES[kind]}${i}`);
@@ -92,11 +97,15 @@ export function staleProblems(plan: ImportPlan, month: string, active: SnapshotI
   const off = dated.filter((s) => Math.abs(Date.parse(s.extracted) - monthDay) > MAX_EXTRACTION_SPREAD_DAYS * DAY_MS);
   if (off.length) {
     const files = off.map((s) => `${zipName(s.zip)} (${s.extracted})`).join(', ');
-    problems.push(`stale files: ${files} extracted more than ${MAX_EXTRACTION_SPREAD_DAYS} days from the month's other files (${plan.extracted})`);
+    problems.push(
+      `stale files: ${files} extracted more than ${MAX_EXTRACTION_SPREAD_DAYS} days from the month's other files (${plan.extracted})`,
+    );
   }
   const before = active?.stats.extracted;
   if (before && month !== active!.month && dated.every((s) => s.extracted === before)) {
-    problems.push(`every file carries the extraction date ${before} of the active snapshot ${active!.id} (${active!.month}): the same data again, not ${month}`);
+    problems.push(
+      `every file carries the extraction date ${before} of the active snapshot ${active!.id} (${active!.month}): the same data again, not ${month}`,
+    );
   }
   return problems;
 }
@@ -105,7 +114,11 @@ export function staleProblems(plan: ImportPlan, month: string, active: SnapshotI
  * Problems visible once the tables are loaded. A table whose group was not given at all is left to
  * planProblems (one message per cause). A synthetic active snapshot (the demo) sets no floor.
  */
-export function rowProblems(plan: ImportPlan, tables: Record<string, TableStats>, active: SnapshotInfo | null): string[] {
+export function rowProblems(
+  plan: ImportPlan,
+  tables: Record<string, TableStats>,
+  active: SnapshotInfo | null,
+): string[] {
   const problems: string[] = [];
   const n = (x: number) => x.toLocaleString('en-US');
   const given = new Set(plan.sources.map((s) => s.kind));
@@ -120,7 +133,9 @@ export function rowProblems(plan: ImportPlan, tables: Record<string, TableStats>
     // A garbage member still yields a few "rows": its lines mostly fail the field count or collapse
     // onto the same few keys.
     if (t.rejected + t.duplicates > t.rows) {
-      problems.push(`${name} has ${n(t.rows)} rows from ${n(t.rows + t.rejected + t.duplicates)} lines (${n(t.rejected)} rejected, ${n(t.duplicates)} duplicates): not a ${name} file`);
+      problems.push(
+        `${name} has ${n(t.rows)} rows from ${n(t.rows + t.rejected + t.duplicates)} lines (${n(t.rejected)} rejected, ${n(t.duplicates)} duplicates): not a ${name} file`,
+      );
     }
   }
   if (active && !active.stats.synthetic) {
@@ -133,7 +148,9 @@ export function rowProblems(plan: ImportPlan, tables: Record<string, TableStats>
       const before = active.stats.tables[name]?.rows ?? 0;
       if (rows > 0 && rows < before * share) {
         const pct = ((rows / before) * 100).toFixed(1);
-        problems.push(`${name} has ${n(rows)} rows, ${pct}% of the ${n(before)} of the active snapshot ${active.id} (at least ${share * 100}% expected)`);
+        problems.push(
+          `${name} has ${n(rows)} rows, ${pct}% of the ${n(before)} of the active snapshot ${active.id} (at least ${share * 100}% expected)`,
+        );
       }
     }
   }

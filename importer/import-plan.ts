@@ -85,7 +85,9 @@ export function expandInputs(inputs: string[]): string[] {
     }
   }
   const collator = new Intl.Collator('en', { numeric: true });
-  return [...new Set(zips.map((z) => path.resolve(z)))].sort((a, b) => collator.compare(path.basename(a), path.basename(b)));
+  return [...new Set(zips.map((z) => path.resolve(z)))].sort((a, b) =>
+    collator.compare(path.basename(a), path.basename(b)),
+  );
 }
 
 /**
@@ -99,7 +101,7 @@ export function extractionDate(name: string, now = new Date()): string | null {
   const day = +m[3];
   if (month < 1 || month > 12 || day < 1 || day > 31) return null;
   // One digit of year: take the most recent year ending in it that is not in the future.
-  let year = now.getUTCFullYear() - ((now.getUTCFullYear() - +m[1]) % 10 + 10) % 10;
+  let year = now.getUTCFullYear() - ((((now.getUTCFullYear() - +m[1]) % 10) + 10) % 10);
   if (year > now.getUTCFullYear()) year -= 10;
   return `${year}-${m[2]}-${m[3]}`;
 }
@@ -154,7 +156,9 @@ export async function planImport(inputs: string[]): Promise<ImportPlan> {
   });
   const folderMonth = inputs.map((i) => path.basename(path.resolve(i))).find(isMonth) ?? downloadMonths[0] ?? null;
   const extracted = mostCommon(sources.map((s) => s.extracted).filter((d): d is string => d !== null));
-  const fileMonth = mostCommon(sources.map((s) => s.extracted?.slice(0, 7)).filter((m): m is string => m !== undefined));
+  const fileMonth = mostCommon(
+    sources.map((s) => s.extracted?.slice(0, 7)).filter((m): m is string => m !== undefined),
+  );
   return {
     sources,
     missing,

@@ -6,12 +6,31 @@ import path from 'node:path';
 import { dataPaths } from '../src/lib/config.ts';
 import { isMonth } from '../src/lib/month.ts';
 import { openAppDb } from '../src/storage/app-db.ts';
-import { activeSnapshot, listSnapshots, type SnapshotStats, type TableStats } from '../src/storage/snapshots/records.ts';
+import {
+  activeSnapshot,
+  listSnapshots,
+  type SnapshotStats,
+  type TableStats,
+} from '../src/storage/snapshots/records.ts';
 import { openSqlite } from '../src/storage/sqlite.ts';
-import { ALL_TABLES, SNAPSHOT_FILES, SNAPSHOT_SCHEMA_VERSION, type SnapshotFile } from '../src/storage/snapshots/tables.ts';
+import {
+  ALL_TABLES,
+  SNAPSHOT_FILES,
+  SNAPSHOT_SCHEMA_VERSION,
+  type SnapshotFile,
+} from '../src/storage/snapshots/tables.ts';
 import { planProblems, refusal, regimeWarning, rowProblems, staleProblems } from './completeness.ts';
 import { ProgressLine, type ProgressState } from './progress-line.ts';
-import { abandonBuild, checkFreeSpace, cleanStaleBuilds, dirBytes, newSnapshotId, publish, pruneSnapshots, startBuild } from '../src/storage/snapshots/lifecycle.ts';
+import {
+  abandonBuild,
+  checkFreeSpace,
+  cleanStaleBuilds,
+  dirBytes,
+  newSnapshotId,
+  publish,
+  pruneSnapshots,
+  startBuild,
+} from '../src/storage/snapshots/lifecycle.ts';
 import { zipName } from './read/zip.ts';
 import { planImport, type SourceFile } from './import-plan.ts';
 import type { WriterJob, WriterResult } from './writer.ts';
@@ -84,7 +103,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     process.exit(130);
   };
   try {
-    for (const name of cleanStaleBuilds(paths.registryDir)) log(`removed the unfinished snapshot of an interrupted import: ${name}`);
+    for (const name of cleanStaleBuilds(paths.registryDir))
+      log(`removed the unfinished snapshot of an interrupted import: ${name}`);
     const plan = await planImport(opts.inputs);
     if (!plan.sources.length) throw new ImportError(`no Receita file recognised in ${opts.inputs.join(', ')}`);
     const month = opts.month ?? plan.detectedMonth;
@@ -111,7 +131,12 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       sources: plan.sources.filter((s: SourceFile) => (s.kind === 'establishments') === (file === 'establishments')),
       meta:
         file === 'companies'
-          ? { schema_version: String(SNAPSHOT_SCHEMA_VERSION), month, imported_at: importedAt, synthetic: opts.synthetic ? '1' : '0' }
+          ? {
+              schema_version: String(SNAPSHOT_SCHEMA_VERSION),
+              month,
+              imported_at: importedAt,
+              synthetic: opts.synthetic ? '1' : '0',
+            }
           : undefined,
       maxPageCount: opts.testHooks?.maxPageCount,
       measureTableBytes: opts.measureTableBytes,
@@ -135,14 +160,26 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     const emptyOrShrunk = rowProblems(plan, tables, previous);
     judge(emptyOrShrunk, opts, log);
     partial.push(...emptyOrShrunk);
-    const loadedRows = ['establishments', 'companies', 'partners', 'simples', 'regimes'].reduce((s, t) => s + (tables[t]?.rows ?? 0), 0);
-    if (loadedRows === 0) throw new ImportError('no company, establishment, partner, Simples or regime row was imported');
+    const loadedRows = ['establishments', 'companies', 'partners', 'simples', 'regimes'].reduce(
+      (s, t) => s + (tables[t]?.rows ?? 0),
+      0,
+    );
+    if (loadedRows === 0)
+      throw new ImportError('no company, establishment, partner, Simples or regime row was imported');
 
     // After the checks (a refused month costs no search build nor comparison), before the publish;
     // the comparison runs in its own process beside the search build.
-    const history = (opts.history ?? true)
-      ? startHistory({ dataDir: opts.dataDir, snapshots: listSnapshots(app.sqlite, paths.registryDir), month, buildDir, children, log })
-      : null;
+    const history =
+      (opts.history ?? true)
+        ? startHistory({
+            dataDir: opts.dataDir,
+            snapshots: listSnapshots(app.sqlite, paths.registryDir),
+            month,
+            buildDir,
+            children,
+            log,
+          })
+        : null;
     let search: SearchSummary | null = null;
     if (opts.search ?? true) {
       log('building the search index');
@@ -174,7 +211,9 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
       previous: previous?.id ?? null,
       pruned,
       // The rejects files moved with the build folder.
-      rejectsFiles: jobs.filter((j) => hasRejects(tables, j.file)).map((j) => path.join(dir, path.basename(j.rejectsPath))),
+      rejectsFiles: jobs
+        .filter((j) => hasRejects(tables, j.file))
+        .map((j) => path.join(dir, path.basename(j.rejectsPath))),
       peakRssBytes: {
         parent: process.resourceUsage().maxRSS * 1024,
         writers: results.map((r) => r.maxRssBytes),
@@ -221,10 +260,12 @@ function verify(buildDir: string, tables: Record<string, TableStats>): void {
       for (const t of ALL_TABLES.filter((t) => t.file === file)) {
         // An existence probe, not count(*): counting 70 M rows would read the whole table.
         const r = db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${t.name} LIMIT 1)`).get() as { n: number };
-        if ((r.n > 0) !== (tables[t.name].rows > 0)) throw new ImportError(`check failed: table ${t.name} does not hold the expected rows`);
+        if (r.n > 0 !== tables[t.name].rows > 0)
+          throw new ImportError(`check failed: table ${t.name} does not hold the expected rows`);
       }
       if (file === 'companies') {
-        const v = db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as { value: string } | undefined;
+        const v = db.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).get() as
+          { value: string } | undefined;
         if (v?.value !== String(SNAPSHOT_SCHEMA_VERSION)) throw new ImportError('check failed: schema version missing');
       }
     } finally {

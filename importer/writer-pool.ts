@@ -8,7 +8,8 @@ import type { WriterJob, WriterResult } from './writer.ts';
 import type { WriterMessage } from './writer-process.ts';
 
 /** What a child sends: progress (any payload), its result, or its failure. */
-export type ChildMessage<R, P> = ({ type: 'progress' } & P) | { type: 'done'; result: R } | { type: 'error'; message: string; code?: string };
+export type ChildMessage<R, P> =
+  ({ type: 'progress' } & P) | { type: 'done'; result: R } | { type: 'error'; message: string; code?: string };
 
 /**
  * Starts `command` once per job and waits for all; the first failure kills the others. The
@@ -35,7 +36,11 @@ export function runChildren<J extends object, R, P>(
     };
     jobs.forEach((job, i) => {
       const self = selfCommand([command]);
-      const child = spawn(self.command, self.args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', env: childEnv() });
+      const child = spawn(self.command, self.args, {
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        serialization: 'advanced',
+        env: childEnv(),
+      });
       children.push(child);
       started.push(child);
       let done = false;

@@ -5,7 +5,14 @@ import fs from 'node:fs';
 import { openSqlite, type Sqlite } from '../src/storage/sqlite.ts';
 import { bulkPragmas } from '../src/storage/snapshots/bulk-pragmas.ts';
 import type { TableStats } from '../src/storage/snapshots/records.ts';
-import { ALL_TABLES, createIndexSql, createTableSql, keyIndex, type SnapshotFile, type TableDef } from '../src/storage/snapshots/tables.ts';
+import {
+  ALL_TABLES,
+  createIndexSql,
+  createTableSql,
+  keyIndex,
+  type SnapshotFile,
+  type TableDef,
+} from '../src/storage/snapshots/tables.ts';
 import { BatchInserter } from './batch-insert.ts';
 import { DelimitedLayoutError, DelimitedParser } from './read/delimited.ts';
 import { RecordParser, type RejectedRecord } from './read/records.ts';
@@ -42,7 +49,6 @@ export interface WriterResult {
 
 const BATCH = 50_000;
 
-
 /**
  * Rejected records written per rejects file; the rest are only counted (the summary has the
  * totals). A 20 KB zip of 10 million bad lines wrote a 1 GB file, one write each: a 1 MB one
@@ -57,7 +63,10 @@ class Rejects {
   write(source: string, r: RejectedRecord): void {
     if (this.written > MAX_REJECT_LINES) return;
     if (this.written++ === MAX_REJECT_LINES) {
-      fs.writeSync(this.fd!, `${source}\t\t\tonly the first ${MAX_REJECT_LINES} rejected records are written here; the import summary counts them all\t""\n`);
+      fs.writeSync(
+        this.fd!,
+        `${source}\t\t\tonly the first ${MAX_REJECT_LINES} rejected records are written here; the import summary counts them all\t""\n`,
+      );
       return;
     }
     if (this.fd === null) {
@@ -72,12 +81,17 @@ class Rejects {
   }
 }
 
-export async function writeSnapshotPart(job: WriterJob, onProgress: (p: WriterProgress) => void): Promise<WriterResult> {
+export async function writeSnapshotPart(
+  job: WriterJob,
+  onProgress: (p: WriterProgress) => void,
+): Promise<WriterResult> {
   const started = performance.now();
   const db = openSqlite(job.dbPath);
   const rejects = new Rejects(job.rejectsPath);
   const tables = ALL_TABLES.filter((t) => t.file === job.file);
-  const stats: Record<string, TableStats> = Object.fromEntries(tables.map((t) => [t.name, { rows: 0, rejected: 0, duplicates: 0 }]));
+  const stats: Record<string, TableStats> = Object.fromEntries(
+    tables.map((t) => [t.name, { rows: 0, rejected: 0, duplicates: 0 }]),
+  );
   const skipped: string[] = [];
   try {
     bulkPragmas(db);
@@ -218,7 +232,9 @@ export function dropIdenticalSql(t: TableDef): string {
 function tableBytes(db: Sqlite, t: TableDef): number | undefined {
   try {
     const r = db
-      .prepare(`SELECT sum(pgsize) AS b FROM dbstat WHERE name = ? OR name IN (SELECT name FROM sqlite_master WHERE tbl_name = ? AND type = 'index')`)
+      .prepare(
+        `SELECT sum(pgsize) AS b FROM dbstat WHERE name = ? OR name IN (SELECT name FROM sqlite_master WHERE tbl_name = ? AND type = 'index')`,
+      )
       .get(t.name, t.name) as { b: number | null };
     return r.b ?? 0;
   } catch {

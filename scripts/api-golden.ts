@@ -17,12 +17,18 @@ import { compareGolden, formatDiffs, goldenFile, loadGolden, saveGolden } from '
 import { SAMPLES, sampleNamed, type GoldenSample } from '../test/server/api/golden/samples.ts';
 import { currentTree } from '../test/server/api/golden/tree.ts';
 
-const USAGE = 'usage: node --import tsx scripts/api-golden.ts [--sample NAME...] [--write | --amend CASE [--amend CASE...] --why TEXT]';
+const USAGE =
+  'usage: node --import tsx scripts/api-golden.ts [--sample NAME...] [--write | --amend CASE [--amend CASE...] --why TEXT]';
 let opts: { write?: boolean; amend?: string[]; why?: string; sample?: string[] };
 let samples: readonly GoldenSample[];
 try {
   opts = parseArgs({
-    options: { write: { type: 'boolean' }, amend: { type: 'string', multiple: true }, why: { type: 'string' }, sample: { type: 'string', multiple: true } },
+    options: {
+      write: { type: 'boolean' },
+      amend: { type: 'string', multiple: true },
+      why: { type: 'string' },
+      sample: { type: 'string', multiple: true },
+    },
   }).values;
   samples = opts.sample ? opts.sample.map(sampleNamed) : SAMPLES;
 } catch (err) {
@@ -43,9 +49,21 @@ for (const sample of samples) {
   const took = `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 
   if (opts.write) {
-    const producedBy = { commit: git('rev-parse', 'HEAD'), dirty: git('status', '--porcelain', '--untracked-files=no') !== '', note: 'scripts/api-golden.ts --write on that commit' };
-    saveGolden(sample.file, goldenFile(sample, capture, producedBy, { names: [], why: 'None: this file was produced by code that already sends every header it expects.' }));
-    console.log(`${file}: ${capture.answers.length} answers from ${producedBy.commit}${producedBy.dirty ? ' (uncommitted changes)' : ''} (${took})`);
+    const producedBy = {
+      commit: git('rev-parse', 'HEAD'),
+      dirty: git('status', '--porcelain', '--untracked-files=no') !== '',
+      note: 'scripts/api-golden.ts --write on that commit',
+    };
+    saveGolden(
+      sample.file,
+      goldenFile(sample, capture, producedBy, {
+        names: [],
+        why: 'None: this file was produced by code that already sends every header it expects.',
+      }),
+    );
+    console.log(
+      `${file}: ${capture.answers.length} answers from ${producedBy.commit}${producedBy.dirty ? ' (uncommitted changes)' : ''} (${took})`,
+    );
     continue;
   }
   const golden = loadGolden(sample.file);
@@ -54,19 +72,28 @@ for (const sample of samples) {
     for (const name of opts.amend) {
       const answer = capture.answers.find((a) => a.case === name);
       if (!answer || !golden.answers.some((a) => a.case === name)) {
-        console.error(`${file}: no answer named ${JSON.stringify(name)} in ${answer ? 'the golden file' : 'the capture'}`);
+        console.error(
+          `${file}: no answer named ${JSON.stringify(name)} in ${answer ? 'the golden file' : 'the capture'}`,
+        );
         process.exit(2);
       }
-      golden.amendments = [...golden.amendments.filter((a) => a.case !== name), { case: name, why: `${opts.why} (recorded at ${commit})`, answer }];
+      golden.amendments = [
+        ...golden.amendments.filter((a) => a.case !== name),
+        { case: name, why: `${opts.why} (recorded at ${commit})`, answer },
+      ];
     }
     saveGolden(sample.file, golden);
   }
   const diffs = compareGolden(golden, capture);
   if (diffs.length > 0) {
-    console.log(`${file}: ${diffs.length} answer(s) differ from the golden file (made by ${golden.producedBy.commit}):\n${formatDiffs(diffs)}`);
+    console.log(
+      `${file}: ${diffs.length} answer(s) differ from the golden file (made by ${golden.producedBy.commit}):\n${formatDiffs(diffs)}`,
+    );
     process.exitCode = 1;
   } else {
     const amended = golden.amendments.length > 0 ? `, ${golden.amendments.length} of them as amended` : '';
-    console.log(`${file}: ${capture.answers.length} answers, all as in the golden file (made by ${golden.producedBy.commit}${amended}) (${took})`);
+    console.log(
+      `${file}: ${capture.answers.length} answers, all as in the golden file (made by ${golden.producedBy.commit}${amended}) (${took})`,
+    );
   }
 }

@@ -23,7 +23,16 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { killChildren, pinningProblem, serverChildMain, serverUsage, startServer, stopServer, usageDelta, type Usage } from './bench-api/children.ts';
+import {
+  killChildren,
+  pinningProblem,
+  serverChildMain,
+  serverUsage,
+  startServer,
+  stopServer,
+  usageDelta,
+  type Usage,
+} from './bench-api/children.ts';
 import { load, loadChildMain, type LoadConfig, type LoadResult } from './bench-api/load.ts';
 import { benchToken, ensureRegistry, sampleCnpjs } from './bench-api/registry.ts';
 
@@ -40,7 +49,13 @@ interface Run {
 }
 
 /** One server child under load; its /proc is read at the edges of the measured window. */
-async function measure(role: 'server' | 'bare', dataDir: string, workers: number, cfg: LoadConfig, pinned: boolean): Promise<Run> {
+async function measure(
+  role: 'server' | 'bare',
+  dataDir: string,
+  workers: number,
+  cfg: LoadConfig,
+  pinned: boolean,
+): Promise<Run> {
   const server = await startServer(role, dataDir, workers, pinned ? SERVER_CORE : undefined);
   let before: Usage | undefined;
   let after: Usage | undefined;
@@ -62,7 +77,10 @@ const fmt = (r: LoadResult) =>
   `${int(r.requests / r.seconds).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  max ${r.max.toFixed(1)} ms  errors ${r.errors}  (${int(r.requests)} requests, statuses ${JSON.stringify(r.statuses)})`;
 
 /** µs of CPU per request: user + kernel, and the kernel part. */
-const cpuUs = (run: Run) => [((run.cost.userMs + run.cost.sysMs) * 1000) / run.result.requests, (run.cost.sysMs * 1000) / run.result.requests];
+const cpuUs = (run: Run) => [
+  ((run.cost.userMs + run.cost.sysMs) * 1000) / run.result.requests,
+  (run.cost.sysMs * 1000) / run.result.requests,
+];
 
 function perRequest(run: Run): string {
   const per = (n: number) => n / run.result.requests;
@@ -90,7 +108,8 @@ async function main(): Promise<void> {
   const dataDir = path.resolve(values['data-dir']!);
   const pinned = values.pinned!;
   if (values.role === 'load') return loadChildMain();
-  if (values.role === 'server' || values.role === 'bare') return serverChildMain(values.role, dataDir, Number(values.workers));
+  if (values.role === 'server' || values.role === 'bare')
+    return serverChildMain(values.role, dataDir, Number(values.workers));
 
   if (pinned) {
     const problem = pinningProblem();
@@ -110,7 +129,13 @@ async function main(): Promise<void> {
   const duration = Number(values.duration ?? (pinned ? 20 : 10));
   const warmup = Number(values.warmup);
   const sample = Number(values.sample);
-  for (const [name, v, min] of [['workers', workers, 1], ['connections', connections, 1], ['duration', duration, 0.1], ['warmup', warmup, 0], ['sample', sample, 1]] as const) {
+  for (const [name, v, min] of [
+    ['workers', workers, 1],
+    ['connections', connections, 1],
+    ['duration', duration, 0.1],
+    ['warmup', warmup, 0],
+    ['sample', sample, 1],
+  ] as const) {
     if (!(v >= min)) throw new Error(`--${name} must be a number ≥ ${min}`);
   }
 
@@ -125,11 +150,24 @@ async function main(): Promise<void> {
       `; load: ${connections} keep-alive connections, warm-up: one pass over ${int(cnpjs.length)} CNPJs + ${warmup} s; ${duration} s measured`,
   );
 
-  const api = await measure('server', dataDir, workers, { ...cfg, paths: cnpjs.map((c) => `/api/v1/brazilian_companies/${c}/company`), headers: { authorization: `Bearer ${token}` } }, pinned);
+  const api = await measure(
+    'server',
+    dataDir,
+    workers,
+    {
+      ...cfg,
+      paths: cnpjs.map((c) => `/api/v1/brazilian_companies/${c}/company`),
+      headers: { authorization: `Bearer ${token}` },
+    },
+    pinned,
+  );
   const bare = await measure('bare', dataDir, 1, { ...cfg, paths: ['/'], headers: {} }, pinned);
   killChildren();
 
-  if (api.result.warmErrors) console.log(`warning     : ${int(api.result.warmErrors)} of ${int(api.result.warmRequests)} warm-up lookups failed`);
+  if (api.result.warmErrors)
+    console.log(
+      `warning     : ${int(api.result.warmErrors)} of ${int(api.result.warmRequests)} warm-up lookups failed`,
+    );
   console.log(`API lookups : ${fmt(api.result)}`);
   console.log(`bare 2 KB   : ${fmt(bare.result)}`);
   console.log(`server RSS  : ${(api.rss / 2 ** 20).toFixed(0)} MiB (bare ${(bare.rss / 2 ** 20).toFixed(0)} MiB)`);
@@ -138,10 +176,14 @@ async function main(): Promise<void> {
   console.log(`per bare    : ${perRequest(bare)}`);
   const [apiCpu, apiSys] = cpuUs(api);
   const [bareCpu, bareSys] = cpuUs(bare);
-  console.log(`own code    : ${(apiCpu - bareCpu).toFixed(1)} µs CPU per lookup = API − bare (${(apiSys - bareSys).toFixed(1)} in the kernel)`);
+  console.log(
+    `own code    : ${(apiCpu - bareCpu).toFixed(1)} µs CPU per lookup = API − bare (${(apiSys - bareSys).toFixed(1)} in the kernel)`,
+  );
   if (!pinned) {
     const ratio = api.result.requests / api.result.seconds / (bare.result.requests / bare.result.seconds);
-    console.log(`ratio       : ${(ratio * 100).toFixed(0)}% of bare (target ≥ 50%), p99 ${api.result.p99.toFixed(2)} ms (target < 10 ms)`);
+    console.log(
+      `ratio       : ${(ratio * 100).toFixed(0)}% of bare (target ≥ 50%), p99 ${api.result.p99.toFixed(2)} ms (target < 10 ms)`,
+    );
   }
 }
 

@@ -41,7 +41,8 @@ const dataDir = args['data-dir']!;
 const runs = Number(args.runs);
 const rootSize = Number(args['root-size']);
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 async function ensureRegistry(): Promise<string> {
@@ -50,7 +51,9 @@ async function ensureRegistry(): Promise<string> {
   await app.close();
   if ((snap?.stats.tables.companies?.rows ?? 0) >= companies) return snap!.dir;
   const out = path.join(dataDir, 'bench-dump');
-  console.log(`generating and importing a synthetic month of ${companies.toLocaleString('en-US')} companies in ${dataDir} ...`);
+  console.log(
+    `generating and importing a synthetic month of ${companies.toLocaleString('en-US')} companies in ${dataDir} ...`,
+  );
   await generateDump({ companies, out, seed: 7, month: '2026-09' });
   await runImport({ dataDir, inputs: [out], month: '2026-09', synthetic: true, skipSpaceCheck: true });
   fs.rmSync(out, { recursive: true, force: true });
@@ -89,7 +92,9 @@ async function batchInProcess(all: string[]): Promise<void> {
       for (const c of cnpjs) registry.lookup(c);
       singleUs.push(((performance.now() - t) * 1000) / cnpjs.length);
     }
-    console.log(`batch of 1,000 found CNPJs, in-process (lookups + mapping + JSON, ${(bytes / 1e6).toFixed(1)} MB): p50 ${ms(pct(batchMs, 50))}, p99 ${ms(pct(batchMs, 99))}, ${((pct(batchMs, 50) * 1000) / 1000).toFixed(1)} µs per item at p50`);
+    console.log(
+      `batch of 1,000 found CNPJs, in-process (lookups + mapping + JSON, ${(bytes / 1e6).toFixed(1)} MB): p50 ${ms(pct(batchMs, 50))}, p99 ${ms(pct(batchMs, 99))}, ${((pct(batchMs, 50) * 1000) / 1000).toFixed(1)} µs per item at p50`,
+    );
     console.log(`single lookups of the same CNPJs (mapping, no JSON): p50 ${pct(singleUs, 50).toFixed(1)} µs each`);
   } finally {
     registry.close();
@@ -109,13 +114,19 @@ async function batchOverHttp(all: string[]): Promise<void> {
     for (let i = 0; i < runs; i++) {
       const cnpjs = all.slice((i * 1000) % (all.length - 1000), ((i * 1000) % (all.length - 1000)) + 1000);
       const t = performance.now();
-      const res = await fetch(`${server.url}/api/v1/brazilian_companies/batch`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ cnpjs }) });
+      const res = await fetch(`${server.url}/api/v1/brazilian_companies/batch`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ cnpjs }),
+      });
       await res.arrayBuffer();
       client.push(performance.now() - t);
       if (res.status !== 200) throw new Error(`batch answered ${res.status}`);
     }
     const logged = lines.filter((l) => l.includes('/batch 200')).map((l) => Number(/ ([\d.]+)ms /.exec(l)![1]));
-    console.log(`batch of 1,000 over HTTP (loopback, durable count included): server log p50 ${ms(pct(logged, 50))}, p99 ${ms(pct(logged, 99))}; client p50 ${ms(pct(client, 50))}`);
+    console.log(
+      `batch of 1,000 over HTTP (loopback, durable count included): server log p50 ${ms(pct(logged, 50))}, p99 ${ms(pct(logged, 99))}; client p50 ${ms(pct(client, 50))}`,
+    );
   } finally {
     await server.close();
   }
@@ -133,7 +144,8 @@ function rootPaging(): void {
     const orders = Array.from({ length: rootSize }, (_, i) => i + 1).sort(() => Math.random() - 0.5);
     db.transaction(() => {
       for (let r = 0; r < 200_000; r++) ins.run(makeCnpj(String(40_000_000 + r), '0001'), 1);
-      for (const o of orders) ins.run(makeCnpj('12345678', o.toString(36).toUpperCase().padStart(4, '0')), o === 1 ? 1 : 2);
+      for (const o of orders)
+        ins.run(makeCnpj('12345678', o.toString(36).toUpperCase().padStart(4, '0')), o === 1 ? 1 : 2);
     })();
     db.exec(createIndexSql(establishments));
     db.exec('ANALYZE');
@@ -152,11 +164,15 @@ function rootPaging(): void {
       return `p50 ${pct(xs, 50).toFixed(0)} µs, p99 ${pct(xs, 99).toFixed(0)} µs`;
     };
     const deep = makeCnpj('12345678', (20_000).toString(36).toUpperCase().padStart(4, '0'));
-    console.log(`root of ${rootSize.toLocaleString('en-US')} establishments (${cols.length} columns, rows inserted in random order), limit 100:`);
-    console.log(`  first page (head office + range): ${time(() => {
-      const head = rows.headOffice('12345678');
-      rows.after('12345678', '12345678', head?.cnpj ?? null, 100);
-    })}`);
+    console.log(
+      `root of ${rootSize.toLocaleString('en-US')} establishments (${cols.length} columns, rows inserted in random order), limit 100:`,
+    );
+    console.log(
+      `  first page (head office + range): ${time(() => {
+        const head = rows.headOffice('12345678');
+        rows.after('12345678', '12345678', head?.cnpj ?? null, 100);
+      })}`,
+    );
     console.log(`  a page 20,000 establishments in (cursor): ${time(() => rows.after('12345678', deep, null, 101))}`);
     reader.close();
   } finally {
@@ -166,7 +182,9 @@ function rootPaging(): void {
 
 const activeDir = await ensureRegistry();
 const cnpjs = sample(activeDir, Math.max(2000, Math.min(runs * 1000, 30_000)));
-console.log(`${cnpjs.length.toLocaleString('en-US')} sampled CNPJs; machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, load ${os.loadavg()[0]!.toFixed(1)}`);
+console.log(
+  `${cnpjs.length.toLocaleString('en-US')} sampled CNPJs; machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, load ${os.loadavg()[0]!.toFixed(1)}`,
+);
 await batchInProcess(cnpjs);
 await batchOverHttp(cnpjs);
 rootPaging();

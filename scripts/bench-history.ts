@@ -26,16 +26,28 @@ const arg = (name: string) => {
 const dataDir = arg('data-dir');
 const [before, after] = [arg('before'), arg('after')];
 const part = optional('part') as ComparePart | undefined;
-if (part !== undefined && !['establishments', 'companies'].includes(part)) throw new Error('--part is establishments or companies');
+if (part !== undefined && !['establishments', 'companies'].includes(part))
+  throw new Error('--part is establishments or companies');
 if (process.argv.includes('--step')) {
-  const snapshots = [before, after].map((month) => ({ month, dir: snapshotDir(dataDir, month), status: 'kept' }) as unknown as SnapshotInfo);
+  const snapshots = [before, after].map(
+    (month) => ({ month, dir: snapshotDir(dataDir, month), status: 'kept' }) as unknown as SnapshotInfo,
+  );
   const afterDir = snapshots[1].dir;
   const cpu = process.cpuUsage();
   const h = startHistory({ dataDir, snapshots, month: after, buildDir: afterDir, children: [], log: console.log });
   const s = await finishHistory(dataDir, h, console.log);
   const used = process.cpuUsage(cpu);
   const own = process.resourceUsage();
-  console.log(JSON.stringify({ seconds: +s.seconds.toFixed(2), waitSeconds: +s.waitSeconds.toFixed(2), error: s.error, childMaxRssMB: Math.round(s.maxRssBytes / 2 ** 20), parentCpuSeconds: +((used.user + used.system) / 1e6).toFixed(2), peakRssMB: Math.round(own.maxRSS / 1024) }));
+  console.log(
+    JSON.stringify({
+      seconds: +s.seconds.toFixed(2),
+      waitSeconds: +s.waitSeconds.toFixed(2),
+      error: s.error,
+      childMaxRssMB: Math.round(s.maxRssBytes / 2 ** 20),
+      parentCpuSeconds: +((used.user + used.system) / 1e6).toFixed(2),
+      peakRssMB: Math.round(own.maxRSS / 1024),
+    }),
+  );
   process.exit(s.error ? 1 : 0);
 }
 const historyDir = optional('into') ?? dataDir;
@@ -48,14 +60,35 @@ const size = () => {
 };
 const bytesBefore = size();
 const cpu = process.cpuUsage();
-const r = recordMonth(historyDir, { month: before, dir: snapshotDir(dataDir, before) }, { month: after, dir: snapshotDir(dataDir, after) }, { part });
+const r = recordMonth(
+  historyDir,
+  { month: before, dir: snapshotDir(dataDir, before) },
+  { month: after, dir: snapshotDir(dataDir, after) },
+  { part },
+);
 const used = process.cpuUsage(cpu);
 const bytesAfter = size();
 if (!r.recorded) throw new Error(r.reason);
 const rows = Object.values(r.counts).reduce((a, b) => a + b, 0);
-console.log(JSON.stringify({
-  month: r.month, fromMonth: r.fromMonth, part: part ?? 'both', replaced: r.replaced, seconds: +r.seconds.toFixed(2),
-  comparisonSeconds: +r.phases.comparison.toFixed(2), subjectsSeconds: +r.phases.subjects.toFixed(2),
-  cpuSeconds: +((used.user + used.system) / 1e6).toFixed(2), rows, historyBytes: bytesAfter,
-  grewBytes: r.replaced ? null : bytesAfter - bytesBefore, bytesPerRow: +(bytesAfter / rows).toFixed(1), peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024), counts: r.counts,
-}, null, 1));
+console.log(
+  JSON.stringify(
+    {
+      month: r.month,
+      fromMonth: r.fromMonth,
+      part: part ?? 'both',
+      replaced: r.replaced,
+      seconds: +r.seconds.toFixed(2),
+      comparisonSeconds: +r.phases.comparison.toFixed(2),
+      subjectsSeconds: +r.phases.subjects.toFixed(2),
+      cpuSeconds: +((used.user + used.system) / 1e6).toFixed(2),
+      rows,
+      historyBytes: bytesAfter,
+      grewBytes: r.replaced ? null : bytesAfter - bytesBefore,
+      bytesPerRow: +(bytesAfter / rows).toFixed(1),
+      peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+      counts: r.counts,
+    },
+    null,
+    1,
+  ),
+);

@@ -32,10 +32,18 @@ const searchFile = /^(search(-\d+)?\.db|\.search-.*)$/;
 for (const f of fs.readdirSync(snap.dir)) if (searchFile.test(f)) fs.rmSync(path.join(snap.dir, f), { force: true });
 
 console.log(`building the search index of ${snap.id} (${snap.month}) in ${argv.parts} parts ...`);
-const summary = await buildSearch(snap.dir, snap.stats.tables, { parts: argv.parts, progress: process.stderr.isTTY, children: [] });
+const summary = await buildSearch(snap.dir, snap.stats.tables, {
+  parts: argv.parts,
+  progress: process.stderr.isTTY,
+  children: [],
+});
 const gb = (n: number) => `${(n / 1e9).toFixed(2)} GB`;
-console.log(`done in ${summary.seconds.toFixed(1)} s (merge ${summary.finishSeconds.toFixed(1)} s), ${gb(summary.bytes)}; documents ${JSON.stringify(summary.documents)}`);
+console.log(
+  `done in ${summary.seconds.toFixed(1)} s (merge ${summary.finishSeconds.toFixed(1)} s), ${gb(summary.bytes)}; documents ${JSON.stringify(summary.documents)}`,
+);
 summary.parts.forEach((p, i) => {
-  const steps = Object.entries(p.seconds).map(([k, s]) => `${k} ${s.toFixed(1)} s`).join(', ');
+  const steps = Object.entries(p.seconds)
+    .map(([k, s]) => `${k} ${s.toFixed(1)} s`)
+    .join(', ');
   console.log(`part ${i}: ${steps}; peak RSS ${Math.round(p.maxRssBytes / 2 ** 20)} MiB`);
 });

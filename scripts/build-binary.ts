@@ -53,7 +53,8 @@ async function build(): Promise<void> {
       env: { CNPJ_API_CACHE_DIR: path.join(workDir, 'addon-cache') },
       encoding: 'utf8',
     });
-    if (check.status !== 0) throw new Error(`${output} --help failed (${check.status ?? check.signal}): ${check.stderr}`);
+    if (check.status !== 0)
+      throw new Error(`${output} --help failed (${check.status ?? check.signal}): ${check.stderr}`);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }

@@ -47,7 +47,8 @@ function main(): void {
     return;
   }
   const ceiling = installedCeiling();
-  if (ceiling < SQLITE_MAX_MMAP_SIZE) throw new Error(`better-sqlite3 was recompiled but its memory-map ceiling is still ${ceiling}`);
+  if (ceiling < SQLITE_MAX_MMAP_SIZE)
+    throw new Error(`better-sqlite3 was recompiled but its memory-map ceiling is still ${ceiling}`);
   console.log(`better-sqlite3: recompiled in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 

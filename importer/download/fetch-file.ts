@@ -50,7 +50,7 @@ export async function fetchFile(job: FetchJob, ctx: FetchCtx): Promise<FetchResu
   }
 
   let fetched = 0;
-  for (let integrityFailures = 0; ; ) {
+  for (let integrityFailures = 0; ;) {
     const r = await downloadToPart(job, part, ctx, () => retries++);
     fetched += r.fetched;
     ev.onPhase?.(job.name, 'test');
@@ -62,7 +62,9 @@ export async function fetchFile(job: FetchJob, ctx: FetchCtx): Promise<FetchResu
       ev.onBytes?.(job.name, -r.size);
       const why = (err as Error).message;
       if (++integrityFailures >= 2) {
-        throw new FatalDownloadError(`${job.name} failed the zip integrity test twice (${why}); the file on the server may be corrupt.`);
+        throw new FatalDownloadError(
+          `${job.name} failed the zip integrity test twice (${why}); the file on the server may be corrupt.`,
+        );
       }
       retries++;
       ev.onRetry?.(job.name, `zip integrity test failed (${why}), downloading again from zero`, 0);

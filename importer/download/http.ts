@@ -13,7 +13,12 @@ export interface NetOptions {
   backoffMaxMs: number;
 }
 
-export const DEFAULT_NET: NetOptions = { stallTimeoutMs: 30_000, maxRetries: 8, backoffBaseMs: 1_000, backoffMaxMs: 60_000 };
+export const DEFAULT_NET: NetOptions = {
+  stallTimeoutMs: 30_000,
+  maxRetries: 8,
+  backoffBaseMs: 1_000,
+  backoffMaxMs: 60_000,
+};
 
 export function makeAgent(net: NetOptions, connections: number): Dispatcher {
   return new Agent({

@@ -65,7 +65,9 @@ export function parseMultistatus(xml: string, folderUrl: string): RemoteEntry[] 
     if (pathKey(url) === self) continue;
     const isDir = new RegExp(`<${P}collection\\b`).test(response) || url.pathname.endsWith('/');
     // Several propstat blocks may exist (200 and 404); a value only appears in the 200 one.
-    const lenText = elements(response, 'getcontentlength').map(decodeXml).find((t) => /^\d+$/.test(t));
+    const lenText = elements(response, 'getcontentlength')
+      .map(decodeXml)
+      .find((t) => /^\d+$/.test(t));
     const name = lastSegment(url);
     if (!name) continue;
     if (isDir && !url.pathname.endsWith('/')) url.pathname += '/';
@@ -83,7 +85,13 @@ export function parseAutoindex(html: string, pageUrl: string): RemoteEntry[] {
   for (const m of html.matchAll(/<a\s[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
     const raw = decodeXml(m[1] ?? m[2] ?? m[3] ?? '');
     // Sort links (Apache "?C=N;O=D"), anchors, parent links and other schemes are not entries.
-    if (!raw || raw.startsWith('?') || raw.startsWith('#') || (/^[a-z][a-z0-9+.-]*:/i.test(raw) && !/^https?:/i.test(raw))) continue;
+    if (
+      !raw ||
+      raw.startsWith('?') ||
+      raw.startsWith('#') ||
+      (/^[a-z][a-z0-9+.-]*:/i.test(raw) && !/^https?:/i.test(raw))
+    )
+      continue;
     let url: URL;
     try {
       url = new URL(raw, base);

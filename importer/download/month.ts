@@ -52,10 +52,16 @@ export async function downloadWith(session: DownloadSession, opts: DownloadOptio
     const st = fs.statfsSync(dir);
     const free = st.bavail * st.bsize;
     if (need > free) {
-      throw new DownloadError(`Not enough disk space in ${dir}: the download needs ${fmtBytes(need)} more, ${fmtBytes(free)} free.`);
+      throw new DownloadError(
+        `Not enough disk space in ${dir}: the download needs ${fmtBytes(need)} more, ${fmtBytes(free)} free.`,
+      );
     }
 
-    const progress = new DownloadProgress(jobs, opts.progressStream === undefined ? process.stderr : opts.progressStream, log);
+    const progress = new DownloadProgress(
+      jobs,
+      opts.progressStream === undefined ? process.stderr : opts.progressStream,
+      log,
+    );
     const results: FetchResult[] = [];
     const failures: { name: string; message: string }[] = [];
     // Biggest first: Estabelecimentos0 (1.3 GB) starting last would leave one connection working alone.

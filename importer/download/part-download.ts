@@ -100,7 +100,9 @@ export async function downloadToPart(
       failures = now > before ? 1 : failures + 1;
       if (!isRetryable(err) || failures > ctx.net.maxRetries) {
         if (err instanceof FatalDownloadError) throw err;
-        throw new FatalDownloadError(`${job.name} could not be downloaded after ${failures} attempts: ${describeError(err)}.`);
+        throw new FatalDownloadError(
+          `${job.name} could not be downloaded after ${failures} attempts: ${describeError(err)}.`,
+        );
       }
       countRetry();
       const delay = backoffMs(ctx.net, failures);

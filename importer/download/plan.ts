@@ -66,15 +66,21 @@ export interface DownloadPlan {
 
 export type DownloadJob = FetchJob & { source: Source };
 
-export async function planDownload(session: DownloadSession, opts: Pick<DownloadOptions, 'month' | 'requireComplete'>, ctx: RemoteCtx): Promise<DownloadPlan> {
+export async function planDownload(
+  session: DownloadSession,
+  opts: Pick<DownloadOptions, 'month' | 'requireComplete'>,
+  ctx: RemoteCtx,
+): Promise<DownloadPlan> {
   const { log } = session;
   const month = await resolveMonth(session.source, opts.month ?? 'latest', ctx);
 
   const jobs: DownloadJob[] = [];
   for (const e of await monthEntries(session.source, month, ctx)) {
-    if (!e.isDir && /\.zip$/i.test(e.name) && safeLocalName(e.name)) jobs.push({ name: e.name, url: e.url, size: e.size, source: session.source });
+    if (!e.isDir && /\.zip$/i.test(e.name) && safeLocalName(e.name))
+      jobs.push({ name: e.name, url: e.url, size: e.size, source: session.source });
   }
-  if (!jobs.length) throw new DownloadError(`The folder of ${month} at ${describeSource(session.source)} holds no zip files.`);
+  if (!jobs.length)
+    throw new DownloadError(`The folder of ${month} at ${describeSource(session.source)} holds no zip files.`);
   const monthFiles = jobs.length;
   const listed = new Set(jobs.map((j) => j.name.toLowerCase()));
   const missingStandard = MONTHLY_ZIPS.filter((n) => !listed.has(n.toLowerCase()));
@@ -94,10 +100,13 @@ export async function planDownload(session: DownloadSession, opts: Pick<Download
         const local = e.isDir ? undefined : regimeLocalName(e.name);
         return local ? [{ name: local, url: e.url, size: e.size, source: regime }] : [];
       });
-      if (!found.length) log(`warning: no regime files (Lucro Real, Presumido, Arbitrado, Imunes e Isentas) found at ${regime.url}`);
+      if (!found.length)
+        log(`warning: no regime files (Lucro Real, Presumido, Arbitrado, Imunes e Isentas) found at ${regime.url}`);
       for (const f of found) if (!jobs.some((j) => j.name === f.name)) jobs.push(f);
     } catch (err) {
-      log(`warning: the regime files could not be listed at ${regime.url} (${(err as Error).message}); continuing without them`);
+      log(
+        `warning: the regime files could not be listed at ${regime.url} (${(err as Error).message}); continuing without them`,
+      );
     }
   }
 

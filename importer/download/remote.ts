@@ -32,36 +32,42 @@ function headers(source: Source, extra: Record<string, string> = {}): Record<str
 /** Lists `sub` (a folder path relative to the source, '' for its root). */
 export async function listFolder(source: Source, sub: string, ctx: RemoteCtx): Promise<RemoteEntry[]> {
   const url = new URL(sub ? `${sub.split('/').map(encodeURIComponent).join('/')}/` : '', source.url).href;
-  return giveUpClearly(`Could not list ${url}`, withRetries(
-    ctx.net,
-    async () => {
-      const dav = source.kind === 'webdav';
-      const res = await request(url, {
-        method: dav ? 'PROPFIND' : 'GET',
-        headers: headers(source, dav ? { depth: '1', 'content-type': 'application/xml; charset=utf-8' } : { accept: 'text/html' }),
-        body: dav ? PROPFIND_BODY : undefined,
-        dispatcher: ctx.agent,
-      });
-      if (res.statusCode === 404) {
-        await res.body.dump();
-        throw new NotFoundError(url);
-      }
-      if (res.statusCode === 401 || res.statusCode === 403) {
-        await res.body.dump();
-        throw authFailed(source, res.statusCode);
-      }
-      if (dav ? res.statusCode !== 207 : res.statusCode !== 200) {
-        await res.body.dump();
-        if (dav && res.statusCode >= 200 && res.statusCode < 300) {
-          throw new FatalDownloadError(`${url} is not a WebDAV folder (PROPFIND answered HTTP ${res.statusCode}).`);
+  return giveUpClearly(
+    `Could not list ${url}`,
+    withRetries(
+      ctx.net,
+      async () => {
+        const dav = source.kind === 'webdav';
+        const res = await request(url, {
+          method: dav ? 'PROPFIND' : 'GET',
+          headers: headers(
+            source,
+            dav ? { depth: '1', 'content-type': 'application/xml; charset=utf-8' } : { accept: 'text/html' },
+          ),
+          body: dav ? PROPFIND_BODY : undefined,
+          dispatcher: ctx.agent,
+        });
+        if (res.statusCode === 404) {
+          await res.body.dump();
+          throw new NotFoundError(url);
         }
-        throw new HttpStatusError(res.statusCode, url);
-      }
-      const text = await res.body.text();
-      return dav ? parseMultistatus(text, url) : parseAutoindex(text, url);
-    },
-    (err, delay) => ctx.onRetry?.(`listing ${url}`, err, delay),
-  ));
+        if (res.statusCode === 401 || res.statusCode === 403) {
+          await res.body.dump();
+          throw authFailed(source, res.statusCode);
+        }
+        if (dav ? res.statusCode !== 207 : res.statusCode !== 200) {
+          await res.body.dump();
+          if (dav && res.statusCode >= 200 && res.statusCode < 300) {
+            throw new FatalDownloadError(`${url} is not a WebDAV folder (PROPFIND answered HTTP ${res.statusCode}).`);
+          }
+          throw new HttpStatusError(res.statusCode, url);
+        }
+        const text = await res.body.text();
+        return dav ? parseMultistatus(text, url) : parseAutoindex(text, url);
+      },
+      (err, delay) => ctx.onRetry?.(`listing ${url}`, err, delay),
+    ),
+  );
 }
 
 /** Network errors that outlived the retries become one sentence naming what failed. */

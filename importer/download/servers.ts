@@ -72,7 +72,9 @@ export function parseSource(spec: string): Source {
   if (!u.pathname.endsWith('/')) u.pathname += '/';
   if (forced || /\/public\.php\/(webdav|dav)\//.test(u.pathname)) {
     if (/\/public\.php\/webdav\//.test(u.pathname) && !user) {
-      throw new Error(`The WebDAV source ${u.href} needs the share token as the URL's user name, e.g. https://TOKEN@${u.host}${u.pathname}.`);
+      throw new Error(
+        `The WebDAV source ${u.href} needs the share token as the URL's user name, e.g. https://TOKEN@${u.host}${u.pathname}.`,
+      );
     }
     return { kind: 'webdav', url: u.href, auth: user ? basic(user, password) : undefined };
   }

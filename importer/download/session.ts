@@ -17,7 +17,9 @@ export interface DownloadSession {
 }
 
 /** Parses the options into sources and one shared connection pool. */
-export function openSession(opts: Pick<DownloadOptions, 'source' | 'regimeSource' | 'parallel' | 'net' | 'log'>): DownloadSession {
+export function openSession(
+  opts: Pick<DownloadOptions, 'source' | 'regimeSource' | 'parallel' | 'net' | 'log'>,
+): DownloadSession {
   const net = { ...DEFAULT_NET, ...opts.net };
   const parallel = Math.max(1, Math.floor(opts.parallel ?? 3));
   const source = parseSource(opts.source || defaultSource());

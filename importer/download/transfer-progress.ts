@@ -87,7 +87,9 @@ export class DownloadProgress {
     this.finished++;
     // Skipped files are only counted in the summary: a rerun would otherwise log 41 lines of nothing.
     if (!this.tty && !r.skipped) {
-      this.log(`${r.name}: ${fmtBytes(r.size)} in ${r.seconds.toFixed(1)} s${r.retries ? `, ${r.retries} ${r.retries === 1 ? 'retry' : 'retries'}` : ''}, zip test ok`);
+      this.log(
+        `${r.name}: ${fmtBytes(r.size)} in ${r.seconds.toFixed(1)} s${r.retries ? `, ${r.retries} ${r.retries === 1 ? 'retry' : 'retries'}` : ''}, zip test ok`,
+      );
     }
   }
 
@@ -114,7 +116,12 @@ export class DownloadProgress {
     for (const [name, f] of this.files) {
       total += f.size ?? 0;
       done += Math.min(f.done, f.size ?? f.done);
-      if (f.phase === 'download') active.push(f.size ? `${name} ${Math.floor((100 * f.done) / f.size)}% of ${fmtBytes(f.size)}` : `${name} ${fmtBytes(f.done)}`);
+      if (f.phase === 'download')
+        active.push(
+          f.size
+            ? `${name} ${Math.floor((100 * f.done) / f.size)}% of ${fmtBytes(f.size)}`
+            : `${name} ${fmtBytes(f.done)}`,
+        );
       else if (f.phase === 'test') active.push(`${name} testing`);
     }
     const speed = this.speed();

@@ -23,7 +23,16 @@ export interface UpdateOptions extends Omit<DownloadOptions, 'month' | 'out'> {
 
 export type UpdateResult =
   | { status: 'up-to-date'; month: string; seconds: number }
-  | { status: 'updated'; month: string; snapshotId: string; previous: string | null; download: DownloadSummary; importSeconds: number; seconds: number; downloadsKept: boolean };
+  | {
+      status: 'updated';
+      month: string;
+      snapshotId: string;
+      previous: string | null;
+      download: DownloadSummary;
+      importSeconds: number;
+      seconds: number;
+      downloadsKept: boolean;
+    };
 
 /** Months already imported, whatever became of the snapshot later (retired or pruned). */
 export async function importedMonths(dataDir: string): Promise<string[]> {

@@ -4,11 +4,27 @@
 // Raw column values are compared; only a changed value is turned into what the lookup shows, by the
 // lookup's own mapping (mapCompany, mapSocio), so a change reads exactly like the lookup did.
 import type { CodeTables } from '../../src/storage/snapshots/code-tables.ts';
-import { MAPPED_COLUMNS, mapCompany, mapSocio, pickRegime, type MappedEstablishment, type MappedPartner, type MappedRegime, type SnapshotRows } from '../../src/domain/company/map.ts';
+import {
+  MAPPED_COLUMNS,
+  mapCompany,
+  mapSocio,
+  pickRegime,
+  type MappedEstablishment,
+  type MappedPartner,
+  type MappedRegime,
+  type SnapshotRows,
+} from '../../src/domain/company/map.ts';
 import type { Company, Socio } from '../../src/domain/company/schema.ts';
 import { hydrator } from '../../src/domain/registry/rows.ts';
 import type { Tipo } from '../../src/storage/history/schema.ts';
-import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, REGIME_FIELDS, SIMPLES_FIELDS, SOCIOS, positions } from '../../src/domain/history/fields.ts';
+import {
+  COMPANY_FIELDS,
+  ESTABLISHMENT_FIELDS,
+  REGIME_FIELDS,
+  SIMPLES_FIELDS,
+  SOCIOS,
+  positions,
+} from '../../src/domain/history/fields.ts';
 import { headOfficeOr0001, SnapshotPair, type Pair } from './pair.ts';
 
 /** Receives each change; `campo` is '' and the values null for abertura/encerramento. */
@@ -28,14 +44,24 @@ const PARTNER_KEY = ['nome', 'cnpj_cpf', 'qualificacao'].map((c) => MAPPED_COLUM
 
 /** The lookup's company fields for rows of one side (only the levels given; the rest empty). */
 function shown(codeTables: CodeTables, rows: Partial<SnapshotRows>): Company {
-  return mapCompany({ establishment: NO_ESTABLISHMENT, company: null, simples: null, partners: [], regimes: [], ...rows }, codeTables, []).company;
+  return mapCompany(
+    { establishment: NO_ESTABLISHMENT, company: null, simples: null, partners: [], regimes: [], ...rows },
+    codeTables,
+    [],
+  ).company;
 }
 
 /**
  * Fields whose raw value differs (columns at `fields`' positions) and whose shown values differ:
  * each reported with both shown values as JSON. `show` maps a side lazily (only when needed).
  */
-function fieldDiff(a: unknown[], b: unknown[], fields: [string, number][], show: (side: 0 | 1) => Company, report: (campo: string, antes: string, depois: string) => void): void {
+function fieldDiff(
+  a: unknown[],
+  b: unknown[],
+  fields: [string, number][],
+  show: (side: 0 | 1) => Company,
+  report: (campo: string, antes: string, depois: string) => void,
+): void {
   let sa: Company | undefined;
   let sb: Company | undefined;
   for (const [campo, i] of fields) {
@@ -75,7 +101,9 @@ function partnerDiff(a: unknown[][], b: unknown[][]): [unknown[][], unknown[][]]
 }
 
 const socios = (rows: unknown[][], codeTables: CodeTables): Socio[] =>
-  rows.map((p) => mapSocio(partner(p), codeTables)).sort((x, y) => (x.nome_socio < y.nome_socio ? -1 : x.nome_socio > y.nome_socio ? 1 : 0));
+  rows
+    .map((p) => mapSocio(partner(p), codeTables))
+    .sort((x, y) => (x.nome_socio < y.nome_socio ? -1 : x.nome_socio > y.nome_socio ? 1 : 0));
 
 /**
  * Which changes to look for: the establishments' (new, gone, changed fields) or the companies'
@@ -91,7 +119,12 @@ export interface CompareOptions {
 }
 
 /** Compares the snapshots in two directories; returns the count of changes per tipo (alteracao: per campo). */
-export function compareSnapshots(beforeDir: string, afterDir: string, sink: ChangeSink, options: CompareOptions = {}): Record<string, number> {
+export function compareSnapshots(
+  beforeDir: string,
+  afterDir: string,
+  sink: ChangeSink,
+  options: CompareOptions = {},
+): Record<string, number> {
   const pair = new SnapshotPair(beforeDir, afterDir, options);
   try {
     return comparePair(pair, sink, options.part);
@@ -105,7 +138,12 @@ export function compareSnapshots(beforeDir: string, afterDir: string, sink: Chan
  * `onRow` receives each new or changed establishment's new-month row (the mapping's columns) after
  * its changes went to `sink`: the feed subjects take its attributes from it (establishment-subjects.ts).
  */
-export function comparePair(pair: SnapshotPair, sink: ChangeSink, part?: ComparePart, onRow?: (row: unknown[]) => void): Record<string, number> {
+export function comparePair(
+  pair: SnapshotPair,
+  sink: ChangeSink,
+  part?: ComparePart,
+  onRow?: (row: unknown[]) => void,
+): Record<string, number> {
   const counts: Record<string, number> = {};
   const emit: ChangeSink = (cnpj, tipo, campo, antes, depois) => {
     const k = campo || tipo;
@@ -128,7 +166,13 @@ function establishmentChanges(pair: SnapshotPair, emit: ChangeSink, onRow?: (row
       continue;
     }
     const rows = [parse(x)!, parse(y)!];
-    fieldDiff(rows[0], rows[1], EST, (s) => shown(lk[s], { establishment: establishment(rows[s]) }), (campo, a, b) => emit(cnpj, 'alteracao', campo, a, b));
+    fieldDiff(
+      rows[0],
+      rows[1],
+      EST,
+      (s) => shown(lk[s], { establishment: establishment(rows[s]) }),
+      (campo, a, b) => emit(cnpj, 'alteracao', campo, a, b),
+    );
     onRow?.(rows[1]);
   }
   for (const [cnpj] of pair.rows<[string]>(sql.gone)) emit(cnpj, 'encerramento', '', null, null);
@@ -139,19 +183,32 @@ function companyChanges(pair: SnapshotPair, emit: ChangeSink): void {
   // A base in one month only is a company opened or gone: its establishments said so.
   for (const [basico, x, y] of pair.rows<Pair>(sql.companies)) {
     const rows = [parse(x)!, parse(y)!];
-    fieldDiff(rows[0], rows[1], COMPANY, (s) => shown(lk[s], { company: company(rows[s]) }), (campo, a, b) => emit(basico, 'alteracao', campo, a, b));
+    fieldDiff(
+      rows[0],
+      rows[1],
+      COMPANY,
+      (s) => shown(lk[s], { company: company(rows[s]) }),
+      (campo, a, b) => emit(basico, 'alteracao', campo, a, b),
+    );
   }
   const none = MAPPED_COLUMNS.simples.map(() => null);
   for (const [basico, x, y] of pair.rows<Pair>(sql.simples)) {
     const rows = [parse(x), parse(y)];
-    fieldDiff(rows[0] ?? none, rows[1] ?? none, SIMPLES, (s) => shown(lk[s], { simples: rows[s] && simples(rows[s]) }), (campo, a, b) => emit(basico, 'alteracao', campo, a, b));
+    fieldDiff(
+      rows[0] ?? none,
+      rows[1] ?? none,
+      SIMPLES,
+      (s) => shown(lk[s], { simples: rows[s] && simples(rows[s]) }),
+      (campo, a, b) => emit(basico, 'alteracao', campo, a, b),
+    );
   }
   // The candidates first (few), then each one's lists: one statement at a time on the connection.
   const bases = [...pair.rows<[string]>(sql.partnerBases)].map(([b]) => b);
   for (const basico of bases) {
     const [[x, y]] = [...pair.rows<[string, string]>(sql.partners, basico, basico)];
     const [removed, added] = partnerDiff(JSON.parse(x) as unknown[][], JSON.parse(y) as unknown[][]);
-    if (removed.length || added.length) emit(basico, 'alteracao', SOCIOS, JSON.stringify(socios(removed, lk[0])), JSON.stringify(socios(added, lk[1])));
+    if (removed.length || added.length)
+      emit(basico, 'alteracao', SOCIOS, JSON.stringify(socios(removed, lk[0])), JSON.stringify(socios(added, lk[1])));
   }
   // The regime the lookup shows: the latest year's row, preferring the CNPJ asked for (the head
   // office here, under which the feed shows company changes). A field absent is null.

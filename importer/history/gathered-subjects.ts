@@ -17,21 +17,37 @@
 // flat whatever the month's size): the comparison's connection is busy streaming while they come.
 import { openSqlite, type Sqlite } from '../../src/storage/sqlite.ts';
 import { attachSnapshot } from '../../src/storage/snapshots/attach.ts';
-import { companies, establishments, keyIndex, simples, SNAPSHOT_MMAP_BYTES, type TableDef } from '../../src/storage/snapshots/tables.ts';
+import {
+  companies,
+  establishments,
+  keyIndex,
+  simples,
+  SNAPSHOT_MMAP_BYTES,
+  type TableDef,
+} from '../../src/storage/snapshots/tables.ts';
 import { HISTORY_WRITE_CACHE_KIB } from '../../src/storage/history/db.ts';
 import type { SubjectRow } from '../../src/storage/history/subjects.ts';
 import { MAPPED_COLUMNS } from '../../src/domain/company/map.ts';
 import { kindBit } from '../../src/domain/history/kinds.ts';
-import { SUBJECT_COMPANY_COLUMNS, SUBJECT_EST_COLUMNS, subjectRow, type SubjectCompany, type SubjectEstablishment, type SubjectSimples } from './subject-values.ts';
+import {
+  SUBJECT_COMPANY_COLUMNS,
+  SUBJECT_EST_COLUMNS,
+  subjectRow,
+  type SubjectCompany,
+  type SubjectEstablishment,
+  type SubjectSimples,
+} from './subject-values.ts';
 
 const E = MAPPED_COLUMNS.establishment;
 /** Where each column a subject reads sits in the comparison's rows (the mapping's columns). */
 const FROM_ROW = SUBJECT_EST_COLUMNS.map((c) => E.indexOf(c));
 const CNPJ = E.indexOf('cnpj');
-if (FROM_ROW.includes(-1)) throw new Error('a subject column is not among the mapping\'s establishment columns');
+if (FROM_ROW.includes(-1)) throw new Error("a subject column is not among the mapping's establishment columns");
 const EST_LIST = SUBJECT_EST_COLUMNS.join(', ');
 
-type Gathered = { cnpj: string; kinds: number; company: number } & SubjectEstablishment & SubjectCompany & SubjectSimples & { has_company: number | null; has_simples: number | null };
+type Gathered = { cnpj: string; kinds: number; company: number } & SubjectEstablishment &
+  SubjectCompany &
+  SubjectSimples & { has_company: number | null; has_simples: number | null };
 
 export class GatheredSubjects {
   private readonly scratch: Sqlite;
@@ -54,7 +70,9 @@ export class GatheredSubjects {
         CREATE TABLE est_subjects (cnpj TEXT NOT NULL, kinds INTEGER NOT NULL, ${EST_LIST});
         CREATE TABLE company_changes (b TEXT NOT NULL, bit INTEGER NOT NULL);
         BEGIN`);
-      this.putEstablishment = this.scratch.prepare(`INSERT INTO est_subjects VALUES (?, ?, ${FROM_ROW.map(() => '?').join(', ')})`);
+      this.putEstablishment = this.scratch.prepare(
+        `INSERT INTO est_subjects VALUES (?, ?, ${FROM_ROW.map(() => '?').join(', ')})`,
+      );
       this.putCompany = this.scratch.prepare('INSERT INTO company_changes VALUES (?, ?)');
     } catch (err) {
       this.scratch.close();
@@ -114,7 +132,8 @@ export class GatheredSubjects {
          ORDER BY 1`,
       )
       .iterate() as IterableIterator<Gathered>;
-    for (const r of rows) yield subjectRow(r.cnpj, r.kinds, r.company, r, r.has_company ? r : undefined, r.has_simples ? r : undefined);
+    for (const r of rows)
+      yield subjectRow(r.cnpj, r.kinds, r.company, r, r.has_company ? r : undefined, r.has_simples ? r : undefined);
   }
 
   /** Whether a base's company subject came from subjects() (false: it has no new-month establishment). */

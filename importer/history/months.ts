@@ -5,7 +5,14 @@ import { dataPaths } from '../../src/lib/config.ts';
 import { historyMonths, openHistoryReader } from '../../src/storage/history/db.ts';
 import type { HistoryMonth } from '../../src/storage/history/schema.ts';
 import type { SnapshotInfo } from '../../src/storage/snapshots/records.ts';
-import { decideMonth, olderMonthReason, previousSnapshot, recordMonth, type MonthSnapshot, type RecordResult } from './record.ts';
+import {
+  decideMonth,
+  olderMonthReason,
+  previousSnapshot,
+  recordMonth,
+  type MonthSnapshot,
+  type RecordResult,
+} from './record.ts';
 
 export const NO_EARLIER_MONTH = 'no earlier month kept: no differences recorded';
 
@@ -20,10 +27,15 @@ export function recordedMonths(dataDir: string): HistoryMonth[] {
   }
 }
 
-export type RecordingPlan = { record: true; before: MonthSnapshot; replaces: boolean } | { record: false; reason: string };
+export type RecordingPlan =
+  { record: true; before: MonthSnapshot; replaces: boolean } | { record: false; reason: string };
 
 /** What recording `month` would do: compare it with the newest kept earlier month, or why not. */
-export function planRecording(recorded: readonly HistoryMonth[], snapshots: readonly SnapshotInfo[], month: string): RecordingPlan {
+export function planRecording(
+  recorded: readonly HistoryMonth[],
+  snapshots: readonly SnapshotInfo[],
+  month: string,
+): RecordingPlan {
   const before = previousSnapshot(snapshots, month);
   if (before === null) {
     const last = recorded[0]?.month;
@@ -32,7 +44,9 @@ export function planRecording(recorded: readonly HistoryMonth[], snapshots: read
     return { record: false, reason: NO_EARLIER_MONTH };
   }
   const d = decideMonth(recorded, before.month, month);
-  return d.record ? { record: true, before: { month: before.month, dir: before.dir }, replaces: d.replaces } : { record: false, reason: d.reason };
+  return d.record
+    ? { record: true, before: { month: before.month, dir: before.dir }, replaces: d.replaces }
+    : { record: false, reason: d.reason };
 }
 
 /** history.db's size on disk, its write-ahead log included (0 before the first month). */

@@ -7,18 +7,35 @@
 // (every row crossed into V8 twice; docs/history.md).
 import { attachSnapshot } from '../../src/storage/snapshots/attach.ts';
 import { openSqlite, type Sqlite } from '../../src/storage/sqlite.ts';
-import { companies, DIGEST_COLUMN, establishments, keyIndex, partners, regimes, simples, SNAPSHOT_MMAP_BYTES, type TableDef } from '../../src/storage/snapshots/tables.ts';
+import {
+  companies,
+  DIGEST_COLUMN,
+  establishments,
+  keyIndex,
+  partners,
+  regimes,
+  simples,
+  SNAPSHOT_MMAP_BYTES,
+  type TableDef,
+} from '../../src/storage/snapshots/tables.ts';
 import { makeCnpj } from '../../src/domain/cnpj.ts';
 import { readCodeTables, type CodeTables } from '../../src/storage/snapshots/code-tables.ts';
 import { MAPPED_COLUMNS } from '../../src/domain/company/map.ts';
 import { columnNames } from '../../src/domain/registry/rows.ts';
 import { COMPANY_FIELDS, ESTABLISHMENT_FIELDS, SIMPLES_FIELDS } from '../../src/domain/history/fields.ts';
 
-const json = (names: readonly string[], t: string) => `json_array(${columnNames(names).map((n) => `${t}.${n}`).join(', ')})`;
+const json = (names: readonly string[], t: string) =>
+  `json_array(${columnNames(names)
+    .map((n) => `${t}.${n}`)
+    .join(', ')})`;
 /** Every compared column equal (IS: NULLs equal), as a condition on rows `o` and `n`. */
-const same = (fields: Record<string, string>) => `(${columnNames(Object.values(fields)).map((c) => `o.${c} IS n.${c}`).join(' AND ')})`;
+const same = (fields: Record<string, string>) =>
+  `(${columnNames(Object.values(fields))
+    .map((c) => `o.${c} IS n.${c}`)
+    .join(' AND ')})`;
 /** A base present in both months' companies: only then are its company-level fields compared. */
-const inBoth = (t: string) => `EXISTS (SELECT 1 FROM oc.companies x WHERE x.basico = ${t}.basico) AND EXISTS (SELECT 1 FROM nc.companies y WHERE y.basico = ${t}.basico)`;
+const inBoth = (t: string) =>
+  `EXISTS (SELECT 1 FROM oc.companies x WHERE x.basico = ${t}.basico) AND EXISTS (SELECT 1 FROM nc.companies y WHERE y.basico = ${t}.basico)`;
 const E = MAPPED_COLUMNS.establishment;
 const REGIME_COLUMNS = columnNames(regimes.columns.slice(1).map(([name]) => name));
 
@@ -35,7 +52,8 @@ export const headOfficeSql = (base: string) =>
   `coalesce(${['ne', 'oe'].flatMap((s) => [firstOf(s, base, true), firstOf(s, base, false)]).join(', ')})`;
 
 /** The head office headOfficeSql found, or the base's 0001 CNPJ when neither month has one. */
-export const headOfficeOr0001 = (found: string | null | undefined, base: string): string => found ?? makeCnpj(base, '0001');
+export const headOfficeOr0001 = (found: string | null | undefined, base: string): string =>
+  found ?? makeCnpj(base, '0001');
 
 /**
  * The (key, digest) pairs of `schema`'s `table` that `other`'s has not: rows new or changed, told
@@ -77,7 +95,16 @@ export function pairSql(digests: boolean, regimeDigests = digests) {
   const basesDiffering = (def: TableDef, withDigest: boolean, columns: readonly string[]) =>
     withDigest
       ? `SELECT basico FROM (${notIn('nc', 'oc', def, true)}) UNION SELECT basico FROM (${notIn('oc', 'nc', def, true)})`
-      : ['nc', 'oc'].map((s, i) => `SELECT t.basico FROM ${s}.${def.name} t WHERE NOT EXISTS (SELECT 1 FROM ${['oc', 'nc'][i]}.${def.name} x WHERE x.basico = t.basico AND ${columnNames(columns).map((c) => `x.${c} IS t.${c}`).join(' AND ')})`).join(' UNION ');
+      : ['nc', 'oc']
+          .map(
+            (s, i) =>
+              `SELECT t.basico FROM ${s}.${def.name} t WHERE NOT EXISTS (SELECT 1 FROM ${['oc', 'nc'][i]}.${def.name} x WHERE x.basico = t.basico AND ${columnNames(
+                columns,
+              )
+                .map((c) => `x.${c} IS t.${c}`)
+                .join(' AND ')})`,
+          )
+          .join(' UNION ');
   return {
     /** New CNPJs (old JSON null) and establishments changed in a compared column: [cnpj, old, new]. */
     establishments: `SELECT n.cnpj, CASE WHEN o.cnpj IS NULL THEN NULL ELSE ${json(E, 'o')} END, ${json(E, 'n')}
@@ -148,7 +175,8 @@ export class SnapshotPair {
       // Regimes have had a digest since after the others: a snapshot of the months between has
       // digests for the others only, and its regimes are compared column by column.
       const digests = (tables: readonly (readonly [readonly string[], string])[]) =>
-        options.digests !== false && tables.every(([schemas, table]) => schemas.every((sc) => this.hasDigest(sc, table)));
+        options.digests !== false &&
+        tables.every(([schemas, table]) => schemas.every((sc) => this.hasDigest(sc, table)));
       this.sql = pairSql(digests(DIGEST_TABLES), digests([[['oc', 'nc'], 'regimes']]));
     } catch (err) {
       this.sqlite.close();
@@ -157,17 +185,28 @@ export class SnapshotPair {
   }
 
   private hasDigest(schema: string, table: string): boolean {
-    return this.sqlite.prepare('SELECT 1 FROM pragma_table_info(?, ?) WHERE name = ?').get(table, schema, DIGEST_COLUMN) !== undefined;
+    return (
+      this.sqlite.prepare('SELECT 1 FROM pragma_table_info(?, ?) WHERE name = ?').get(table, schema, DIGEST_COLUMN) !==
+      undefined
+    );
   }
 
   /** The rows of one of PAIR_SQL's statements, streamed. */
   rows<R extends unknown[]>(sql: string, ...params: unknown[]): IterableIterator<R> {
-    return this.sqlite.prepare(sql).raw(true).iterate(...params) as IterableIterator<R>;
+    return this.sqlite
+      .prepare(sql)
+      .raw(true)
+      .iterate(...params) as IterableIterator<R>;
   }
 
   plan(sql: string): string[] {
-    const params = sql.split('?').slice(1).map(() => 'x');
-    return (this.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+    const params = sql
+      .split('?')
+      .slice(1)
+      .map(() => 'x');
+    return (this.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map(
+      (r) => r.detail,
+    );
   }
 
   close(): void {

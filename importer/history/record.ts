@@ -20,10 +20,12 @@ export interface MonthSnapshot {
 export type HistoryDecision = { record: true; replaces: boolean } | { record: false; reason: string };
 
 /** Why an older month than the history's last records nothing. */
-export const olderMonthReason = (last: string, month: string): string => `the history already goes to ${last}; an older month (${month}) records nothing`;
+export const olderMonthReason = (last: string, month: string): string =>
+  `the history already goes to ${last}; an older month (${month}) records nothing`;
 
 export function decideMonth(recorded: readonly HistoryMonth[], before: string, after: string): HistoryDecision {
-  if (before >= after) return { record: false, reason: `the earlier snapshot's month ${before} is not before ${after}` };
+  if (before >= after)
+    return { record: false, reason: `the earlier snapshot's month ${before} is not before ${after}` };
   const last = recorded.reduce<string | null>((m, r) => (m === null || r.month > m ? r.month : m), null);
   if (last !== null && after < last) {
     return { record: false, reason: olderMonthReason(last, after) };
@@ -38,7 +40,15 @@ export interface RecordPhases {
 }
 
 export type RecordResult =
-  | { recorded: true; month: string; fromMonth: string; replaced: boolean; counts: Record<string, number>; seconds: number; phases: RecordPhases }
+  | {
+      recorded: true;
+      month: string;
+      fromMonth: string;
+      replaced: boolean;
+      counts: Record<string, number>;
+      seconds: number;
+      phases: RecordPhases;
+    }
   | { recorded: false; month: string; reason: string };
 
 /**
@@ -46,7 +56,12 @@ export type RecordResult =
  * With `part`, only that part's changes (compare.ts): an import records each part into its own
  * staging file at once and merges both (storage/history/merge.ts).
  */
-export function recordMonth(dataDir: string, before: MonthSnapshot, after: MonthSnapshot, options: { part?: ComparePart } = {}): RecordResult {
+export function recordMonth(
+  dataDir: string,
+  before: MonthSnapshot,
+  after: MonthSnapshot,
+  options: { part?: ComparePart } = {},
+): RecordResult {
   const db = openHistoryDb(dataDir);
   try {
     const decision = decideMonth(historyMonths(db), before.month, after.month);
@@ -83,7 +98,15 @@ export function recordMonth(dataDir: string, before: MonthSnapshot, after: Month
     } finally {
       pair.close();
     }
-    return { recorded: true, month: after.month, fromMonth: before.month, replaced: decision.replaces, counts, seconds: (performance.now() - started) / 1000, phases };
+    return {
+      recorded: true,
+      month: after.month,
+      fromMonth: before.month,
+      replaced: decision.replaces,
+      counts,
+      seconds: (performance.now() - started) / 1000,
+      phases,
+    };
   } finally {
     db.close();
   }
@@ -93,8 +116,12 @@ export function recordMonth(dataDir: string, before: MonthSnapshot, after: Month
  * The snapshot to compare a newly imported month with: the newest kept snapshot of an earlier
  * month (not the active one when the same month is imported again). Null when none is kept.
  */
-export function previousSnapshot<S extends MonthSnapshot & { status: string }>(snapshots: readonly S[], month: string): S | null {
+export function previousSnapshot<S extends MonthSnapshot & { status: string }>(
+  snapshots: readonly S[],
+  month: string,
+): S | null {
   let best: S | null = null;
-  for (const s of snapshots) if (s.status !== 'deleted' && s.month < month && (best === null || s.month > best.month)) best = s;
+  for (const s of snapshots)
+    if (s.status !== 'deleted' && s.month < month && (best === null || s.month > best.month)) best = s;
   return best;
 }

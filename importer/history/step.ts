@@ -80,10 +80,23 @@ export function startHistory(o: {
     o.log(`history: ${plan.reason}`);
     return { month: o.month, stagingDirs: [], plan, started, staged: Promise.resolve({ children: null, error: null }) };
   }
-  o.log(`history: comparing ${o.month} with ${plan.before.month}${plan.replaces ? ` (replaces the ${o.month} already recorded)` : ''}`);
+  o.log(
+    `history: comparing ${o.month} with ${plan.before.month}${plan.replaces ? ` (replaces the ${o.month} already recorded)` : ''}`,
+  );
   const before = plan.before;
-  const jobs: HistoryJob[] = PARTS.map((part) => ({ stagingDir: path.join(o.buildDir, `history-${part}`), before, after: { month: o.month, dir: o.buildDir }, part }));
-  const staged = runChildren<HistoryJob, HistoryChildResult, object>('__import-history', jobs, (j) => `history (${j.part})`, o.children, () => {}).then(
+  const jobs: HistoryJob[] = PARTS.map((part) => ({
+    stagingDir: path.join(o.buildDir, `history-${part}`),
+    before,
+    after: { month: o.month, dir: o.buildDir },
+    part,
+  }));
+  const staged = runChildren<HistoryJob, HistoryChildResult, object>(
+    '__import-history',
+    jobs,
+    (j) => `history (${j.part})`,
+    o.children,
+    () => {},
+  ).then(
     (children) => ({ children, error: null }),
     (err: Error) => ({ children: null, error: err.message }),
   );
@@ -95,14 +108,31 @@ export function startHistory(o: {
  * the staging files. Nothing is awaited after the move: the caller publishes right after it, so a signal
  * (handled on a later turn of the event loop) finds both done or neither.
  */
-export async function finishHistory(dataDir: string, h: StartedHistory, log: (line: string) => void): Promise<HistorySummary> {
+export async function finishHistory(
+  dataDir: string,
+  h: StartedHistory,
+  log: (line: string) => void,
+): Promise<HistorySummary> {
   const waitStarted = performance.now();
   const s = await h.staged;
   const summary = (result: RecordResult | null, error: string | null): HistorySummary => {
     const now = performance.now();
-    return { result, error, seconds: (now - h.started) / 1000, waitSeconds: (now - waitStarted) / 1000, maxRssBytes: Math.max(0, ...(s.children ?? []).map((c) => c.maxRssBytes)) };
+    return {
+      result,
+      error,
+      seconds: (now - h.started) / 1000,
+      waitSeconds: (now - waitStarted) / 1000,
+      maxRssBytes: Math.max(0, ...(s.children ?? []).map((c) => c.maxRssBytes)),
+    };
   };
-  if (!h.plan.record) return { result: { recorded: false, month: h.month, reason: h.plan.reason }, error: null, seconds: 0, waitSeconds: 0, maxRssBytes: 0 };
+  if (!h.plan.record)
+    return {
+      result: { recorded: false, month: h.month, reason: h.plan.reason },
+      error: null,
+      seconds: 0,
+      waitSeconds: 0,
+      maxRssBytes: 0,
+    };
   try {
     if (s.children === null) throw new Error(s.error ?? 'no result');
     const results = s.children.map((c) => c.result);
@@ -115,7 +145,11 @@ export async function finishHistory(dataDir: string, h: StartedHistory, log: (li
     const db = openHistoryDb(dataDir);
     let merged: MergedMonth;
     try {
-      merged = mergeStagedMonth(db, h.stagingDirs.map((d) => dataPaths(d).historyDb), h.month);
+      merged = mergeStagedMonth(
+        db,
+        h.stagingDirs.map((d) => dataPaths(d).historyDb),
+        h.month,
+      );
     } finally {
       db.close();
     }
@@ -123,12 +157,18 @@ export async function finishHistory(dataDir: string, h: StartedHistory, log: (li
     const r = { ...done[0], counts: merged.counts, seconds: Math.max(...done.map((x) => x.seconds)) };
     const out = summary({ ...r, replaced: h.plan.replaces }, null);
     const t = tipoCounts(r.counts);
-    const parts = done.map((x, i) => `${PARTS[i]} ${x.phases.comparison.toFixed(1)} + ${x.phases.subjects.toFixed(1)} s`).join(', ');
-    log(`history: ${h.month} recorded against ${r.fromMonth}: ${t.abertura} abertura, ${t.encerramento} encerramento, ${t.alteracao} alteracao (comparison ${r.seconds.toFixed(1)} s: ${parts} for changes + feed subjects; the publish waited ${out.waitSeconds.toFixed(1)} s for it)`);
+    const parts = done
+      .map((x, i) => `${PARTS[i]} ${x.phases.comparison.toFixed(1)} + ${x.phases.subjects.toFixed(1)} s`)
+      .join(', ');
+    log(
+      `history: ${h.month} recorded against ${r.fromMonth}: ${t.abertura} abertura, ${t.encerramento} encerramento, ${t.alteracao} alteracao (comparison ${r.seconds.toFixed(1)} s: ${parts} for changes + feed subjects; the publish waited ${out.waitSeconds.toFixed(1)} s for it)`,
+    );
     return out;
   } catch (err) {
     const message = (err as Error).message;
-    log(`history: recording ${h.month} failed (${message}); the import goes on without differences for ${h.month} (re-import it, or run \`cnpj-api history record --month ${h.month}\`)`);
+    log(
+      `history: recording ${h.month} failed (${message}); the import goes on without differences for ${h.month} (re-import it, or run \`cnpj-api history record --month ${h.month}\`)`,
+    );
     return summary(null, message);
   } finally {
     for (const d of h.stagingDirs) fs.rmSync(d, { recursive: true, force: true });

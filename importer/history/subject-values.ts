@@ -8,8 +8,18 @@ import { normalizeText } from '../../src/domain/search/normalize.ts';
 
 /** The establishment columns a subject reads, as the snapshot stores them. */
 export const SUBJECT_EST_COLUMNS = [
-  'uf', 'municipio', 'cnae_fiscal', 'situacao_cadastral', 'matriz_filial', 'cep', 'email', 'telefone_1', 'telefone_2',
-  'data_inicio_atividade', 'cnaes_secundarios', 'nome_fantasia',
+  'uf',
+  'municipio',
+  'cnae_fiscal',
+  'situacao_cadastral',
+  'matriz_filial',
+  'cep',
+  'email',
+  'telefone_1',
+  'telefone_2',
+  'data_inicio_atividade',
+  'cnaes_secundarios',
+  'nome_fantasia',
 ] as const;
 /** The company columns a subject reads. */
 export const SUBJECT_COMPANY_COLUMNS = ['natureza_juridica', 'porte', 'capital_social_cents', 'razao_social'] as const;
@@ -39,15 +49,30 @@ export function subjectNames(razao: unknown, fantasia: unknown): string | null {
 }
 
 /** The subject of `cnpj`: its establishment's, company's and Simples rows of one month (absent: null/0). */
-export function subjectRow(cnpj: string, kinds: number, company: number, e: SubjectEstablishment | undefined, c: SubjectCompany | undefined, s: SubjectSimples | undefined): SubjectRow {
+export function subjectRow(
+  cnpj: string,
+  kinds: number,
+  company: number,
+  e: SubjectEstablishment | undefined,
+  c: SubjectCompany | undefined,
+  s: SubjectSimples | undefined,
+): SubjectRow {
   const est = e ?? NO_ESTABLISHMENT;
   const co = c ?? NO_COMPANY;
   const cep = cepText(est.cep as string | number | null);
   return {
-    cnpj, kinds, company,
-    uf: text(est.uf), municipio: num(est.municipio), cnae: num(est.cnae_fiscal), situacao: num(est.situacao_cadastral), matriz: num(est.matriz_filial),
-    natureza: num(co.natureza_juridica), porte: num(co.porte),
-    simples: s ? Number(s.simples) : 0, mei: s ? Number(s.mei) : 0,
+    cnpj,
+    kinds,
+    company,
+    uf: text(est.uf),
+    municipio: num(est.municipio),
+    cnae: num(est.cnae_fiscal),
+    situacao: num(est.situacao_cadastral),
+    matriz: num(est.matriz_filial),
+    natureza: num(co.natureza_juridica),
+    porte: num(co.porte),
+    simples: s ? Number(s.simples) : 0,
+    mei: s ? Number(s.mei) : 0,
     cep: cep === '' ? null : cep,
     email: e ? hasText(est.email) : null,
     telefone: e ? (est.telefone_1 != null || est.telefone_2 != null ? 1 : 0) : null,

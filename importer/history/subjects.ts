@@ -23,7 +23,14 @@ import { SUBJECT_COLUMNS, SUBJECTS_SQL } from '../../src/storage/history/subject
 import type { Sqlite } from '../../src/storage/sqlite.ts';
 import type { GatheredSubjects } from './gathered-subjects.ts';
 import { kindBit } from '../../src/domain/history/kinds.ts';
-import { SUBJECT_COMPANY_COLUMNS, SUBJECT_EST_COLUMNS, subjectRow, type SubjectCompany, type SubjectEstablishment, type SubjectSimples } from './subject-values.ts';
+import {
+  SUBJECT_COMPANY_COLUMNS,
+  SUBJECT_EST_COLUMNS,
+  subjectRow,
+  type SubjectCompany,
+  type SubjectEstablishment,
+  type SubjectSimples,
+} from './subject-values.ts';
 import { headOfficeOr0001, headOfficeSql, SnapshotPair } from './pair.ts';
 
 type Side = 'o' | 'n';
@@ -31,8 +38,12 @@ type Side = 'o' | 'n';
 /** Statements reading one month's rows of a CNPJ / base on the pair's connection. */
 function sideReader(pair: SnapshotPair, s: Side) {
   const est = pair.sqlite.prepare(`SELECT ${SUBJECT_EST_COLUMNS.join(', ')} FROM ${s}e.establishments WHERE cnpj = ?`);
-  const company = pair.sqlite.prepare(`SELECT ${SUBJECT_COMPANY_COLUMNS.join(', ')} FROM ${s}c.companies WHERE basico = ?`);
-  const simples = pair.sqlite.prepare(`SELECT opcao_simples IS 'S' AS simples, opcao_mei IS 'S' AS mei FROM ${s}c.simples WHERE basico = ?`);
+  const company = pair.sqlite.prepare(
+    `SELECT ${SUBJECT_COMPANY_COLUMNS.join(', ')} FROM ${s}c.companies WHERE basico = ?`,
+  );
+  const simples = pair.sqlite.prepare(
+    `SELECT opcao_simples IS 'S' AS simples, opcao_mei IS 'S' AS mei FROM ${s}c.simples WHERE basico = ?`,
+  );
   return {
     est: (cnpj: string) => est.get(cnpj) as SubjectEstablishment | undefined,
     company: (base: string) => company.get(base) as SubjectCompany | undefined,
@@ -66,7 +77,14 @@ export function writeSubjects(db: Sqlite, month: string, pair: SnapshotPair, gat
       const now = g.closed ? undefined : side.n.est(cnpj);
       const s: Side = now === undefined ? 'o' : 'n';
       const basico = cnpj.slice(0, 8);
-      const row = subjectRow(cnpj, g.kinds, g.company, now ?? side.o.est(cnpj), side[s].company(basico), side[s].simples(basico));
+      const row = subjectRow(
+        cnpj,
+        g.kinds,
+        g.company,
+        now ?? side.o.est(cnpj),
+        side[s].company(basico),
+        side[s].simples(basico),
+      );
       insert.run(month, ...SUBJECT_COLUMNS.map((c) => row[c]));
       written++;
     }
@@ -111,7 +129,9 @@ function* keysOf(db: Sqlite, month: string): Generator<[string, string, string]>
   // Only what the gathering left (closed establishments, companies): the establishments' other
   // changes, most of the month, are skipped in SQL.
   const page = db
-    .prepare("SELECT cnpj, tipo, campo FROM changes WHERE month = ? AND (cnpj, campo) > (?, ?) AND (length(cnpj) = 8 OR tipo = 'encerramento') ORDER BY cnpj, campo LIMIT 20000")
+    .prepare(
+      "SELECT cnpj, tipo, campo FROM changes WHERE month = ? AND (cnpj, campo) > (?, ?) AND (length(cnpj) = 8 OR tipo = 'encerramento') ORDER BY cnpj, campo LIMIT 20000",
+    )
     .raw(true);
   let after: [string, string] = ['', ''];
   for (;;) {
@@ -122,4 +142,3 @@ function* keysOf(db: Sqlite, month: string): Generator<[string, string, string]>
     after = [last[0], last[2]];
   }
 }
-

@@ -85,7 +85,12 @@ export class CsvReferenceParser {
       recordNo++;
       if (row.record.length !== this.opts.expectedFields) {
         this.rejectedN++;
-        const r: RejectedRecord = { raw, recordNo, line: recordLine, reason: `expected ${this.opts.expectedFields} fields, found ${row.record.length}` };
+        const r: RejectedRecord = {
+          raw,
+          recordNo,
+          line: recordLine,
+          reason: `expected ${this.opts.expectedFields} fields, found ${row.record.length}`,
+        };
         this.opts.onReject(r);
       } else {
         this.accepted++;

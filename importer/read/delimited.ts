@@ -37,7 +37,8 @@ function sniff(firstLine: string, expected: readonly string[], whole: boolean): 
   const want = expected.map(normalizeHeaderCell).join('\u0000');
   // 1) a delimiter that turns the first line into the expected header
   for (const d of CANDIDATES) {
-    if (splitLine(firstLine, d).map(normalizeHeaderCell).join('\u0000') === want) return { delimiter: d, hasHeader: true };
+    if (splitLine(firstLine, d).map(normalizeHeaderCell).join('\u0000') === want)
+      return { delimiter: d, hasHeader: true };
   }
   // 2) otherwise the delimiter giving the expected column count, else the most frequent one
   let best = CANDIDATES[0];
@@ -56,9 +57,7 @@ function sniff(firstLine: string, expected: readonly string[], whole: boolean): 
   // A header-like first line that is not our header means a layout change: refuse rather than mis-map.
   const cells = splitLine(firstLine, best);
   if (cells.every((c) => !/\d/.test(c)) && cells.some((c) => /[a-z]/i.test(c))) {
-    throw new DelimitedLayoutError(
-      `unexpected header: "${firstLine.slice(0, 200)}" (expected: ${expected.join(',')})`,
-    );
+    throw new DelimitedLayoutError(`unexpected header: "${firstLine.slice(0, 200)}" (expected: ${expected.join(',')})`);
   }
   // No header and no separator giving the expected columns: another layout, whose rows would all
   // be rejected (or worse, mis-mapped if a later line happened to split right). A line cut at the
@@ -132,13 +131,16 @@ export class DelimitedParser {
       if (text.length > SNIFF_LIMIT) {
         firstLine = text.slice(start, start + SNIFF_LIMIT);
         whole = false;
-      }
-      else if (!final) return false;
+      } else if (!final) return false;
       else if (text.slice(start).trim() !== '') firstLine = text.slice(start);
       else return false; // empty file
     }
     if (firstLine.startsWith(BOM)) firstLine = firstLine.slice(BOM.length);
-    this.delimiter = sniff(firstLine.endsWith('\r') ? firstLine.slice(0, -1) : firstLine, this.expected, whole && firstLine.length <= MAX_LINE_CHARS).delimiter;
+    this.delimiter = sniff(
+      firstLine.endsWith('\r') ? firstLine.slice(0, -1) : firstLine,
+      this.expected,
+      whole && firstLine.length <= MAX_LINE_CHARS,
+    ).delimiter;
     return true;
   }
 
@@ -167,7 +169,12 @@ export class DelimitedParser {
   }
 
   private overLong(raw: string): void {
-    this.onReject({ raw: raw.slice(0, 200), recordNo: ++this.recordNo, line: ++this.lineNo, reason: `line longer than ${MAX_LINE_CHARS} characters (dropped)` });
+    this.onReject({
+      raw: raw.slice(0, 200),
+      recordNo: ++this.recordNo,
+      line: ++this.lineNo,
+      reason: `line longer than ${MAX_LINE_CHARS} characters (dropped)`,
+    });
   }
 
   private line(raw: string): void {
@@ -182,7 +189,12 @@ export class DelimitedParser {
     if (line.trim() === '') return;
     const fields = line.includes('"') ? parseQuotedLine(line, delimiter) : line.split(delimiter);
     // Header lines (the first one, or repeated when per-year files were concatenated) are dropped.
-    if (!/^\s*\d/.test(line) && fields.length === n && fields.map(normalizeHeaderCell).join('\u0000') === this.headerKey) return;
+    if (
+      !/^\s*\d/.test(line) &&
+      fields.length === n &&
+      fields.map(normalizeHeaderCell).join('\u0000') === this.headerKey
+    )
+      return;
     const recordNo = ++this.recordNo;
     if (fields.length !== n) {
       this.onReject({ raw: line, recordNo, line: lineNo, reason: `expected ${n} fields, found ${fields.length}` });
@@ -195,6 +207,12 @@ export class DelimitedParser {
 
 /** One line with quotes, parsed by csv-parse (lenient: stray quotes are kept as text). */
 function parseQuotedLine(line: string, delimiter: string): string[] {
-  const rows = parse(line, { delimiter, quote: '"', escape: null, relax_quotes: true, relax_column_count: true }) as string[][];
+  const rows = parse(line, {
+    delimiter,
+    quote: '"',
+    escape: null,
+    relax_quotes: true,
+    relax_column_count: true,
+  }) as string[][];
   return rows[0] ?? [];
 }

@@ -5,7 +5,19 @@
 // The splitting itself is in split.ts, the decoding of non-ASCII fields in decode.ts.
 
 import { isAscii } from 'node:buffer';
-import { CR, countLf, fastSplit, LF, MAX_LINE_CHARS, MAX_RECORD_CHARS, MAX_RECORD_LINES, NEED_MORE, parseSlow, QUOTE, UNTERMINATED } from './split.ts';
+import {
+  CR,
+  countLf,
+  fastSplit,
+  LF,
+  MAX_LINE_CHARS,
+  MAX_RECORD_CHARS,
+  MAX_RECORD_LINES,
+  NEED_MORE,
+  parseSlow,
+  QUOTE,
+  UNTERMINATED,
+} from './split.ts';
 import { decodeField, NEEDS_DECODING } from './decode.ts';
 
 /** A UTF-8 byte-order mark read as Latin-1: some tools put one at the start of a file (quirk 22). */
@@ -52,7 +64,8 @@ export class RecordParser {
   private readonly suspectRe = new RegExp(NEEDS_DECODING.source, 'g');
 
   constructor(opts: RecordParserOptions) {
-    if (!Number.isInteger(opts.expectedFields) || opts.expectedFields < 1) throw new RangeError('expectedFields must be a positive integer');
+    if (!Number.isInteger(opts.expectedFields) || opts.expectedFields < 1)
+      throw new RangeError('expectedFields must be a positive integer');
     this.expected = opts.expectedFields;
     this.onRecord = opts.onRecord;
     this.onReject = opts.onReject;
@@ -175,7 +188,11 @@ export class RecordParser {
       if (r === NEED_MORE) break;
       if (r === UNTERMINATED) {
         // Resynchronise at the line after the record's start.
-        this.reject(s.slice(pos, end), line, `unclosed quote (quoted field longer than ${MAX_RECORD_CHARS} characters or reaching the end of the file)`);
+        this.reject(
+          s.slice(pos, end),
+          line,
+          `unclosed quote (quoted field longer than ${MAX_RECORD_CHARS} characters or reaching the end of the file)`,
+        );
         pos = nl + 1;
         line++;
         continue;
@@ -186,9 +203,11 @@ export class RecordParser {
       if (r.fields.length !== n || spanned > MAX_RECORD_LINES) {
         // Reject only the first physical line and restart at the next: if the cause was an unterminated
         // quote, the following (good) records are not lost.
-        const why = spanned > MAX_RECORD_LINES
-          ? `record longer than ${MAX_RECORD_LINES} lines (unclosed quote?)`
-          : `expected ${n} fields, found ${r.fields.length}` + (spanned > 0 ? ` (record of ${spanned + 1} lines; its first line rejected)` : '');
+        const why =
+          spanned > MAX_RECORD_LINES
+            ? `record longer than ${MAX_RECORD_LINES} lines (unclosed quote?)`
+            : `expected ${n} fields, found ${r.fields.length}` +
+              (spanned > 0 ? ` (record of ${spanned + 1} lines; its first line rejected)` : '');
         this.reject(s.slice(pos, end), line, why);
         pos = nl + 1;
         line++;

@@ -3,7 +3,20 @@
 // (a ZipSlice) is listed in place: every position is counted from its start.
 import fs from 'node:fs';
 import path from 'node:path';
-import { readAt, SIG_CENTRAL, SIG_EOCD, SIG_EOCD64, SIG_EOCD64_LOCATOR, SIG_LOCAL, TRUNCATED, u64, zipFile, ZipError, type ZipInput, type ZipMember } from './zip-format.ts';
+import {
+  readAt,
+  SIG_CENTRAL,
+  SIG_EOCD,
+  SIG_EOCD64,
+  SIG_EOCD64_LOCATOR,
+  SIG_LOCAL,
+  TRUNCATED,
+  u64,
+  zipFile,
+  ZipError,
+  type ZipInput,
+  type ZipMember,
+} from './zip-format.ts';
 
 const EOCD_SIZE = 22;
 const MAX_COMMENT = 0xffff;
@@ -21,7 +34,9 @@ function decodeName(buf: Buffer, utf8: boolean): string {
   else for (const b of buf) out += b < 0x80 ? String.fromCharCode(b) : CP437_HIGH[b - 0x80];
   // Member names reach the operator's terminal (errors, the rejects files): a control character
   // (ESC starts a terminal command: clear the screen, set the title) is shown as \xNN instead.
-  return CONTROL.test(out) ? out.replace(CONTROL_ALL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) : out;
+  return CONTROL.test(out)
+    ? out.replace(CONTROL_ALL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    : out;
 }
 
 export async function listZip(file: ZipInput): Promise<ZipMember[]> {
@@ -37,7 +52,10 @@ export async function listZip(file: ZipInput): Promise<ZipMember[]> {
   try {
     const fileSize = (await handle.stat()).size;
     if (typeof file !== 'string' && file.start + file.size > fileSize) {
-      throw new ZipError(file, `${TRUNCATED} (it ends ${file.start + file.size - fileSize} bytes past the end of ${path.basename(file.file)})`);
+      throw new ZipError(
+        file,
+        `${TRUNCATED} (it ends ${file.start + file.size - fileSize} bytes past the end of ${path.basename(file.file)})`,
+      );
     }
     const size = typeof file === 'string' ? fileSize : file.size;
     if (size === 0) throw new ZipError(file, 'empty file (0 bytes), not a zip');
@@ -128,9 +146,18 @@ export async function listZip(file: ZipInput): Promise<ZipMember[]> {
         if (id === 0x0001) {
           let q = e + 4;
           const end = Math.min(q + len, extraEnd);
-          if (uncompressedSize === 0xffffffff && q + 8 <= end) { uncompressedSize = u64(cd, q); q += 8; }
-          if (compressedSize === 0xffffffff && q + 8 <= end) { compressedSize = u64(cd, q); q += 8; }
-          if (localHeaderOffset === 0xffffffff && q + 8 <= end) { localHeaderOffset = u64(cd, q); q += 8; }
+          if (uncompressedSize === 0xffffffff && q + 8 <= end) {
+            uncompressedSize = u64(cd, q);
+            q += 8;
+          }
+          if (compressedSize === 0xffffffff && q + 8 <= end) {
+            compressedSize = u64(cd, q);
+            q += 8;
+          }
+          if (localHeaderOffset === 0xffffffff && q + 8 <= end) {
+            localHeaderOffset = u64(cd, q);
+            q += 8;
+          }
         }
         e += 4 + len;
       }
@@ -139,7 +166,9 @@ export async function listZip(file: ZipInput): Promise<ZipMember[]> {
       if (name.endsWith('/') || name.endsWith('\\')) continue; // directory entry
       if (flags & 0x1) throw new ZipError(file, `member ${name} is encrypted (not supported)`, { member: name });
       if (method !== 0 && method !== 8) {
-        throw new ZipError(file, `compression method ${method} not supported in member ${name} (only 0 and 8)`, { member: name });
+        throw new ZipError(file, `compression method ${method} not supported in member ${name} (only 0 and 8)`, {
+          member: name,
+        });
       }
       if (localHeaderOffset + 30 + compressedSize > cdOffset) {
         throw new ZipError(file, `${TRUNCATED} (data of member ${name} out of bounds)`, { member: name });

@@ -38,7 +38,13 @@ class CheckedMemberStream extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.bytes > this.member.uncompressedSize) {
-      cb(new ZipError(this.file, `member ${this.member.name} larger than its declared size (${this.member.uncompressedSize} bytes): corrupt file`, { member: this.member.name }));
+      cb(
+        new ZipError(
+          this.file,
+          `member ${this.member.name} larger than its declared size (${this.member.uncompressedSize} bytes): corrupt file`,
+          { member: this.member.name },
+        ),
+      );
       return;
     }
     this.crc = zlib.crc32(chunk, this.crc);
@@ -48,7 +54,13 @@ class CheckedMemberStream extends Transform {
   override _flush(cb: TransformCallback): void {
     const m = this.member;
     if (this.bytes !== m.uncompressedSize) {
-      cb(new ZipError(this.file, `${TRUNCATED}: member ${m.name} ended after ${this.bytes} of ${m.uncompressedSize} bytes`, { member: m.name }));
+      cb(
+        new ZipError(
+          this.file,
+          `${TRUNCATED}: member ${m.name} ended after ${this.bytes} of ${m.uncompressedSize} bytes`,
+          { member: m.name },
+        ),
+      );
     } else if (this.crc >>> 0 !== m.crc32 >>> 0) {
       cb(new ZipError(this.file, `CRC mismatch in member ${m.name} (corrupt file)`, { member: m.name }));
     } else {
@@ -66,9 +78,16 @@ function toZipError(err: unknown, file: ZipInput, member: ZipMember): ZipError {
   if (err instanceof ZipError) return err;
   const e = err as NodeJS.ErrnoException;
   if (typeof e?.code === 'string' && (e.code.startsWith('Z_') || e.code.startsWith('ERR_ZLIB'))) {
-    return new ZipError(file, `invalid compressed data in member ${member.name} (${e.message}): corrupt or truncated file`, { member: member.name, cause: err });
+    return new ZipError(
+      file,
+      `invalid compressed data in member ${member.name} (${e.message}): corrupt or truncated file`,
+      { member: member.name, cause: err },
+    );
   }
-  return new ZipError(file, `error reading member ${member.name} (${e?.message ?? String(err)})`, { member: member.name, cause: err });
+  return new ZipError(file, `error reading member ${member.name} (${e?.message ?? String(err)})`, {
+    member: member.name,
+    cause: err,
+  });
 }
 
 /** Counts compressed bytes (progress callback) and checks that the member's data did not end early. */
@@ -97,7 +116,13 @@ class CompressedCounter extends Transform {
   }
   override _flush(cb: TransformCallback): void {
     if (this.n !== this.expected) {
-      cb(new ZipError(this.file, `${TRUNCATED}: member ${this.member.name} has ${this.n} of ${this.expected} compressed bytes`, { member: this.member.name }));
+      cb(
+        new ZipError(
+          this.file,
+          `${TRUNCATED}: member ${this.member.name} has ${this.n} of ${this.expected} compressed bytes`,
+          { member: this.member.name },
+        ),
+      );
     } else cb();
   }
 }
@@ -110,7 +135,13 @@ export function openMemberStream(
   const hwm = opts?.highWaterMark ?? DEFAULT_CHUNK;
   const out = new CheckedMemberStream(file, member, hwm);
   if (member.method !== 0 && member.method !== 8) {
-    process.nextTick(() => out.fail(new ZipError(file, `compression method ${member.method} not supported in member ${member.name}`, { member: member.name })));
+    process.nextTick(() =>
+      out.fail(
+        new ZipError(file, `compression method ${member.method} not supported in member ${member.name}`, {
+          member: member.name,
+        }),
+      ),
+    );
     return out;
   }
   // The local header has its own name/extra lengths (they may differ from the central directory's).
@@ -135,7 +166,11 @@ export function openMemberStream(
     const source: Readable =
       member.compressedSize === 0
         ? Readable.from([])
-        : fs.createReadStream(zipFile(file), { start: base + dataStart, end: base + dataStart + member.compressedSize - 1, highWaterMark: hwm });
+        : fs.createReadStream(zipFile(file), {
+            start: base + dataStart,
+            end: base + dataStart + member.compressedSize - 1,
+            highWaterMark: hwm,
+          });
     const counter = new CompressedCounter(member.compressedSize, opts?.onCompressedBytes, file, member, hwm);
     out.attach(source);
     out.attach(counter);

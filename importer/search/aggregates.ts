@@ -68,7 +68,7 @@ class KeyCounter {
 
   flush(): Map<number | string, number> {
     const keys = this.batch.subarray(0, this.n).sort();
-    for (let i = 0; i < keys.length; ) {
+    for (let i = 0; i < keys.length;) {
       let j = i + 1;
       while (j < keys.length && keys[j] === keys[i]) j++;
       this.counts.set(keys[i], (this.counts.get(keys[i]) ?? 0) + (j - i));
@@ -91,13 +91,38 @@ export class Aggregates {
   private readonly buckets = new Map<number | string, number>();
 
   /** One establishment's values, as document-sql.ts passes them to search_row(). */
-  add(uf: unknown, mun: unknown, sit: unknown, mf: unknown, porte: unknown, nat: unknown, flags: unknown, cnae: unknown, month: unknown, bucket: unknown): void {
+  add(
+    uf: unknown,
+    mun: unknown,
+    sit: unknown,
+    mf: unknown,
+    porte: unknown,
+    nat: unknown,
+    flags: unknown,
+    cnae: unknown,
+    month: unknown,
+    bucket: unknown,
+  ): void {
     // Written out, no arrays: this runs for every establishment.
     const u = ufNumber(uf);
-    const sU = slot(u, 677), sM = slot(mun, 10_001), sS = slot(sit, 16), sF = slot(mf, 4), sP = slot(porte, 8), sN = slot(nat, 10_001), sB = slot(flags, 17);
+    const sU = slot(u, 677),
+      sM = slot(mun, 10_001),
+      sS = slot(sit, 16),
+      sF = slot(mf, 4),
+      sP = slot(porte, 8),
+      sN = slot(nat, 10_001),
+      sB = slot(flags, 17);
     const common = sU >= 0 && sS >= 0 && sF >= 0;
-    this.uf.add(common && sP >= 0 && sN >= 0 && sB >= 0 ? ((((sU * 16 + sS) * 4 + sF) * 8 + sP) * 10_001 + sN) * 17 + sB : json([u, sit, mf, porte, nat, flags]));
-    this.mun.add(common && sM >= 0 && sP >= 0 ? (((sU * 10_001 + sM) * 16 + sS) * 4 + sF) * 8 + sP : json([u, mun, sit, mf, porte]));
+    this.uf.add(
+      common && sP >= 0 && sN >= 0 && sB >= 0
+        ? ((((sU * 16 + sS) * 4 + sF) * 8 + sP) * 10_001 + sN) * 17 + sB
+        : json([u, sit, mf, porte, nat, flags]),
+    );
+    this.mun.add(
+      common && sM >= 0 && sP >= 0
+        ? (((sU * 10_001 + sM) * 16 + sS) * 4 + sF) * 8 + sP
+        : json([u, mun, sit, mf, porte]),
+    );
     if (typeof cnae === 'number') {
       const sC = slot(cnae, 10_000_001);
       this.cnae.add(common && sC >= 0 ? ((sC * 677 + sU) * 16 + sS) * 4 + sF : json([cnae, u, sit, mf]));
@@ -113,7 +138,18 @@ export class Aggregates {
       for (const [key, n] of this.uf.flush()) {
         const [uf, sit, mf, porte, nat, flags] = unpack(key, UF_RADICES);
         const bit = (f: number) => (flags === null ? null : (flags & f) !== 0 ? 1 : 0);
-        ufs.run(ufText(uf), sit, mf, porte, nat, bit(FLAG.opc_simples), bit(FLAG.opc_mei), bit(FLAG.has_email), bit(FLAG.has_telefone), n);
+        ufs.run(
+          ufText(uf),
+          sit,
+          mf,
+          porte,
+          nat,
+          bit(FLAG.opc_simples),
+          bit(FLAG.opc_mei),
+          bit(FLAG.has_email),
+          bit(FLAG.has_telefone),
+          n,
+        );
       }
       const muns = db.prepare('INSERT INTO agg_municipio VALUES (?, ?, ?, ?, ?, ?)');
       const ufsOf = new Map<number, Set<string>>();

@@ -33,7 +33,11 @@ export interface SearchSummary {
   parts: SearchPartResult[];
 }
 
-export async function buildSearch(dir: string, tables: Record<string, TableStats>, opts: SearchBuildOptions): Promise<SearchSummary> {
+export async function buildSearch(
+  dir: string,
+  tables: Record<string, TableStats>,
+  opts: SearchBuildOptions,
+): Promise<SearchSummary> {
   const started = performance.now();
   const n = Math.min(MAX_SEARCH_PARTS, Math.max(1, Math.floor(opts.parts ?? 2)));
   const jobs: SearchPartJob[] = Array.from({ length: n }, (_, part) => ({ dir, part, parts: n }));
@@ -48,7 +52,8 @@ export async function buildSearch(dir: string, tables: Record<string, TableStats
       jobs,
       (j) => `search builder ${j.part}`,
       opts.children,
-      (i, p) => state.parts.set(String(i), { compressedBytes: p.done, rows: p.done, current: `search ${i}: ${p.step}` }),
+      (i, p) =>
+        state.parts.set(String(i), { compressedBytes: p.done, rows: p.done, current: `search ${i}: ${p.step}` }),
     );
   } finally {
     line.stop();

@@ -28,22 +28,33 @@ export const CHUNK = 500_000;
 /** The JS functions the document SQL calls (on the connection that runs it). */
 export function registerDocumentFunctions(db: Sqlite, agg: Aggregates | null): void {
   db.function('search_norm', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? normalizeText(s) : ''));
-  db.function('search_alnum_rowid', { deterministic: true, safeIntegers: true }, (cnpj: unknown) => BigInt(rowidOfCnpj(String(cnpj))));
+  db.function('search_alnum_rowid', { deterministic: true, safeIntegers: true }, (cnpj: unknown) =>
+    BigInt(rowidOfCnpj(String(cnpj))),
+  );
   // A secondary CNAE list holding something else than 7-digit codes: keep the codes of 1–7 digits.
   db.function('search_secondary', { deterministic: true }, (list: unknown) => {
     const codes = new Set<string>();
-    for (const part of String(list).split(',')) if (/^\d{1,7}$/.test(part.trim())) codes.add(part.trim().padStart(7, '0'));
+    for (const part of String(list).split(','))
+      if (/^\d{1,7}$/.test(part.trim())) codes.add(part.trim().padStart(7, '0'));
     return [...codes].map((c) => ` ${term.cnae(c, true)}`).join('');
   });
   // One call per establishment does both row-level jobs in JS (a call from SQLite costs ~0.25 µs
   // before any work): count the row's values, and return its name prefix terms.
-  db.function('search_row', { deterministic: false }, (razao, fantasia, uf, mun, sit, mf, porte, nat, flags, cnae, month, bucket) => {
-    agg?.add(uf, mun, sit, mf, porte, nat, flags, cnae, month, bucket);
-    return namePrefixTerms(razao, fantasia);
-  });
+  db.function(
+    'search_row',
+    { deterministic: false },
+    (razao, fantasia, uf, mun, sit, mf, porte, nat, flags, cnae, month, bucket) => {
+      agg?.add(uf, mun, sit, mf, porte, nat, flags, cnae, month, bucket);
+      return namePrefixTerms(razao, fantasia);
+    },
+  );
 }
 
 /** Indexes the establishments whose rowid is in `range(max rowid)`; returns how many. */
-export function indexEstablishments(db: Sqlite, range: (maxRowid: number) => [number, number], onProgress: (done: number) => void): Promise<number> {
+export function indexEstablishments(
+  db: Sqlite,
+  range: (maxRowid: number) => [number, number],
+  onProgress: (done: number) => void,
+): Promise<number> {
   return insertByRowidChunks(db, INSERT_ESTABLISHMENTS, 'est.establishments', CHUNK, range, onProgress);
 }

@@ -4,7 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { journalOff, openSqlite } from '../../src/storage/sqlite.ts';
-import { COUNT_TABLES, SEARCH_FILE, SEARCH_SCHEMA_VERSION, SEARCH_SHARED_DDL, SEARCH_SHARED_INDEXES } from '../../src/storage/snapshots/search-schema.ts';
+import {
+  COUNT_TABLES,
+  SEARCH_FILE,
+  SEARCH_SCHEMA_VERSION,
+  SEARCH_SHARED_DDL,
+  SEARCH_SHARED_INDEXES,
+} from '../../src/storage/snapshots/search-schema.ts';
 import { countsFile, type SearchPartResult } from './part.ts';
 import { NAME_PREFIX_LENGTH } from '../../src/domain/search/terms.ts';
 
@@ -16,12 +22,15 @@ export function finishSearch(dir: string, results: SearchPartResult[]): void {
     for (const ddl of SEARCH_SHARED_DDL) db.exec(ddl);
     const parts = results.map((_, i) => `counts${i}`);
     results.forEach((_, i) => db.prepare(`ATTACH DATABASE ? AS ${parts[i]}`).run(countsFile(dir, i)));
-    const all = (table: string, columns: string) => parts.map((p) => `SELECT ${columns} FROM ${p}.${table}`).join(' UNION ALL ');
+    const all = (table: string, columns: string) =>
+      parts.map((p) => `SELECT ${columns} FROM ${p}.${table}`).join(' UNION ALL ');
     db.transaction(() => {
       // A combination counted in several parts becomes one row: the sums of count.ts read fewer.
       for (const [table, cols] of Object.entries(COUNT_TABLES)) {
         const columns = cols.join(', ');
-        db.exec(`INSERT INTO ${table} SELECT ${columns}, sum(n) FROM (${all(table, `${columns}, n`)}) GROUP BY ${columns}`);
+        db.exec(
+          `INSERT INTO ${table} SELECT ${columns}, sum(n) FROM (${all(table, `${columns}, n`)}) GROUP BY ${columns}`,
+        );
       }
       db.exec(`INSERT INTO term_docs SELECT term, sum(n) FROM (${all('term_docs', 'term, n')}) GROUP BY term`);
       db.exec(`INSERT INTO cnae_codes SELECT DISTINCT code FROM (${all('cnae_codes', 'code')})`);

@@ -56,7 +56,8 @@ function scan(name: string, o: number): number {
 }
 
 function normalised(name: string, o: number): number {
-  for (const w of normalizeText(name).split(' ')) if (w.length >= NAME_PREFIX_LENGTH && KIND[w.charCodeAt(0)] === 2) o = write(w, 0, o, false);
+  for (const w of normalizeText(name).split(' '))
+    if (w.length >= NAME_PREFIX_LENGTH && KIND[w.charCodeAt(0)] === 2) o = write(w, 0, o, false);
   return o;
 }
 

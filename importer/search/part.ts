@@ -33,7 +33,14 @@ export interface SearchProgress {
 export interface SearchPartResult {
   documents: { establishments: number; partners: number };
   /** Seconds per step. */
-  seconds: { establishments: number; partners: number; optimize: number; vocabulary: number; counts: number; compact: number };
+  seconds: {
+    establishments: number;
+    partners: number;
+    optimize: number;
+    vocabulary: number;
+    counts: number;
+    compact: number;
+  };
   maxRssBytes: number;
 }
 
@@ -49,7 +56,8 @@ export function countsFile(dir: string, part: number): string {
  * binds a JS number as a REAL, which FTS5 refuses here.
  */
 function ftsConfig(db: Sqlite, table: string, bulk: boolean): void {
-  const set = (key: string, value: number) => db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('${key}', ${value})`);
+  const set = (key: string, value: number) =>
+    db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('${key}', ${value})`);
   set('automerge', bulk ? 0 : 4);
   set('crisismerge', bulk ? 1900 : 16);
   // 8 MB of pending terms (the default is 1 MB): every flush is a segment for 'optimize' to merge.
@@ -69,7 +77,10 @@ export function partRange(max: number, i: number, n: number): [number, number] {
   return [Math.floor((max * i) / n), i === n - 1 ? max : Math.floor((max * (i + 1)) / n)];
 }
 
-export async function buildSearchPart(job: SearchPartJob, onProgress: (p: SearchProgress) => void): Promise<SearchPartResult> {
+export async function buildSearchPart(
+  job: SearchPartJob,
+  onProgress: (p: SearchProgress) => void,
+): Promise<SearchPartResult> {
   const final = path.join(job.dir, searchPartFile(job.part));
   const building = `${final}.building`;
   const counts = countsFile(job.dir, job.part);
@@ -98,9 +109,13 @@ export async function buildSearchPart(job: SearchPartJob, onProgress: (p: Search
     registerDocumentFunctions(write, agg);
 
     const range = (max: number) => partRange(max, job.part, job.parts);
-    const est = await indexEstablishments(write, range, (done) => onProgress({ part: job.part, step: 'establishments', done }));
+    const est = await indexEstablishments(write, range, (done) =>
+      onProgress({ part: job.part, step: 'establishments', done }),
+    );
     const tEst = lap();
-    const partners = await indexPartners(write, range, (done) => onProgress({ part: job.part, step: 'partners', done: est + done }));
+    const partners = await indexPartners(write, range, (done) =>
+      onProgress({ part: job.part, step: 'partners', done: est + done }),
+    );
     const tPartners = lap();
     onProgress({ part: job.part, step: 'finishing', done: est + partners });
     for (const t of ['est_fts', 'partner_fts']) {
@@ -120,7 +135,14 @@ export async function buildSearchPart(job: SearchPartJob, onProgress: (p: Search
     const tCompact = lap();
     return {
       documents: { establishments: est, partners },
-      seconds: { establishments: tEst, partners: tPartners, optimize: tOptimize, vocabulary: tVocabulary, counts: tCounts, compact: tCompact },
+      seconds: {
+        establishments: tEst,
+        partners: tPartners,
+        optimize: tOptimize,
+        vocabulary: tVocabulary,
+        counts: tCounts,
+        compact: tCompact,
+      },
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
     };
   } finally {
@@ -134,13 +156,21 @@ function writeCounts(file: string, agg: Aggregates, read: Sqlite): void {
     bulkPragmas(db);
     for (const ddl of SEARCH_SHARED_DDL) db.exec(ddl);
     const names = new Map<number, string>();
-    for (const r of read.prepare('SELECT code, description FROM reg.municipios').all() as { code: unknown; description: unknown }[]) {
+    for (const r of read.prepare('SELECT code, description FROM reg.municipios').all() as {
+      code: unknown;
+      description: unknown;
+    }[]) {
       if (typeof r.code === 'number' && typeof r.description === 'string') names.set(r.code, r.description);
     }
     // The secondary CNAEs present, from the index's own vocabulary (their terms are written by SQL).
     read.exec(`CREATE VIRTUAL TABLE temp.vocab_codes USING fts5vocab(main, est_fts, 'row')`);
     const lo = term.cnae('', true);
-    const secondary = (read.prepare('SELECT term FROM temp.vocab_codes WHERE term >= ? AND term < ?').pluck().all(lo, `${lo}{`) as string[])
+    const secondary = (
+      read
+        .prepare('SELECT term FROM temp.vocab_codes WHERE term >= ? AND term < ?')
+        .pluck()
+        .all(lo, `${lo}{`) as string[]
+    )
       .filter((t) => /^\d{7}$/.test(t.slice(lo.length)))
       .map((t) => Number(t.slice(lo.length)));
     read.exec('DROP TABLE temp.vocab_codes');

@@ -10,6 +10,10 @@ import { INSERT_PARTNERS } from './document-sql.ts';
 const CHUNK = 250_000;
 
 /** Indexes the partner rows whose rowid is in `range(max rowid)`; returns how many. */
-export function indexPartners(db: Sqlite, range: (maxRowid: number) => [number, number], onProgress: (done: number) => void): Promise<number> {
+export function indexPartners(
+  db: Sqlite,
+  range: (maxRowid: number) => [number, number],
+  onProgress: (done: number) => void,
+): Promise<number> {
   return insertByRowidChunks(db, INSERT_PARTNERS, 'reg.partners', CHUNK, range, onProgress);
 }

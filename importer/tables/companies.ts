@@ -5,7 +5,12 @@ import { defineSource } from './source-table.ts';
 
 /** The Receita's layout of Empresas. */
 export const EMPRESAS_LAYOUT = [
-  'cnpj_basico', 'razao_social', 'natureza_juridica', 'qualificacao_responsavel', 'capital_social', 'porte_empresa',
+  'cnpj_basico',
+  'razao_social',
+  'natureza_juridica',
+  'qualificacao_responsavel',
+  'capital_social',
+  'porte_empresa',
   'ente_federativo_responsavel',
 ] as const;
 

@@ -151,6 +151,9 @@ export function keyPart(s: string, width: number): string | null {
 export function codeList(s: string): string | null {
   if (s === '') return null;
   if (/^\d{7}(,\d{7})*$/.test(s)) return s;
-  const parts = s.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = s
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   return parts.length ? parts.map((p) => (/^\d{1,7}$/.test(p) ? p.padStart(7, '0') : p)).join(',') : null;
 }

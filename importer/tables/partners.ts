@@ -6,8 +6,16 @@ import { defineSource } from './source-table.ts';
 
 /** The Receita's layout of Sócios. */
 export const SOCIOS_LAYOUT = [
-  'cnpj_basico', 'identificador_socio', 'nome_socio_razao_social', 'cnpj_cpf_socio', 'qualificacao_socio',
-  'data_entrada_sociedade', 'pais', 'representante_legal', 'nome_representante', 'qualificacao_representante_legal',
+  'cnpj_basico',
+  'identificador_socio',
+  'nome_socio_razao_social',
+  'cnpj_cpf_socio',
+  'qualificacao_socio',
+  'data_entrada_sociedade',
+  'pais',
+  'representante_legal',
+  'nome_representante',
+  'qualificacao_representante_legal',
   'faixa_etaria',
 ] as const;
 
@@ -30,6 +38,18 @@ export const partnersSource = defineSource({
   toRow(f) {
     const base = keyPart(f[0], 8);
     if (!base) return 'malformed CNPJ base';
-    return [base, code(f[1]), text(f[2]), text(f[3]), code(f[4]), date(f[5]), code(f[6]), text(f[7]), text(f[8]), code(f[9]), code(f[10])];
+    return [
+      base,
+      code(f[1]),
+      text(f[2]),
+      text(f[3]),
+      code(f[4]),
+      date(f[5]),
+      code(f[6]),
+      text(f[7]),
+      text(f[8]),
+      code(f[9]),
+      code(f[10]),
+    ];
   },
 });

@@ -4,13 +4,22 @@ import { code, text } from './fields.ts';
 import { defineSource } from './source-table.ts';
 
 /** The regime CSVs' header: their layout. */
-export const REGIME_HEADER = ['ano', 'cnpj', 'cnpj_da_scp', 'forma_de_tributacao', 'quantidade_de_escrituracoes'] as const;
+export const REGIME_HEADER = [
+  'ano',
+  'cnpj',
+  'cnpj_da_scp',
+  'forma_de_tributacao',
+  'quantidade_de_escrituracoes',
+] as const;
 
 const FORMATTED = /^[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d\d$/;
 
 /** Formatted CNPJ → 14 characters. Only the punctuation goes: letters stay (alphanumeric CNPJs). */
 function bareCnpj(s: string): string {
-  return s.trim().replace(/[./\-\s]/g, '').toUpperCase();
+  return s
+    .trim()
+    .replace(/[./\-\s]/g, '')
+    .toUpperCase();
 }
 
 /** The 14-character CNPJ of a regime row, or null when it cannot be one. */

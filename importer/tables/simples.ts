@@ -5,7 +5,12 @@ import { defineSource } from './source-table.ts';
 
 /** The Receita's layout of Simples. */
 export const SIMPLES_LAYOUT = [
-  'cnpj_basico', 'opcao_simples', 'data_opcao_simples', 'data_exclusao_simples', 'opcao_mei', 'data_opcao_mei',
+  'cnpj_basico',
+  'opcao_simples',
+  'data_opcao_simples',
+  'data_exclusao_simples',
+  'opcao_mei',
+  'data_opcao_mei',
   'data_exclusao_mei',
 ] as const;
 

@@ -17,7 +17,12 @@ export function killChildren(): void {
   for (const c of children) c.kill();
 }
 
-export function forkChild(args: string[], stdout: 'inherit' | number, execArgv = process.execArgv, core?: number): ChildProcess {
+export function forkChild(
+  args: string[],
+  stdout: 'inherit' | number,
+  execArgv = process.execArgv,
+  core?: number,
+): ChildProcess {
   const child = fork(ENTRY, args, { stdio: ['ignore', stdout, 'inherit', 'ipc'], execArgv });
   children.add(child);
   // Right after the fork: the threads started so far get the core (-a), later ones inherit it.
@@ -31,13 +36,17 @@ export function pinningProblem(): string | undefined {
   const r = spawnSync('taskset', ['-V'], { stdio: 'ignore' });
   if (r.error) return 'taskset is missing (util-linux)';
   const cores = os.availableParallelism();
-  if (cores < 2) return `the pinned benchmark needs 2 cores (server on core 0, load on core 1); this process may use ${cores}`;
+  if (cores < 2)
+    return `the pinned benchmark needs 2 cores (server on core 0, load on core 1); this process may use ${cores}`;
   return undefined;
 }
 
 function pin(pid: number, core: number): void {
   const r = spawnSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`taskset could not pin process ${pid} to core ${core}: ${(r.stderr || r.error?.message || '').trim()}`);
+  if (r.status !== 0)
+    throw new Error(
+      `taskset could not pin process ${pid} to core ${core}: ${(r.stderr || r.error?.message || '').trim()}`,
+    );
 }
 
 // ---------------------------------------------------------------- /proc
@@ -75,9 +84,13 @@ function read(file: string): string {
 
 function procUsage(pid: number): Usage {
   // The command name may hold spaces and parentheses: the fields start after the last ") ".
-  const stat = read(`/proc/${pid}/stat`).replace(/^.*\) /s, '').split(' ');
+  const stat = read(`/proc/${pid}/stat`)
+    .replace(/^.*\) /s, '')
+    .split(' ');
   if (stat.length < 13) return ZERO;
-  const io = Object.fromEntries([...read(`/proc/${pid}/io`).matchAll(/^(\w+): (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+  const io = Object.fromEntries(
+    [...read(`/proc/${pid}/io`).matchAll(/^(\w+): (\d+)$/gm)].map((m) => [m[1], Number(m[2])]),
+  );
   const rss = /VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`));
   const tick = clockTickMs();
   return {
@@ -97,14 +110,20 @@ export function serverUsage(child: ChildProcess): Promise<Usage> {
   return new Promise((resolve) => {
     child.once('message', (pids) => {
       const all = (pids as number[]).map(procUsage);
-      resolve(Object.fromEntries(Object.keys(ZERO).map((k) => [k, all.reduce((sum, u) => sum + u[k as keyof Usage], 0)])) as unknown as Usage);
+      resolve(
+        Object.fromEntries(
+          Object.keys(ZERO).map((k) => [k, all.reduce((sum, u) => sum + u[k as keyof Usage], 0)]),
+        ) as unknown as Usage,
+      );
     });
     child.send('pids');
   });
 }
 
 export function usageDelta(after: Usage, before: Usage): Usage {
-  return Object.fromEntries(Object.keys(ZERO).map((k) => [k, after[k as keyof Usage] - before[k as keyof Usage]])) as unknown as Usage;
+  return Object.fromEntries(
+    Object.keys(ZERO).map((k) => [k, after[k as keyof Usage] - before[k as keyof Usage]]),
+  ) as unknown as Usage;
 }
 
 // ---------------------------------------------------------------- servers
@@ -140,12 +159,22 @@ export async function serverChildMain(role: string, dataDir: string, workers: nu
 }
 
 /** Starts a server child (optionally pinned to a core) and resolves with its URL. */
-export function startServer(role: 'server' | 'bare', dataDir: string, workers: number, core?: number): Promise<{ child: ChildProcess; url: string }> {
+export function startServer(
+  role: 'server' | 'bare',
+  dataDir: string,
+  workers: number,
+  core?: number,
+): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
     const devnull = fs.openSync('/dev/null', 'w');
     // BENCH_CPU_PROF=dir writes V8 CPU profiles of the server children there.
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-    const child = forkChild(['--role', role, '--data-dir', dataDir, '--workers', String(workers)], devnull, [...process.execArgv, ...prof], core);
+    const child = forkChild(
+      ['--role', role, '--data-dir', dataDir, '--workers', String(workers)],
+      devnull,
+      [...process.execArgv, ...prof],
+      core,
+    );
     fs.closeSync(devnull);
     child.once('message', (m) => resolve({ child, url: (m as { url: string }).url }));
     child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));

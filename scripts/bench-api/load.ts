@@ -80,7 +80,17 @@ async function runLoad(cfg: LoadConfig, warmed: () => Promise<void>): Promise<Lo
   // The pool stays open: closing its connections now would cost the server before the last reading.
   lat.sort((a, b) => a - b);
   const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? NaN;
-  return { requests: lat.length, errors, statuses, seconds, p50: q(0.5), p99: q(0.99), max: lat[lat.length - 1] ?? NaN, warmRequests, warmErrors };
+  return {
+    requests: lat.length,
+    errors,
+    statuses,
+    seconds,
+    p50: q(0.5),
+    p99: q(0.99),
+    max: lat[lat.length - 1] ?? NaN,
+    warmRequests,
+    warmErrors,
+  };
 }
 
 /** In the load child. */

@@ -40,7 +40,10 @@ export async function sampleCnpjs(dataDir: string, n: number): Promise<string[]>
   await app.close();
   const est = openSqlite(path.join(snap.dir, 'establishments.db'), { readonly: true, fileMustExist: true });
   try {
-    const { m: max, c: count } = est.prepare('SELECT max(rowid) AS m, count(*) AS c FROM establishments').get() as { m: number; c: number };
+    const { m: max, c: count } = est.prepare('SELECT max(rowid) AS m, count(*) AS c FROM establishments').get() as {
+      m: number;
+      c: number;
+    };
     if (n * 2 >= count) {
       // Drawing nearly all of them at random would take ever longer to find the last ones.
       const all = est.prepare('SELECT cnpj FROM establishments').pluck().all() as string[];

@@ -23,7 +23,9 @@ export function ensureAddon(runtime: NodeRuntime): Addon {
   const dir = path.join(cacheRoot, 'addon', key);
   const file = path.join(dir, 'better_sqlite3.node');
   if (!fs.existsSync(file)) {
-    log(`compiling better-sqlite3 ${version} for Node ${runtime.version} (ABI ${runtime.abi}); this takes a couple of minutes`);
+    log(
+      `compiling better-sqlite3 ${version} for Node ${runtime.version} (ABI ${runtime.abi}); this takes a couple of minutes`,
+    );
     const work = `${dir}.work-${process.pid}`;
     fs.rmSync(work, { recursive: true, force: true });
     try {
@@ -77,7 +79,9 @@ function patchedNodeDir(runtime: NodeRuntime, dir: string): string {
     .replace(/(void AddCleanupHook\(\)\s*\{)[^}]*\}/, '$1}')
     .replace(/(void RemoveCleanupHook\(\)\s*\{)[^}]*\}/, '$1}');
   if (/(Add|Remove)EnvironmentCleanupHook\(/.test(patched)) {
-    throw new Error(`${header}: unexpected ObjectWrap cleanup-hook code; update patchedNodeDir() in scripts/binary/addon.ts`);
+    throw new Error(
+      `${header}: unexpected ObjectWrap cleanup-hook code; update patchedNodeDir() in scripts/binary/addon.ts`,
+    );
   }
   fs.writeFileSync(header, patched);
   log('compiling against node_object_wrap.h without cleanup hooks (Node 24.19+ ObjectWrap GC abort)');

@@ -18,7 +18,10 @@ function cachedVersions(nodeRoot: string, major: string): string[] {
   if (!fs.existsSync(nodeRoot)) return [];
   return fs
     .readdirSync(nodeRoot)
-    .filter((v) => /^\d+\.\d+\.\d+$/.test(v) && v.split('.')[0] === major && fs.existsSync(path.join(nodeRoot, v, 'bin', 'node')))
+    .filter(
+      (v) =>
+        /^\d+\.\d+\.\d+$/.test(v) && v.split('.')[0] === major && fs.existsSync(path.join(nodeRoot, v, 'bin', 'node')),
+    )
     .sort(compareVersions);
 }
 
@@ -54,7 +57,9 @@ export function ensureNodeRuntime(spec: string): NodeRuntime {
     fs.rmSync(tmp, { recursive: true, force: true });
     fs.mkdirSync(tmp, { recursive: true });
     // npm pack verifies the tarball against the registry's integrity hash.
-    const packed = JSON.parse(run('npm', ['pack', `${RUNTIME_PACKAGE}@${version}`, '--json', '--pack-destination', tmp], { env: cleanEnv() })) as { filename: string }[];
+    const packed = JSON.parse(
+      run('npm', ['pack', `${RUNTIME_PACKAGE}@${version}`, '--json', '--pack-destination', tmp], { env: cleanEnv() }),
+    ) as { filename: string }[];
     const tgz = path.join(tmp, packed[0]!.filename);
     run('tar', ['-xzf', tgz, '-C', tmp, '--strip-components=1']);
     fs.rmSync(tgz);

@@ -13,7 +13,12 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
  */
 export const cacheRoot = path.resolve(
   process.env.CNPJ_BINARY_CACHE ||
-    path.join(process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache'), 'cnpj-api-build'),
+    path.join(
+      process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME)
+        ? process.env.XDG_CACHE_HOME
+        : path.join(os.homedir(), '.cache'),
+      'cnpj-api-build',
+    ),
 );
 
 export function log(msg: string): void {
@@ -35,7 +40,10 @@ export function run(cmd: string, args: string[], opts: SpawnSyncOptions = {}): s
 export function findNodeGyp(): string {
   const candidates: string[] = [];
   if (process.env.npm_config_node_gyp) candidates.push(process.env.npm_config_node_gyp);
-  if (process.env.npm_execpath) candidates.push(path.resolve(path.dirname(process.env.npm_execpath), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+  if (process.env.npm_execpath)
+    candidates.push(
+      path.resolve(path.dirname(process.env.npm_execpath), '..', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+    );
   try {
     const npmRoot = run('npm', ['root', '-g'], { env: cleanEnv() }).trim();
     candidates.push(path.join(npmRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));

@@ -46,7 +46,8 @@ function ensurePrivateDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = fs.lstatSync(dir);
   if (!st.isDirectory()) throw new Error(`${dir} is not a directory`);
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid())
+    throw new Error(`${dir} belongs to another user`);
   if (st.mode & 0o022) throw new Error(`${dir} is writable by other users`);
 }
 

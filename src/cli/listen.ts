@@ -7,7 +7,8 @@ export function listenError(err: unknown, host: string, port: number): unknown {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRINUSE') return new CliError(`port ${port} on ${host} is already in use`);
   if (code === 'EACCES') return new CliError(`no permission to listen on ${host}:${port}`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new CliError(`cannot listen on ${host}: not an address of this machine`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new CliError(`cannot listen on ${host}: not an address of this machine`);
   return err;
 }
 

@@ -26,11 +26,15 @@ export interface ProxyArgs {
 /** `serve` and `start` behind a reverse proxy (docs/deploy.md). */
 export function withProxyOptions<T>(y: Argv<T>) {
   return y
-    .option('public-url', { type: 'string', describe: `base URL users see in the docs and examples, e.g. https://cnpj.example.com (env ${PUBLIC_URL_ENV})` })
+    .option('public-url', {
+      type: 'string',
+      describe: `base URL users see in the docs and examples, e.g. https://cnpj.example.com (env ${PUBLIC_URL_ENV})`,
+    })
     .option('trust-proxy', {
       type: 'boolean',
       default: false,
-      describe: 'take client addresses and https from X-Forwarded-For/-Proto (only when a reverse proxy you run is the only way in)',
+      describe:
+        'take client addresses and https from X-Forwarded-For/-Proto (only when a reverse proxy you run is the only way in)',
     });
 }
 
@@ -38,7 +42,8 @@ export function withProxyOptions<T>(y: Argv<T>) {
 export function proxyOptionsOf(argv: ProxyArgs): { publicUrl?: string; trustProxy: boolean } {
   const flag = argv['public-url'];
   if (Array.isArray(flag)) throw new CliError('--public-url given more than once');
-  const [source, value] = flag !== undefined ? ['--public-url', flag] : [PUBLIC_URL_ENV, process.env[PUBLIC_URL_ENV] || undefined];
+  const [source, value] =
+    flag !== undefined ? ['--public-url', flag] : [PUBLIC_URL_ENV, process.env[PUBLIC_URL_ENV] || undefined];
   if (value === undefined) return { trustProxy: argv['trust-proxy'] };
   const parsed = parsePublicUrl(value);
   if ('problem' in parsed) throw new CliError(`invalid ${source} "${value}": ${parsed.problem}`);
@@ -68,7 +73,13 @@ export function numberOption<const O extends { default?: number; describe?: stri
 }
 
 export function parseNumberFlag(flag: string, raw: unknown, rule: NumberRule): number {
-  const text = Array.isArray(raw) ? null : typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : null;
+  const text = Array.isArray(raw)
+    ? null
+    : typeof raw === 'number'
+      ? String(raw)
+      : typeof raw === 'string'
+        ? raw.trim()
+        : null;
   const n = text === null || text === '' ? NaN : Number(text);
   const ok =
     Number.isFinite(n) &&

@@ -16,7 +16,10 @@ export class Bases {
   private readonly alnum = new Set<string>();
 
   /** `reserved`: the bases of the fixed real records, never handed out. */
-  constructor(seed: number, private readonly reserved: ReadonlySet<string>) {
+  constructor(
+    seed: number,
+    private readonly reserved: ReadonlySet<string>,
+  ) {
     this.offset = (Math.imul(seed, 0x9e3779b1) >>> 0) % 100_000_000;
   }
 

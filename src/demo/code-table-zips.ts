@@ -12,7 +12,13 @@ function utf8Bytes(s: string): string {
 }
 
 /** Writes the six zips into `out`; each one's name, row count and size. */
-export function writeCodeTableZips(lk: CodeTables, q: Quirks, out: string, dpart: string, mtime: Date): { file: string; rows: number; bytes: number }[] {
+export function writeCodeTableZips(
+  lk: CodeTables,
+  q: Quirks,
+  out: string,
+  dpart: string,
+  mtime: Date,
+): { file: string; rows: number; bytes: number }[] {
   const codeTableFiles: Array<[string, string, Row2[]]> = [
     ['Cnaes.zip', 'CNAECSV', lk.cnaes],
     ['Motivos.zip', 'MOTICSV', lk.motivos],

@@ -4,7 +4,15 @@
 // synthetic.
 
 import { CNAE_QUALIFIERS, DIVISIONS, REAL_CNAES } from './cnae-data.ts';
-import { FIXED_PAISES, MOTIVOS, NATUREZAS, ORPHAN_PAISES, OTHER_COUNTRIES, QUALIFICACOES, SYLLABLES } from './code-table-data.ts';
+import {
+  FIXED_PAISES,
+  MOTIVOS,
+  NATUREZAS,
+  ORPHAN_PAISES,
+  OTHER_COUNTRIES,
+  QUALIFICACOES,
+  SYLLABLES,
+} from './code-table-data.ts';
 import { BIG_CITIES, UF_CODE_START, UF_MUNICIPIOS } from './places-data.ts';
 import { Rng, Weighted } from './prng.ts';
 import { PLACE_HEADS, PLACE_TAILS } from './words.ts';
@@ -59,7 +67,14 @@ function buildCnaes(rng: Rng): { rows: Row2[]; picker: Weighted<string>; byDivis
       const object = objects[k % objects.length];
       const qualifier = k < objects.length ? '' : rng.pick(CNAE_QUALIFIERS);
       // group and class digits, a class check digit, then the subclass
-      const sub = k < objects.length ? (rng.chance(0.6) ? '00' : pad(rng.range(1, 5), 2)) : rng.chance(0.15) ? '99' : pad(rng.range(1, 9), 2);
+      const sub =
+        k < objects.length
+          ? rng.chance(0.6)
+            ? '00'
+            : pad(rng.range(1, 5), 2)
+          : rng.chance(0.15)
+            ? '99'
+            : pad(rng.range(1, 9), 2);
       const code = `${div}${rng.range(1, 9)}${rng.int(10)}${rng.int(10)}${sub}`;
       if (used.has(code)) continue;
       used.add(code);
@@ -188,7 +203,14 @@ export function buildCodeTables(): CodeTables {
     cnaeByDivision: byDivision,
     municipioPickers: pickers,
   };
-  for (const table of [cached.cnaes, cached.motivos, cached.municipios, cached.naturezas, cached.paises, cached.qualificacoes]) {
+  for (const table of [
+    cached.cnaes,
+    cached.motivos,
+    cached.municipios,
+    cached.naturezas,
+    cached.paises,
+    cached.qualificacoes,
+  ]) {
     for (const r of table) {
       // Latin-1 output: a character above U+00FF would be silently mangled.
       if (/[^\x00-\xff]/.test(r.desc)) throw new Error(`non-Latin-1 description for ${r.code}: ${r.desc}`);

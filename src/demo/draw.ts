@@ -128,7 +128,10 @@ export class Drawer {
     if (partners.length) {
       const s = shardPick.pick(rng);
       for (const p of partners) {
-        if (fire('orphanQualificacao36', base)) { p[4] = '36'; dirty = true; }
+        if (fire('orphanQualificacao36', base)) {
+          p[4] = '36';
+          dirty = true;
+        }
         socios.push({ shard: s, row: p });
         if (fire('wrongFieldCount', `socios:${base}`, 'wrongFieldCount:socios')) {
           socios.push({ shard: s, row: mangle(q, p), reject: true });

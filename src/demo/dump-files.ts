@@ -11,7 +11,12 @@ import { ZipWriter } from './zip-writer.ts';
 export class CsvZip {
   readonly zip: ZipWriter;
   records = 0;
-  constructor(readonly file: string, dir: string, member: string, mtime: Date) {
+  constructor(
+    readonly file: string,
+    dir: string,
+    member: string,
+    mtime: Date,
+  ) {
     this.zip = new ZipWriter(join(dir, file), { level: 1, mtime });
     this.zip.beginEntry(member);
   }
@@ -66,7 +71,10 @@ export class RegimeFiles {
   private readonly tmpDir: string;
   private readonly presumido = new Map<number, TextFile>();
 
-  constructor(private readonly out: string, private readonly mtime: Date) {
+  constructor(
+    private readonly out: string,
+    private readonly mtime: Date,
+  ) {
     this.lucroReal = this.open('Lucro Real.zip', 'Lucro Real.csv', '\n');
     this.lucroArbitrado = this.open('Lucro Arbitrado.zip', 'Lucro Arbitrado.csv', '\r\n');
     this.imunes = this.open('Imunes e Isentas.zip', 'Imunes e Isentas.csv', '\n');
@@ -94,7 +102,8 @@ export class RegimeFiles {
       t.write(line + '\r\n');
       return;
     }
-    const target = forma === 'LUCRO REAL' ? this.lucroReal : forma === 'LUCRO ARBITRADO' ? this.lucroArbitrado : this.imunes;
+    const target =
+      forma === 'LUCRO REAL' ? this.lucroReal : forma === 'LUCRO ARBITRADO' ? this.lucroArbitrado : this.imunes;
     target.zw.write(line + target.eol);
   }
 

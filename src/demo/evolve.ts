@@ -98,9 +98,19 @@ export class EvolveStep {
   private readonly forcedAt = new Map<string, number>();
   private seen = 0;
 
-  constructor(readonly spec: StepSpec, private readonly env: StepEnv, prevMonth: string) {
+  constructor(
+    readonly spec: StepSpec,
+    private readonly env: StepEnv,
+    prevMonth: string,
+  ) {
     const rng = new Rng(spec.seed, 11);
-    this.ctx = { r: rng, lk: env.lk, pool: env.pool, from: extractionDayOf(prevMonth), to: extractionDayOf(spec.month) - 1 };
+    this.ctx = {
+      r: rng,
+      lk: env.lk,
+      pool: env.pool,
+      from: extractionDayOf(prevMonth),
+      to: extractionDayOf(spec.month) - 1,
+    };
     let t = 0;
     for (const [name, k] of this.kinds) {
       this.cum.push((t += k.rate));
@@ -145,8 +155,20 @@ export class EvolveStep {
     const { lk, pool, bases, shardPick, companies } = this.env;
     const rng = new Rng(this.spec.seed, 12);
     const f = new RowFactory(rng, lk, this.ctx.to + 1, pool);
-    const counters = { rejects: { empresas: 0, estabelecimentos: 0, socios: 0 }, duplicates: { establishments: 0, companies: 0 } };
-    const d = new Drawer(rng, new Quirks(this.spec.seed, 0, 1), f, bases, shardPick, counters, ALNUM_OPENINGS, this.ctx.from);
+    const counters = {
+      rejects: { empresas: 0, estabelecimentos: 0, socios: 0 },
+      duplicates: { establishments: 0, companies: 0 },
+    };
+    const d = new Drawer(
+      rng,
+      new Quirks(this.spec.seed, 0, 1),
+      f,
+      bases,
+      shardPick,
+      counters,
+      ALNUM_OPENINGS,
+      this.ctx.from,
+    );
     const n = Math.max(1, Math.round(companies * OPENING_RATE));
     const s = this.changes.abertura;
     for (let k = 0; k < n; k++) {

@@ -46,9 +46,9 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   if (!(companies >= 1)) throw new Error('companies must be ≥ 1');
   const seed = plan ? plan.base.seed : (opts.seed ?? 1) >>> 0;
   // The records are drawn as of the base month; names, dates of the files and the manifest are the output month's.
-  const baseMonth = plan ? plan.base.month : opts.month ?? DEFAULT_MONTH;
+  const baseMonth = plan ? plan.base.month : (opts.month ?? DEFAULT_MONTH);
   const month = plan ? plan.steps[plan.steps.length - 1].month : baseMonth;
-  const quirkRate = plan ? plan.base.quirkRate : opts.quirkRate ?? 1;
+  const quirkRate = plan ? plan.base.quirkRate : (opts.quirkRate ?? 1);
   const ym = parseMonth(baseMonth);
   const om = parseMonth(month);
   if (!ym || !om) throw new Error(`month must be YYYY-MM, got ${month}`);
@@ -97,16 +97,31 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   const regimes = new RegimeFiles(out, mtime);
   const sinks = { emp, est, soc, simples, regimes };
 
-  const counters = { rejects: { empresas: 0, estabelecimentos: 0, socios: 0 }, duplicates: { establishments: 0, companies: 0 } };
+  const counters = {
+    rejects: { empresas: 0, estabelecimentos: 0, socios: 0 },
+    duplicates: { establishments: 0, companies: 0 },
+  };
   const { rejects, duplicates } = counters;
   const sampleCnpjs: string[] = [...fixed.cnpjs];
   const sampleStride = Math.max(1, Math.floor(companies / 17));
 
   // fixed records first
-  for (const [s, row] of fixed.empresas) { emp[s].row(row); emp[s].records++; }
-  for (const [s, row] of fixed.estabelecimentos) { est[s].row(row); est[s].records++; }
-  for (const [s, row] of fixed.socios) { soc[s].row(row); soc[s].records++; }
-  for (const row of fixed.simples) { simples.row(row); simples.records++; }
+  for (const [s, row] of fixed.empresas) {
+    emp[s].row(row);
+    emp[s].records++;
+  }
+  for (const [s, row] of fixed.estabelecimentos) {
+    est[s].row(row);
+    est[s].records++;
+  }
+  for (const [s, row] of fixed.socios) {
+    soc[s].row(row);
+    soc[s].records++;
+  }
+  for (const row of fixed.simples) {
+    simples.row(row);
+    simples.records++;
+  }
   for (const r of fixed.regimes) regimes.write(r);
 
   const env = { lk, pool, bases, shardPick, companies };
@@ -119,10 +134,13 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   for (let i = 0; i < companies; i++) {
     const rec = drawer.draw(i);
     evolveAndWrite(rec, 0);
-    if (rec.clean && i % sampleStride === Math.floor(sampleStride / 2) && sampleCnpjs.length < 20) sampleCnpjs.push(rec.estabs[0].cnpj);
+    if (rec.clean && i % sampleStride === Math.floor(sampleStride / 2) && sampleCnpjs.length < 20)
+      sampleCnpjs.push(rec.estabs[0].cnpj);
   }
   // Each month's openings go after the companies of the month before; later months change them too.
-  steps.forEach((st, k) => { for (const rec of st.openings()) evolveAndWrite(rec, k + 1); });
+  steps.forEach((st, k) => {
+    for (const rec of st.openings()) evolveAndWrite(rec, k + 1);
+  });
 
   // ---- close everything ----
   const closeShard = (z: CsvZip, family: string) => {
@@ -146,8 +164,13 @@ export async function generateDump(opts: DumpOptions): Promise<DumpManifest> {
   }
   counts.regimes = regimes.rows;
   // The replay must be the dump it evolves: same quirks in the same places.
-  if (plan && JSON.stringify({ ...q.counts, ...duplicates }) !== JSON.stringify({ ...plan.from.quirks, ...plan.from.duplicates })) {
-    throw new Error(`${opts.evolveFrom}: drawing its records again gave other quirks; was it made by another version of the generator?`);
+  if (
+    plan &&
+    JSON.stringify({ ...q.counts, ...duplicates }) !== JSON.stringify({ ...plan.from.quirks, ...plan.from.duplicates })
+  ) {
+    throw new Error(
+      `${opts.evolveFrom}: drawing its records again gave other quirks; was it made by another version of the generator?`,
+    );
   }
 
   const expectedRejects = rejects.empresas + rejects.estabelecimentos + rejects.socios;

@@ -4,17 +4,49 @@
 import type { CodeTables } from './code-tables.ts';
 import type { Rng } from './prng.ts';
 
-export type Kind = 'mei' | 'ltda' | 'eireli' | 'sa' | 'assoc' | 'religious' | 'candidate' | 'condo' | 'coop' | 'public' | 'rural' | 'other';
+export type Kind =
+  | 'mei'
+  | 'ltda'
+  | 'eireli'
+  | 'sa'
+  | 'assoc'
+  | 'religious'
+  | 'candidate'
+  | 'condo'
+  | 'coop'
+  | 'public'
+  | 'rural'
+  | 'other';
 
 // natureza, weight (%), kind, qualificação of the responsible person
 export const NATUREZA_MIX: ReadonlyArray<readonly [string, number, Kind, string]> = [
-  ['2135', 50, 'mei', '50'], ['2062', 27, 'ltda', '49'], ['2305', 3, 'eireli', '65'], ['2240', 1.5, 'ltda', '49'],
-  ['2232', 0.3, 'ltda', '49'], ['2054', 0.6, 'sa', '10'], ['2046', 0.02, 'sa', '16'], ['3999', 4, 'assoc', '16'],
-  ['3220', 1.5, 'religious', '16'], ['4090', 3, 'candidate', '51'], ['3085', 1.5, 'condo', '19'], ['2143', 0.3, 'coop', '16'],
-  ['4120', 0.5, 'rural', '59'], ['1031', 0.2, 'public', '05'], ['1333', 0.15, 'public', '05'], ['1120', 0.04, 'public', '05'],
-  ['1244', 0.01, 'public', '05'], ['2011', 0.01, 'sa', '16'], ['2038', 0.02, 'sa', '10'], ['3069', 0.1, 'assoc', '16'],
-  ['3131', 0.2, 'assoc', '16'], ['2321', 0.3, 'other', '65'], ['3271', 0.3, 'assoc', '16'], ['2330', 0.02, 'coop', '16'],
-  ['2348', 0.02, 'ltda', '49'], ['2178', 0.03, 'other', '17'], ['0000', 0.005, 'other', '00'],
+  ['2135', 50, 'mei', '50'],
+  ['2062', 27, 'ltda', '49'],
+  ['2305', 3, 'eireli', '65'],
+  ['2240', 1.5, 'ltda', '49'],
+  ['2232', 0.3, 'ltda', '49'],
+  ['2054', 0.6, 'sa', '10'],
+  ['2046', 0.02, 'sa', '16'],
+  ['3999', 4, 'assoc', '16'],
+  ['3220', 1.5, 'religious', '16'],
+  ['4090', 3, 'candidate', '51'],
+  ['3085', 1.5, 'condo', '19'],
+  ['2143', 0.3, 'coop', '16'],
+  ['4120', 0.5, 'rural', '59'],
+  ['1031', 0.2, 'public', '05'],
+  ['1333', 0.15, 'public', '05'],
+  ['1120', 0.04, 'public', '05'],
+  ['1244', 0.01, 'public', '05'],
+  ['2011', 0.01, 'sa', '16'],
+  ['2038', 0.02, 'sa', '10'],
+  ['3069', 0.1, 'assoc', '16'],
+  ['3131', 0.2, 'assoc', '16'],
+  ['2321', 0.3, 'other', '65'],
+  ['3271', 0.3, 'assoc', '16'],
+  ['2330', 0.02, 'coop', '16'],
+  ['2348', 0.02, 'ltda', '49'],
+  ['2178', 0.03, 'other', '17'],
+  ['0000', 0.005, 'other', '00'],
 ];
 
 export function capital(r: Rng, kind: Kind): string {
@@ -26,7 +58,9 @@ export function capital(r: Rng, kind: Kind): string {
       break;
     case 'ltda':
     case 'eireli':
-      v = r.chance(0.7) ? r.pick([10000, 20000, 30000, 50000, 80000, 100000, 150000, 200000, 500000]) : r.range(1, 2_000_000);
+      v = r.chance(0.7)
+        ? r.pick([10000, 20000, 30000, 50000, 80000, 100000, 150000, 200000, 500000])
+        : r.range(1, 2_000_000);
       break;
     case 'sa':
       v = r.range(100_000, 900_000_000);

@@ -25,7 +25,10 @@ export interface DumpManifest {
   /** An evolved month: the month and seed it was evolved from. */
   evolvedFrom?: { month: string; seed: number };
   /** An evolved month: the base and every step, what a further month replays. */
-  evolution?: { base: { month: string; seed: number; companies: number; quirkRate: number }; steps: Array<{ month: string; seed: number }> };
+  evolution?: {
+    base: { month: string; seed: number; companies: number; quirkRate: number };
+    steps: Array<{ month: string; seed: number }>;
+  };
   /** An evolved month: what changed since the month before, per kind. */
   changes?: Record<string, ChangeSummary>;
   files: string[];

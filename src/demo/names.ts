@@ -55,7 +55,9 @@ export function brand(r: Rng): string {
     case 3:
       return `${surname(r)} & ${surname(r)}`;
     case 4:
-      return String.fromCharCode(65 + r.int(26), 65 + r.int(26)) + (r.chance(0.5) ? String.fromCharCode(65 + r.int(26)) : '');
+      return (
+        String.fromCharCode(65 + r.int(26), 65 + r.int(26)) + (r.chance(0.5) ? String.fromCharCode(65 + r.int(26)) : '')
+      );
     default:
       return `${brandWord(r)} ${r.chance(0.5) ? brandWord(r) : surname(r)}`;
   }
@@ -71,7 +73,9 @@ function plainName(r: Rng, kind: Kind, base: string, city: Municipio): string {
   switch (kind) {
     case 'mei':
       // Newer MEIs carry the formatted base in front; all carry the owner's CPF at the end.
-      return r.chance(0.25) ? `${base.slice(0, 2)}.${base.slice(2, 5)}.${base.slice(5, 8)} ${person(r)}` : `${person(r)} ${cpf(r)}`;
+      return r.chance(0.25)
+        ? `${base.slice(0, 2)}.${base.slice(2, 5)}.${base.slice(5, 8)} ${person(r)}`
+        : `${person(r)} ${cpf(r)}`;
     case 'rural':
       return person(r);
     case 'candidate':

@@ -11,7 +11,17 @@ import type { PartnerPool } from './shared-partners.ts';
 import { FOREIGN_CITIES } from './words.ts';
 
 // Partner age bands (0 is for legal entities; 1–2 are minors, who get a representative).
-const FAIXA = new Weighted<string>([['1', 0.5], ['2', 4], ['3', 18], ['4', 25], ['5', 22], ['6', 15], ['7', 9], ['8', 4], ['9', 1.5]]);
+const FAIXA = new Weighted<string>([
+  ['1', 0.5],
+  ['2', 4],
+  ['3', 18],
+  ['4', 25],
+  ['5', 22],
+  ['6', 15],
+  ['7', 9],
+  ['8', 4],
+  ['9', 1.5],
+]);
 
 /** The 11-field Sócios rows of `c`; none for MEIs, candidates, rural producers and public bodies. */
 export function partnerRows(r: Rng, c: Company, lastDay: number, pool: PartnerPool): string[][] {
@@ -60,13 +70,48 @@ export function partner(r: Rng, c: Company, i: number, lastDay: number, pool: Pa
     }
     // a legal-entity partner: full unmasked CNPJ, no age band
     const base = r.digits(8);
-    return [c.base, '1', `${brand(r)} ${r.pick(['PARTICIPACOES LTDA', 'HOLDING S.A.', 'EMPREENDIMENTOS LTDA'])}`, makeCnpj(base, '0001'), '22', entry, '', '***000000**', '', '00', '0'];
+    return [
+      c.base,
+      '1',
+      `${brand(r)} ${r.pick(['PARTICIPACOES LTDA', 'HOLDING S.A.', 'EMPREENDIMENTOS LTDA'])}`,
+      makeCnpj(base, '0001'),
+      '22',
+      entry,
+      '',
+      '***000000**',
+      '',
+      '00',
+      '0',
+    ];
   }
   if (x < 0.06) {
     const [, pais] = r.pick(FOREIGN_CITIES);
-    return [c.base, '3', `${r.pick(['JOHN', 'MARIE', 'HANS', 'GIUSEPPE', 'JUAN', 'KENJI'])} ${r.pick(['SMITH', 'DUBOIS', 'MULLER', 'ROSSI', 'GARCIA', 'TANAKA'])}`, '', '37', entry, pais, '***' + r.digits(6) + '**', person(r), '17', '0'];
+    return [
+      c.base,
+      '3',
+      `${r.pick(['JOHN', 'MARIE', 'HANS', 'GIUSEPPE', 'JUAN', 'KENJI'])} ${r.pick(['SMITH', 'DUBOIS', 'MULLER', 'ROSSI', 'GARCIA', 'TANAKA'])}`,
+      '',
+      '37',
+      entry,
+      pais,
+      '***' + r.digits(6) + '**',
+      person(r),
+      '17',
+      '0',
+    ];
   }
-  const qual = c.kind === 'sa' ? r.pick(['10', '10', '16', '08', '05']) : c.kind === 'assoc' || c.kind === 'religious' || c.kind === 'coop' ? r.pick(['16', '10', '33', '18', '05']) : c.kind === 'condo' ? '19' : c.kind === 'eireli' ? '65' : r.chance(0.6) ? '49' : '22';
+  const qual =
+    c.kind === 'sa'
+      ? r.pick(['10', '10', '16', '08', '05'])
+      : c.kind === 'assoc' || c.kind === 'religious' || c.kind === 'coop'
+        ? r.pick(['16', '10', '33', '18', '05'])
+        : c.kind === 'condo'
+          ? '19'
+          : c.kind === 'eireli'
+            ? '65'
+            : r.chance(0.6)
+              ? '49'
+              : '22';
   if (r.chance(0.3)) {
     const p = pool.person(r);
     if (!taken.includes(p.id)) {
@@ -78,7 +123,16 @@ export function partner(r: Rng, c: Company, i: number, lastDay: number, pool: Pa
   // Minors are represented (pai/mãe); otherwise the placeholder `***000000**` and `00`.
   const minor = faixa === '1' || faixa === '2';
   return [
-    c.base, '2', person(r), maskedCpf(r), minor ? '30' : qual, entry, '',
-    minor ? maskedCpf(r) : '***000000**', minor ? person(r) : '', minor ? r.pick(['14', '15']) : '00', faixa,
+    c.base,
+    '2',
+    person(r),
+    maskedCpf(r),
+    minor ? '30' : qual,
+    entry,
+    '',
+    minor ? maskedCpf(r) : '***000000**',
+    minor ? person(r) : '',
+    minor ? r.pick(['14', '15']) : '00',
+    faixa,
   ];
 }

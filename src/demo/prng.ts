@@ -110,7 +110,10 @@ export class Weighted<T> {
  */
 export class ZipfIndex {
   private readonly logSpan: number;
-  constructor(readonly n: number, readonly k = 1) {
+  constructor(
+    readonly n: number,
+    readonly k = 1,
+  ) {
     this.logSpan = Math.log((n + k) / k);
   }
 

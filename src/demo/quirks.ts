@@ -45,7 +45,11 @@ export class Quirks {
   private position = 0;
   private readonly forcedDone = new Set<string>();
 
-  constructor(seed: number, readonly rate: number, companies: number) {
+  constructor(
+    seed: number,
+    readonly rate: number,
+    companies: number,
+  ) {
     this.rng = new Rng(seed, 7);
     for (const name of QUIRK_NAMES) {
       this.counts[name] = 0;
@@ -107,15 +111,17 @@ export class Quirks {
   }
 
   /** A bad date of the given kind, derived from a good `YYYYMMDD`. */
-  badDate(kind: 'dateZero' | 'dateAllZeros' | 'dateSevenDigits' | 'dateImpossible' | 'dateAncientYear', good: string): string {
+  badDate(
+    kind: 'dateZero' | 'dateAllZeros' | 'dateSevenDigits' | 'dateImpossible' | 'dateAncientYear',
+    good: string,
+  ): string {
     switch (kind) {
       case 'dateZero':
         return '0';
       case 'dateAllZeros':
         return '00000000';
-      case 'dateSevenDigits':
+      case 'dateSevenDigits': {
         // the real case was a missing month digit: 2021-02-21 written as 2021221
-      {
         const s = good.slice(0, 4) + String(Number(good.slice(4, 6))) + good.slice(6);
         return s.length === 7 ? s : good.slice(0, 7);
       }

@@ -17,23 +17,61 @@ import { UF_MUNICIPIOS } from './places-data.ts';
 import { Weighted, type Rng } from './prng.ts';
 import type { Holding, PartnerPool } from './shared-partners.ts';
 import { drawSimples, regimeRows, type RegimeRow } from './tax.ts';
-import { BRAND_WORDS, FOREIGN_CITIES, NEIGHBOURHOOD_PREFIXES, SPECIAL_SITUATIONS, STREET_NAMES, STREET_TYPES } from './words.ts';
+import {
+  BRAND_WORDS,
+  FOREIGN_CITIES,
+  NEIGHBOURHOOD_PREFIXES,
+  SPECIAL_SITUATIONS,
+  STREET_NAMES,
+  STREET_TYPES,
+} from './words.ts';
 
 // situação cadastral as in the real registry: most are not active (about half baixada 08, 40–45%
 // ativa 02, 5–8% inapta 04, a few suspensa 03 and nula 01), and plausible motivos for each
-const SITUACAO = new Weighted<string>([['02', 44], ['08', 48.5], ['04', 7], ['03', 0.2], ['01', 0.3]]);
+const SITUACAO = new Weighted<string>([
+  ['02', 44],
+  ['08', 48.5],
+  ['04', 7],
+  ['03', 0.2],
+  ['01', 0.3],
+]);
 export const MOTIVO_BY_SITUACAO: Record<string, Weighted<string>> = {
   '02': new Weighted([['00', 1]]),
-  '08': new Weighted([['01', 60], ['71', 12], ['80', 5], ['54', 4], ['02', 1], ['09', 2], ['62', 2], ['75', 3], ['31', 3]]),
-  '04': new Weighted([['63', 85], ['66', 8], ['64', 5], ['15', 2]]),
-  '03': new Weighted([['18', 50], ['73', 30], ['61', 20]]),
-  '01': new Weighted([['11', 30], ['12', 30], ['16', 20], ['34', 20]]),
+  '08': new Weighted([
+    ['01', 60],
+    ['71', 12],
+    ['80', 5],
+    ['54', 4],
+    ['02', 1],
+    ['09', 2],
+    ['62', 2],
+    ['75', 3],
+    ['31', 3],
+  ]),
+  '04': new Weighted([
+    ['63', 85],
+    ['66', 8],
+    ['64', 5],
+    ['15', 2],
+  ]),
+  '03': new Weighted([
+    ['18', 50],
+    ['73', 30],
+    ['61', 20],
+  ]),
+  '01': new Weighted([
+    ['11', 30],
+    ['12', 30],
+    ['16', 20],
+    ['34', 20],
+  ]),
 };
 
 // Opening-year weights: few old companies, the MEI boom from 2009, most since 2020.
 function yearWeights(lastYear: number): Weighted<number> {
   const pairs: Array<[number, number]> = [];
-  for (let y = 1960; y <= lastYear; y++) pairs.push([y, y < 1990 ? 0.3 : y < 2000 ? 1 : y < 2009 ? 1.5 : y < 2020 ? 3.5 : 6]);
+  for (let y = 1960; y <= lastYear; y++)
+    pairs.push([y, y < 1990 ? 0.3 : y < 2000 ? 1 : y < 2009 ? 1.5 : y < 2020 ? 3.5 : 6]);
   return new Weighted(pairs);
 }
 
@@ -88,15 +126,31 @@ export class RowFactory {
     const startDay = opened !== undefined ? between(r, opened, this.lastDay) : this.day();
     let situacao = alnum || holding || openedFrom !== undefined ? '02' : SITUACAO.pick(r);
     if (kind === 'candidate' && !alnum && openedFrom === undefined) situacao = r.chance(0.8) ? '08' : '02';
-    const sitDay = situacao === '02' ? (r.chance(0.7) ? startDay : between(r, startDay, this.lastDay)) : between(r, startDay, this.lastDay);
+    const sitDay =
+      situacao === '02'
+        ? r.chance(0.7)
+          ? startDay
+          : between(r, startDay, this.lastDay)
+        : between(r, startDay, this.lastDay);
     const cnae = holding ? '6462000' : principalCnae(r, this.lk, kind);
     // Only public bodies name their federative entity; municipal ones as `CITY - UF`.
     const ente = kind === 'public' ? `${municipio.desc} - ${uf}` : '';
     const c: Company = {
-      index, base, natureza, kind, razao, qualResp,
+      index,
+      base,
+      natureza,
+      kind,
+      razao,
+      qualResp,
       capital: capital(r, kind),
       porte: porte(r, kind),
-      ente, startDay, uf, municipio, cnae, situacao, sitDay,
+      ente,
+      startDay,
+      uf,
+      municipio,
+      cnae,
+      situacao,
+      sitDay,
       closedYear: situacao === '08' ? yearOf(sitDay) : null,
       simples: null,
       simplesActive: false,
@@ -143,9 +197,15 @@ export class RowFactory {
     const motivo = MOTIVO_BY_SITUACAO[situacao].pick(r);
     const nomeFantasia = fantasia(r, c);
     const secondary = r.chance(0.5) ? secondaryCnaes(r, this.lk, c.cnae) : '';
-    const numero = r.chance(0.09) ? r.pick(['S/N', 'S/N', 'SN', '0']) : String(r.chance(0.7) ? r.range(1, 999) : r.range(1000, 9999));
+    const numero = r.chance(0.09)
+      ? r.pick(['S/N', 'S/N', 'SN', '0'])
+      : String(r.chance(0.7) ? r.range(1, 999) : r.range(1000, 9999));
     const compl = r.chance(0.45) ? complemento(r) : '';
-    const bairro = foreign ? cidadeExterior : r.chance(0.2) ? 'CENTRO' : `${r.pick(NEIGHBOURHOOD_PREFIXES)} ${r.pick(BRAND_WORDS)}`;
+    const bairro = foreign
+      ? cidadeExterior
+      : r.chance(0.2)
+        ? 'CENTRO'
+        : `${r.pick(NEIGHBOURHOOD_PREFIXES)} ${r.pick(BRAND_WORDS)}`;
     const zip = foreign ? '' : cep(r, uf);
     const [ddd1, tel1] = r.chance(0.85) && !foreign ? phone(r, uf) : ['', ''];
     const [ddd2, tel2] = tel1 && r.chance(0.15) ? phone(r, uf) : ['', ''];
@@ -153,10 +213,36 @@ export class RowFactory {
     const mail = r.chance(0.55) ? email(r, c) : '';
     const special = r.chance(0.0005) ? r.pick(SPECIAL_SITUATIONS) : '';
     const fields = [
-      c.base, order, cnpj.slice(12), matriz ? '1' : '2', nomeFantasia, situacao, ymd(sitDay), motivo,
-      cidadeExterior, pais, ymd(startDay), c.cnae, secondary,
-      this.streetTypes.pick(r), r.pick(STREET_NAMES), numero, compl, bairro, zip, uf, municipio.code,
-      ddd1, tel1, ddd2, tel2, dddFax, fax, mail, special, special ? ymd(between(r, startDay, this.lastDay)) : '',
+      c.base,
+      order,
+      cnpj.slice(12),
+      matriz ? '1' : '2',
+      nomeFantasia,
+      situacao,
+      ymd(sitDay),
+      motivo,
+      cidadeExterior,
+      pais,
+      ymd(startDay),
+      c.cnae,
+      secondary,
+      this.streetTypes.pick(r),
+      r.pick(STREET_NAMES),
+      numero,
+      compl,
+      bairro,
+      zip,
+      uf,
+      municipio.code,
+      ddd1,
+      tel1,
+      ddd2,
+      tel2,
+      dddFax,
+      fax,
+      mail,
+      special,
+      special ? ymd(between(r, startDay, this.lastDay)) : '',
     ];
     return { order, cnpj, fields };
   }

@@ -23,8 +23,22 @@ export interface Holding {
 }
 
 // Age bands of adults (a shared partner is never a minor).
-const ADULT = new Weighted<string>([['3', 18], ['4', 25], ['5', 22], ['6', 15], ['7', 9], ['8', 4], ['9', 1.5]]);
-const HOLDING_TAILS = ['PARTICIPACOES LTDA', 'HOLDING LTDA', 'EMPREENDIMENTOS E PARTICIPACOES LTDA', 'INVESTIMENTOS LTDA', 'ADMINISTRACAO DE BENS LTDA'];
+const ADULT = new Weighted<string>([
+  ['3', 18],
+  ['4', 25],
+  ['5', 22],
+  ['6', 15],
+  ['7', 9],
+  ['8', 4],
+  ['9', 1.5],
+]);
+const HOLDING_TAILS = [
+  'PARTICIPACOES LTDA',
+  'HOLDING LTDA',
+  'EMPREENDIMENTOS E PARTICIPACOES LTDA',
+  'INVESTIMENTOS LTDA',
+  'ADMINISTRACAO DE BENS LTDA',
+];
 
 export class PartnerPool {
   private readonly people: ZipfIndex;
@@ -35,7 +49,11 @@ export class PartnerPool {
    * `numericBase(i)`: the i-th base of the dump's numeric sequence, or null when that base is
    * reserved for a fixed record (the holding then gets a base outside the dump).
    */
-  constructor(private readonly seed: number, companies: number, private readonly numericBase: (i: number) => string | null) {
+  constructor(
+    private readonly seed: number,
+    companies: number,
+    private readonly numericBase: (i: number) => string | null,
+  ) {
     // Pool sizes and heads scale with the dump, so the shape is the same at 20 k and 60 M.
     const people = Math.max(1000, Math.round(companies * 0.1));
     this.people = new ZipfIndex(people, Math.max(1, people / 1000));

@@ -11,7 +11,16 @@ export type RegimeRow = [number, string, string, string, number];
 
 /** Sets `c.simples` (the 7-field Simples row) and `c.simplesActive`, for the kinds that opt in. */
 export function drawSimples(r: Rng, c: Company, lastDay: number): void {
-  const p = c.kind === 'mei' ? 0.74 : c.kind === 'ltda' || c.kind === 'eireli' ? 0.62 : c.kind === 'other' ? 0.3 : c.kind === 'assoc' ? 0.01 : 0;
+  const p =
+    c.kind === 'mei'
+      ? 0.74
+      : c.kind === 'ltda' || c.kind === 'eireli'
+        ? 0.62
+        : c.kind === 'other'
+          ? 0.3
+          : c.kind === 'assoc'
+            ? 0.01
+            : 0;
   if (!r.chance(p)) return;
   const z = '00000000';
   const opt = between(r, Math.max(c.startDay, dayOf(2007, 7, 1)), lastDay);
@@ -36,7 +45,12 @@ export function drawSimples(r: Rng, c: Company, lastDay: number): void {
 }
 
 /** The regime rows of `c`: none while it is in the Simples, and none for some kinds. */
-export function regimeRows(r: Rng, c: Company, establishments: readonly Establishment[], lastYear: number): RegimeRow[] {
+export function regimeRows(
+  r: Rng,
+  c: Company,
+  establishments: readonly Establishment[],
+  lastYear: number,
+): RegimeRow[] {
   if (c.simplesActive || c.kind === 'candidate' || c.kind === 'condo' || c.kind === 'rural') return [];
   let p: number;
   let forma: string;

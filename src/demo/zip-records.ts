@@ -119,7 +119,13 @@ export function centralHeader(e: ZipEntry, forceZip64: boolean, t: DosTime): Buf
  * What follows the central directory: the ZIP64 end record and its locator when needed (or
  * forced), then the end of central directory record with the archive comment.
  */
-export function endRecords(count: number, cdStart: number, cdSize: number, forceZip64: boolean, comment: Buffer): Buffer {
+export function endRecords(
+  count: number,
+  cdStart: number,
+  cdSize: number,
+  forceZip64: boolean,
+  comment: Buffer,
+): Buffer {
   const parts: Buffer[] = [];
   const zip64 = forceZip64 || cdStart >= U32 || cdSize >= U32 || count >= U16;
   if (zip64) {

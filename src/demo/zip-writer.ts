@@ -13,7 +13,16 @@
 
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
-import { centralHeader, dataDescriptor, dosDateTime, endRecords, localHeader, U32, type DosTime, type ZipEntry } from './zip-records.ts';
+import {
+  centralHeader,
+  dataDescriptor,
+  dosDateTime,
+  endRecords,
+  localHeader,
+  U32,
+  type DosTime,
+  type ZipEntry,
+} from './zip-records.ts';
 
 const CHUNK_CHARS = 512 * 1024;
 const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
@@ -53,7 +62,10 @@ export class ZipWriter {
   private closed = false;
 
   /** Writes to the file `path`, or into memory when it is null (see contents()). */
-  constructor(readonly path: string | null, opts: ZipWriterOptions = {}) {
+  constructor(
+    readonly path: string | null,
+    opts: ZipWriterOptions = {},
+  ) {
     this.fd = path === null ? null : openSync(path, 'w');
     this.chunks = path === null ? [] : null;
     this.level = opts.level ?? 1;

@@ -23,7 +23,8 @@ export const ERRORS = {
   invalid_cnpj: {
     status: 400,
     error: 'invalid_cnpj',
-    message: 'CNPJ inválido: informe 14 caracteres (letras ou números nas 12 primeiras posições) com os dígitos verificadores corretos.',
+    message:
+      'CNPJ inválido: informe 14 caracteres (letras ou números nas 12 primeiras posições) com os dígitos verificadores corretos.',
     when: 'O CNPJ não tem 14 caracteres [0-9A-Z] com dígitos verificadores numéricos, ou os dígitos verificadores não conferem, ou é 00000000000000 (que passa no cálculo, mas nunca é emitido).',
   },
   invalid_parameter: {
@@ -35,7 +36,8 @@ export const ERRORS = {
   missing_filter: {
     status: 400,
     error: 'missing_filter',
-    message: 'Informe ao menos um filtro da busca (q, uf, municipio, cep, cnae, situacao_cadastral, matriz_filial, natureza_juridica, porte, opc_simples, opc_mei, has_email, has_telefone, inicio_atividade_min/max ou capital_social_min/max).',
+    message:
+      'Informe ao menos um filtro da busca (q, uf, municipio, cep, cnae, situacao_cadastral, matriz_filial, natureza_juridica, porte, opc_simples, opc_mei, has_email, has_telefone, inicio_atividade_min/max ou capital_social_min/max).',
     when: 'Busca ou contagem de empresas sem nenhum filtro (cnae_secundario sozinho não filtra).',
   },
   invalid_body: {
@@ -78,7 +80,8 @@ export const ERRORS = {
     status: 401,
     error: 'token_expired',
     message: 'Este token da API expirou. Crie um novo em "Gerenciar Tokens da API".',
-    specific: (d: { expiresOn: string }) => `Este token da API expirou em ${brDate(d.expiresOn)}. Crie um novo em "Gerenciar Tokens da API".`,
+    specific: (d: { expiresOn: string }) =>
+      `Este token da API expirou em ${brDate(d.expiresOn)}. Crie um novo em "Gerenciar Tokens da API".`,
     when: 'O token passou da data de expiração.',
   },
   account_suspended: {
@@ -135,7 +138,8 @@ export const ERRORS = {
   search_unavailable: {
     status: 503,
     error: 'search_unavailable',
-    message: 'A busca de empresas ainda não está disponível na base carregada neste servidor; a consulta por CNPJ continua funcionando. Tente novamente mais tarde.',
+    message:
+      'A busca de empresas ainda não está disponível na base carregada neste servidor; a consulta por CNPJ continua funcionando. Tente novamente mais tarde.',
     when: 'A base carregada foi importada sem o índice de busca (até ser importada de novo); a consulta por CNPJ funciona.',
   },
   month_not_recorded: {

@@ -31,7 +31,8 @@ function tag(scope: string, key: string): Buffer {
 
 /** The cursor that resumes `scope`'s listing after `key`. */
 export function encodeCursor(scope: string, key: string): string {
-  if (key.length === 0 || key.length > MAX_KEY || !KEY.test(key)) throw new RangeError(`cursor key must be 1–${MAX_KEY} printable ASCII characters`);
+  if (key.length === 0 || key.length > MAX_KEY || !KEY.test(key))
+    throw new RangeError(`cursor key must be 1–${MAX_KEY} printable ASCII characters`);
   return Buffer.concat([Buffer.of(VERSION), Buffer.from(key, 'latin1'), tag(scope, key)]).toString('base64url');
 }
 

@@ -54,7 +54,17 @@ export interface BuiltApp {
 
 export function buildApp(deps: AppDeps): BuiltApp {
   const { log } = deps;
-  const web = webApp({ sqlite: deps.sqlite, db: deps.db, now: deps.now, baseUrl: deps.baseUrl, trustProxy: deps.trustProxy, access: deps.access, reader: deps.reader, webhooks: deps.webhooks, history: deps.history });
+  const web = webApp({
+    sqlite: deps.sqlite,
+    db: deps.db,
+    now: deps.now,
+    baseUrl: deps.baseUrl,
+    trustProxy: deps.trustProxy,
+    access: deps.access,
+    reader: deps.reader,
+    webhooks: deps.webhooks,
+    history: deps.history,
+  });
 
   const hooks: RouterHooks = {
     // The one error handler: whatever a handler throws or rejects with.
@@ -82,7 +92,9 @@ export function buildApp(deps: AppDeps): BuiltApp {
   };
   // The lookup first: polka tries a method's routes in order, and nearly every request is one.
   const app = routeTableApp([...apiRoutes(deps), ...web.routes, ...(deps.extraRoutes ?? [])], hooks);
-  const inFlight = new InFlight(deps.inFlight ?? IN_FLIGHT_LIMITS, app.handler, (_req, res) => sendError(res, 'server_busy'));
+  const inFlight = new InFlight(deps.inFlight ?? IN_FLIGHT_LIMITS, app.handler, (_req, res) =>
+    sendError(res, 'server_busy'),
+  );
 
   return {
     routes: app.routes,

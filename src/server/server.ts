@@ -93,7 +93,12 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const access = new ApiAccess(conn, { now, walSync });
     // Extra contacts from memory, keyed on the contacts_epoch value the count just read.
     const contacts = new ContactsCache(conn, () => access.contactsEpoch);
-    reader = new CompanyRegistry({ dataDir: opts.dataDir, pollMs: opts.pollMs, log, contacts: (cnpj) => contacts.get(cnpj) });
+    reader = new CompanyRegistry({
+      dataDir: opts.dataDir,
+      pollMs: opts.pollMs,
+      log,
+      contacts: (cnpj) => contacts.get(cnpj),
+    });
     // Bind first: the base URL (for the docs and the web app's curl example) needs the real port.
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -106,10 +111,28 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     const url = `http://${host}:${addr.port}`;
     // Registered before the event loop can deliver the first request.
-    const { handle, routes } = buildApp({ sqlite: appDb.sqlite, db: appDb.db, access, apiDb: { sqlite: conn, walSync }, reader, history, now, baseUrl: opts.publicUrl ?? url, trustProxy: opts.trustProxy, log, inFlight: opts.inFlight, extraRoutes: opts.extraRoutes, countBound: opts.countBound, webhooks: opts.webhooks });
+    const { handle, routes } = buildApp({
+      sqlite: appDb.sqlite,
+      db: appDb.db,
+      access,
+      apiDb: { sqlite: conn, walSync },
+      reader,
+      history,
+      now,
+      baseUrl: opts.publicUrl ?? url,
+      trustProxy: opts.trustProxy,
+      log,
+      inFlight: opts.inFlight,
+      extraRoutes: opts.extraRoutes,
+      countBound: opts.countBound,
+      webhooks: opts.webhooks,
+    });
     server.on('request', handle);
     // Queues newly recorded months and sends due deliveries (one process of a cluster).
-    const webhooks = opts.webhooks?.deliver === false ? null : new WebhookWorker({ app: appDb.sqlite, history, policy: opts.webhooks ?? {}, now, log });
+    const webhooks =
+      opts.webhooks?.deliver === false
+        ? null
+        : new WebhookWorker({ app: appDb.sqlite, history, policy: opts.webhooks ?? {}, now, log });
     webhooks?.start();
     server.on('clientError', clientErrorHandler(log));
     // Node answers an unknown Expect with an empty 417; ours is the JSON error. The client may

@@ -24,7 +24,11 @@ export function historyBackupFile(file: string): string {
  * Copies `<dataDir>/app.db` to `file` and, when there is one, `<dataDir>/history.db` to
  * historyBackupFile(file). Refused when either target exists, unless `force`.
  */
-export async function backupDataDir(dataDir: string, file: string, opts: { force?: boolean } = {}): Promise<{ app: BackupResult; history: BackupResult | null }> {
+export async function backupDataDir(
+  dataDir: string,
+  file: string,
+  opts: { force?: boolean } = {},
+): Promise<{ app: BackupResult; history: BackupResult | null }> {
   const paths = dataPaths(dataDir);
   const historyFile = historyBackupFile(file);
   const withHistory = fs.existsSync(paths.historyDb);
@@ -32,7 +36,8 @@ export async function backupDataDir(dataDir: string, file: string, opts: { force
   // Both targets checked first: no half-done backup because the second name was taken.
   checkTarget(paths.appDb, file, opts);
   if (withHistory) checkTarget(paths.historyDb, historyFile, opts);
-  if (path.resolve(file) === path.resolve(paths.historyDb)) throw new Error('the backup cannot replace history.db itself');
+  if (path.resolve(file) === path.resolve(paths.historyDb))
+    throw new Error('the backup cannot replace history.db itself');
   // app.db: every page in one step after the first. A step-wise copy restarts whenever a server
   // commits in between, which on a busy API could be forever. app.db is small.
   const app = await copyDatabase(() => openAppSqlite(dataDir), file, opts, 'integrity_check');
@@ -40,11 +45,16 @@ export async function backupDataDir(dataDir: string, file: string, opts: { force
   if (withHistory) {
     // history.db: written once a month by an import; quick_check, as a full integrity check of
     // GBs of history would re-read every index for minutes.
-    history = await copyDatabase(() => {
-      const db = openSqlite(paths.historyDb, { readonly: true, fileMustExist: true });
-      db.pragma('busy_timeout = 10000');
-      return db;
-    }, historyFile, opts, 'quick_check');
+    history = await copyDatabase(
+      () => {
+        const db = openSqlite(paths.historyDb, { readonly: true, fileMustExist: true });
+        db.pragma('busy_timeout = 10000');
+        return db;
+      },
+      historyFile,
+      opts,
+      'quick_check',
+    );
   }
   return { app, history };
 }
@@ -55,10 +65,16 @@ function checkTarget(source: string, file: string, opts: { force?: boolean }): v
   const existing = fs.statSync(target, { throwIfNoEntry: false });
   if (existing?.isDirectory()) throw new Error(`${file} is a folder; give the backup's file name`);
   if (existing && !opts.force) throw new Error(`${file} already exists; pass --force to replace it`);
-  if (!fs.statSync(path.dirname(target), { throwIfNoEntry: false })?.isDirectory()) throw new Error(`folder ${path.dirname(file)} does not exist`);
+  if (!fs.statSync(path.dirname(target), { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`folder ${path.dirname(file)} does not exist`);
 }
 
-async function copyDatabase(open: () => Sqlite, file: string, opts: { force?: boolean }, check: 'integrity_check' | 'quick_check'): Promise<BackupResult> {
+async function copyDatabase(
+  open: () => Sqlite,
+  file: string,
+  opts: { force?: boolean },
+  check: 'integrity_check' | 'quick_check',
+): Promise<BackupResult> {
   const target = path.resolve(file);
   // Written under a temp name and renamed, so `file` is never a half-written backup.
   const tmp = `${target}.${process.pid}.tmp`;
@@ -92,7 +108,8 @@ async function copyDatabase(open: () => Sqlite, file: string, opts: { force?: bo
     await fsyncPath(path.dirname(target), 'r');
   } catch (err) {
     removeTmp();
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`${file} already exists; pass --force to replace it`, { cause: err });
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new Error(`${file} already exists; pass --force to replace it`, { cause: err });
     throw err;
   }
   return { file: target, bytes: fs.statSync(target).size };

@@ -89,7 +89,9 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
   test('--help lists the commands; the addon is extracted once to ~/.cache/cnpj-api', async () => {
     const started = process.hrtime.bigint();
     help = await ok(['--help']);
-    console.log(`# --help took ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(0)} ms (first start, addon extracted)`);
+    console.log(
+      `# --help took ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(0)} ms (first start, addon extracted)`,
+    );
     assert.match(help, /cnpj-api <command>/);
     for (const m of help.matchAll(/^\s+cnpj-api ([a-z][\w-]*)/gm)) have.add(m[1]!);
     assert.ok(have.has('status'), help);
@@ -123,7 +125,9 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
   test('two processes starting at once on a fresh cache both work', async () => {
     const home = path.join(tmp, 'home-race');
     fs.mkdirSync(home);
-    const runs = await Promise.all([0, 1, 2].map(() => cli(['status', '--data-dir', `./race-${Math.random()}`], { env: { HOME: home } })));
+    const runs = await Promise.all(
+      [0, 1, 2].map(() => cli(['status', '--data-dir', `./race-${Math.random()}`], { env: { HOME: home } })),
+    );
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
     const files = fs.readdirSync(path.join(home, '.cache', 'cnpj-api'));
     assert.equal(files.length, 1, `one addon file, no temp files left: ${files.join(', ')}`);
@@ -159,7 +163,7 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
     imported = true;
   });
 
-  test('a second month is compared with the first in the binary\'s own child process (__import-history)', async () => {
+  test("a second month is compared with the first in the binary's own child process (__import-history)", async () => {
     needs('import', 'history');
     const out = await ok(['import', RECEITA_MINI, '--month', '2026-10', '--skip-search', '--data-dir', './data']);
     assert.match(out, /\n {2}history: 2026-10 recorded against 2026-09: 0 changes/);
@@ -169,7 +173,20 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
   test('create an account and a token', async () => {
     needs('accounts', 'tokens');
     await ok(['accounts', 'create', '--name', 'Binario', '--plan', 'Diamante', '--data-dir', './data']);
-    token = (await ok(['tokens', 'create', '--account', 'Binario', '--name', 'binary-test', '--expires', 'never', '--data-dir', './data'])).trim();
+    token = (
+      await ok([
+        'tokens',
+        'create',
+        '--account',
+        'Binario',
+        '--name',
+        'binary-test',
+        '--expires',
+        'never',
+        '--data-dir',
+        './data',
+      ])
+    ).trim();
     assert.match(token, /^cnpj_[0-9A-Za-z]+$/);
   });
 
@@ -178,12 +195,18 @@ describe('standalone binary (dist/cnpj-api)', { skip, timeout: 20 * 60_000 }, ()
     assert.ok(imported && token, 'the import and token steps above failed');
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    server = spawn(bin, ['serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', './data'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(bin, ['serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', './data'], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     server.stdout?.on('data', (d) => (output += d));
     server.stderr?.on('data', (d) => (output += d));
     await waitForHttp(`${baseUrl}/healthz`, server, () => output);
-    const res = await fetch(`${baseUrl}/api/v1/brazilian_companies/${SERPRO}/company`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${baseUrl}/api/v1/brazilian_companies/${SERPRO}/company`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const body = await res.text();
     assert.equal(res.status, 200, body);
     assert.match(body, new RegExp(SERPRO));

@@ -34,13 +34,34 @@ test('operator CLI: accounts, users, tokens, plans, contacts', async () => {
     let r = cli(dir, ['accounts', 'create', '--name', 'Acme Ltda', '--plan', 'ouro']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /Acme Ltda.*Ouro/);
-    fails(cli(dir, ['accounts', 'create', '--name', 'ACME LTDA', '--plan', 'Ouro']), /An account named "ACME LTDA" already exists/);
+    fails(
+      cli(dir, ['accounts', 'create', '--name', 'ACME LTDA', '--plan', 'Ouro']),
+      /An account named "ACME LTDA" already exists/,
+    );
     fails(cli(dir, ['accounts', 'create', '--name', 'Beta', '--plan', 'Platina']), /Plan "Platina" does not exist/);
 
-    r = cli(dir, ['users', 'create', '--account', 'acme ltda', '--email', 'Ana@Acme.com.br', '--role', 'billing_admin'], 'uma senha boa e longa\n');
+    r = cli(
+      dir,
+      ['users', 'create', '--account', 'acme ltda', '--email', 'Ana@Acme.com.br', '--role', 'billing_admin'],
+      'uma senha boa e longa\n',
+    );
     assert.equal(r.code, 0, r.err);
-    fails(cli(dir, ['users', 'create', '--account', 'Acme Ltda', '--email', 'b@acme.com.br', '--role', 'member'], 'curta\n'), /at least 10 characters/);
-    fails(cli(dir, ['users', 'create', '--account', 'Acme Ltda', '--email', 'b@acme.com.br', '--role', 'admin'], 'uma senha boa e longa\n'), /role/i);
+    fails(
+      cli(
+        dir,
+        ['users', 'create', '--account', 'Acme Ltda', '--email', 'b@acme.com.br', '--role', 'member'],
+        'curta\n',
+      ),
+      /at least 10 characters/,
+    );
+    fails(
+      cli(
+        dir,
+        ['users', 'create', '--account', 'Acme Ltda', '--email', 'b@acme.com.br', '--role', 'admin'],
+        'uma senha boa e longa\n',
+      ),
+      /role/i,
+    );
 
     r = cli(dir, ['tokens', 'create', '--account', 'Acme Ltda', '--name', 'produção', '--expires', '30d']);
     assert.equal(r.code, 0, r.err);
@@ -49,7 +70,10 @@ test('operator CLI: accounts, users, tokens, plans, contacts', async () => {
     r = cli(dir, ['tokens', 'create', '--account', 'Acme Ltda', '--name', 'ci', '--json']);
     const created = JSON.parse(r.out) as { id: number; token: string };
     assert.deepEqual(Object.keys(created), ['id', 'token']);
-    fails(cli(dir, ['tokens', 'create', '--account', 'Acme Ltda', '--name', 'x', '--expires', '2001-01-01']), /expiry date 2001-01-01 is in the past/);
+    fails(
+      cli(dir, ['tokens', 'create', '--account', 'Acme Ltda', '--name', 'x', '--expires', '2001-01-01']),
+      /expiry date 2001-01-01 is in the past/,
+    );
     fails(cli(dir, ['tokens', 'create', '--account', 'Nobody', '--name', 'x']), /Account "Nobody" does not exist/);
 
     r = cli(dir, ['tokens', 'deactivate', String(created.id)]);
@@ -58,7 +82,13 @@ test('operator CLI: accounts, users, tokens, plans, contacts', async () => {
     fails(cli(dir, ['tokens', 'activate', '999']), /Token 999 does not exist/);
     r = cli(dir, ['tokens', 'list', '--account', 'Acme Ltda', '--json']);
     const list = JSON.parse(r.out) as { id: number; name: string; state: string; displayPrefix: string }[];
-    assert.deepEqual(list.map((t) => [t.name, t.state]), [['produção', 'active'], ['ci', 'deactivated']]);
+    assert.deepEqual(
+      list.map((t) => [t.name, t.state]),
+      [
+        ['produção', 'active'],
+        ['ci', 'deactivated'],
+      ],
+    );
     assert.equal(list[0].displayPrefix, token.slice(0, 9));
     assert.ok(!r.out.includes(token), 'the secret is never listed');
 
@@ -83,7 +113,10 @@ test('operator CLI: accounts, users, tokens, plans, contacts', async () => {
 
     fails(cli(dir, ['tokens']), /subcommand/);
     fails(cli(dir, ['tokens', 'list']), /Missing required argument: account/);
-    for (const args of [['users', 'create'], ['tokens', 'create']]) {
+    for (const args of [
+      ['users', 'create'],
+      ['tokens', 'create'],
+    ]) {
       r = cli(dir, [...args, '--help']);
       assert.equal(r.code, 0);
       assert.match(r.out, /--data-dir/);
@@ -109,7 +142,10 @@ test('operator text is English, also on a machine with a Portuguese locale', () 
     const pt = { LANG: 'pt_BR.UTF-8', LC_ALL: 'pt_BR.UTF-8', LC_MESSAGES: 'pt_BR.UTF-8' };
     fails(cli(dir, [], '', pt), /^error: Give a command; see --help\.$/m);
     fails(cli(dir, ['tokens', 'list'], '', pt), /^error: Missing required argument: account$/m);
-    fails(cli(dir, ['accounts', 'create', '--name', 'X', '--plan', 'Nenhum'], '', pt), /^error: Plan "Nenhum" does not exist \(plans: Bronze, Prata, Ouro, Diamante, Black\)\.$/m);
+    fails(
+      cli(dir, ['accounts', 'create', '--name', 'X', '--plan', 'Nenhum'], '', pt),
+      /^error: Plan "Nenhum" does not exist \(plans: Bronze, Prata, Ouro, Diamante, Black\)\.$/m,
+    );
     const help = cli(dir, ['--help'], '', pt);
     assert.match(help.out, /^Commands:$/m);
     assert.match(help.out, /Show help/);

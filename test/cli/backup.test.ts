@@ -7,7 +7,16 @@ import { test } from 'node:test';
 import { dataPaths } from '../../src/lib/config.ts';
 import { openSqlite } from '../../src/storage/sqlite.ts';
 import { SERPRO_FILIAL, fixture } from '../server/fixtures.ts';
-import { bearer, get, killServe, makeAccount, publish, spawnServe, tempDataDir, writeSnapshot } from '../server/helpers.ts';
+import {
+  bearer,
+  get,
+  killServe,
+  makeAccount,
+  publish,
+  spawnServe,
+  tempDataDir,
+  writeSnapshot,
+} from '../server/helpers.ts';
 import { runCli } from '../helpers/cli.ts';
 
 function read(file: string) {
@@ -57,7 +66,12 @@ test('backup: a consistent copy while a server counts calls; refusals; the docum
 
     assert.equal(r.code, 0, r.err);
     const size = fs.statSync(backupFile).size;
-    assert.match(r.out, new RegExp(`^backup written to ${backupFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+\\.\\d MB, ${size} bytes\\)\\nno history\\.db yet \\(no month recorded\\): nothing else to back up\\n$`));
+    assert.match(
+      r.out,
+      new RegExp(
+        `^backup written to ${backupFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+\\.\\d MB, ${size} bytes\\)\\nno history\\.db yet \\(no month recorded\\): nothing else to back up\\n$`,
+      ),
+    );
     assert.deepEqual(fs.readdirSync(path.dirname(backupFile)), ['app-copy.db'], 'no temp file left');
     const copy = read(backupFile);
     assert.equal(copy.integrity, 'ok');

@@ -14,8 +14,11 @@ const BIN = fileURLToPath(new URL('../../bin/cnpj-api.js', import.meta.url));
 // Async spawn: the test server lives in this process and must keep answering.
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, CNPJ_API_SOURCE: '', CNPJ_API_REGIME_SOURCE: '' } }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { ...process.env, CNPJ_API_SOURCE: '', CNPJ_API_REGIME_SOURCE: '' } },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -27,7 +30,10 @@ describe('cnpj-api download / update (CLI)', () => {
   before(async () => {
     server = await new TestServer({
       webdav: { '/public.php/webdav/': 'TOK' },
-      files: { '/public.php/webdav/2026-08/Cnaes.zip': sample('Cnaes.zip'), '/public.php/webdav/2026-08/Paises.zip': sample('Paises.zip') },
+      files: {
+        '/public.php/webdav/2026-08/Cnaes.zip': sample('Cnaes.zip'),
+        '/public.php/webdav/2026-08/Paises.zip': sample('Paises.zip'),
+      },
     }).start();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-cli-'));
     source = server.url.replace('http://', 'http://TOK@') + '/public.php/webdav/';
@@ -40,14 +46,30 @@ describe('cnpj-api download / update (CLI)', () => {
   it('download prints the summary on stdout and exits 0', async () => {
     const r = await cli(['download', '--data-dir', tmp, '--source', source, '--regime-source', 'none']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^downloaded 2026-08: 2 files \(2 monthly \+ 0 regime, 0 already complete\), .* 0 retries → .*downloads\/2026-08\n$/);
+    assert.match(
+      r.stdout,
+      /^downloaded 2026-08: 2 files \(2 monthly \+ 0 regime, 0 already complete\), .* 0 retries → .*downloads\/2026-08\n$/,
+    );
     assert.deepEqual(fs.readdirSync(path.join(tmp, 'downloads', '2026-08')).sort(), ['Cnaes.zip', 'Paises.zip']);
   });
 
   it('a missing month: exit 1 and one sentence on stderr', async () => {
-    const r = await cli(['download', '--data-dir', tmp, '--month', '2026-01', '--source', source, '--regime-source', 'none']);
+    const r = await cli([
+      'download',
+      '--data-dir',
+      tmp,
+      '--month',
+      '2026-01',
+      '--source',
+      source,
+      '--regime-source',
+      'none',
+    ]);
     assert.equal(r.code, 1);
-    assert.equal(r.stderr, `error: The month 2026-01 is not published at ${server.url}/public.php/webdav/; available months: 2026-08.\n`);
+    assert.equal(
+      r.stderr,
+      `error: The month 2026-01 is not published at ${server.url}/public.php/webdav/; available months: 2026-08.\n`,
+    );
   });
 
   it('update with the month already imported: "already up to date", exit 0', async () => {

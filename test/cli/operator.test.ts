@@ -66,35 +66,39 @@ test('--version prints the version from package.json', async () => {
 });
 
 // Concurrent: each case is a program start (~1 s of CPU) that does nothing else.
-describe('a bad value of any numeric option stops the command with a message naming the flag', { concurrency: 4 }, () => {
-  const cases: Array<[string[], string]> = [
-    [['serve', '--port', 'abc'], 'port'],
-    [['serve', '--port='], 'port'],
-    [['serve', '--port', '65536'], 'port'],
-    [['serve', '--workers', '0'], 'workers'],
-    [['serve', '--workers', '2.5'], 'workers'],
-    [['start', '--port', 'abc'], 'port'],
-    [['start', '--companies', '0'], 'companies'],
-    [['import', path.join(tmp, 'nowhere'), '--keep', 'abc'], 'keep'],
-    [['import', path.join(tmp, 'nowhere'), '--keep', '0'], 'keep'],
-    [['download', '--parallel', 'many'], 'parallel'],
-    [['download', '--stall-timeout', 'abc'], 'stall-timeout'],
-    [['update', '--retries', '-1'], 'retries'],
-    [['update', '--retries', '1', '--retries', '2'], 'retries'],
-    [['plans', 'set', 'Ouro', '--quota', 'lots'], 'quota'],
-  ];
-  for (const [i, [args, flag]] of cases.entries()) {
-    test(args.join(' '), async () => {
-      const dataDir = path.join(tmp, `flags-${i}`);
-      const r = await run([...args, '--data-dir', dataDir], { timeoutMs: 30_000 });
-      assert.equal(r.code, 1, `exit code 1:\n${r.out}${r.err}`);
-      assert.match(r.err, new RegExp(`^error: --${flag} must be `), r.err);
-      assert.doesNotMatch(r.out + r.err, /NaN/);
-      assert.doesNotMatch(r.err, STACK);
-      assert.equal(fs.existsSync(dataDir), false, 'nothing ran: no data directory was created');
-    });
-  }
-});
+describe(
+  'a bad value of any numeric option stops the command with a message naming the flag',
+  { concurrency: 4 },
+  () => {
+    const cases: Array<[string[], string]> = [
+      [['serve', '--port', 'abc'], 'port'],
+      [['serve', '--port='], 'port'],
+      [['serve', '--port', '65536'], 'port'],
+      [['serve', '--workers', '0'], 'workers'],
+      [['serve', '--workers', '2.5'], 'workers'],
+      [['start', '--port', 'abc'], 'port'],
+      [['start', '--companies', '0'], 'companies'],
+      [['import', path.join(tmp, 'nowhere'), '--keep', 'abc'], 'keep'],
+      [['import', path.join(tmp, 'nowhere'), '--keep', '0'], 'keep'],
+      [['download', '--parallel', 'many'], 'parallel'],
+      [['download', '--stall-timeout', 'abc'], 'stall-timeout'],
+      [['update', '--retries', '-1'], 'retries'],
+      [['update', '--retries', '1', '--retries', '2'], 'retries'],
+      [['plans', 'set', 'Ouro', '--quota', 'lots'], 'quota'],
+    ];
+    for (const [i, [args, flag]] of cases.entries()) {
+      test(args.join(' '), async () => {
+        const dataDir = path.join(tmp, `flags-${i}`);
+        const r = await run([...args, '--data-dir', dataDir], { timeoutMs: 30_000 });
+        assert.equal(r.code, 1, `exit code 1:\n${r.out}${r.err}`);
+        assert.match(r.err, new RegExp(`^error: --${flag} must be `), r.err);
+        assert.doesNotMatch(r.out + r.err, /NaN/);
+        assert.doesNotMatch(r.err, STACK);
+        assert.equal(fs.existsSync(dataDir), false, 'nothing ran: no data directory was created');
+      });
+    }
+  },
+);
 
 describe('a port already in use', () => {
   let blocker: net.Server;
@@ -107,7 +111,9 @@ describe('a port already in use', () => {
   after(() => new Promise<void>((r) => blocker.close(() => r())));
 
   test('serve --workers 2 exits at once, saying so once, and leaves no worker behind', async () => {
-    const r = await run(['serve', '--workers', '2', '--port', String(port), '--data-dir', path.join(tmp, 'serve')], { timeoutMs: 30_000 });
+    const r = await run(['serve', '--workers', '2', '--port', String(port), '--data-dir', path.join(tmp, 'serve')], {
+      timeoutMs: 30_000,
+    });
     assert.equal(r.code, 1, `exit code 1 (${r.ms} ms):\n${r.err}`);
     assert.ok(r.ms < 15_000, `took ${r.ms} ms`);
     const said = r.err.match(new RegExp(`^error: port ${port} on 127\\.0\\.0\\.1 is already in use$`, 'gm')) ?? [];
@@ -118,7 +124,9 @@ describe('a port already in use', () => {
 
   test('start refuses before it generates a month or creates the demo account', async () => {
     const dataDir = path.join(tmp, 'start');
-    const r = await run(['start', '--port', String(port), '--companies', '50', '--data-dir', dataDir], { timeoutMs: 30_000 });
+    const r = await run(['start', '--port', String(port), '--companies', '50', '--data-dir', dataDir], {
+      timeoutMs: 30_000,
+    });
     assert.equal(r.code, 1, r.out + r.err);
     assert.match(r.err, new RegExp(`^error: port ${port} on 127\\.0\\.0\\.1 is already in use$`, 'm'));
     assert.doesNotMatch(r.out, /SYNTHETIC|Demo API token/);

@@ -12,7 +12,10 @@ import { openAppDb } from '../../src/storage/app-db.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function cli(dataDir: string, args: string[]) {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'cnpj-api.js'), '--data-dir', dataDir, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'cnpj-api.js'), '--data-dir', dataDir, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -32,7 +35,13 @@ test('plans set --watchlist-limit, plans list shows it, bad values refused', asy
     assert.equal(r.code, 0, r.err);
     r = cli(dir, ['plans', 'list', '--json']);
     const plans = JSON.parse(r.out) as { name: string; watchlistLimit: number }[];
-    assert.deepEqual(plans.filter((p) => p.name === 'Bronze' || p.name === 'Novo').map((p) => [p.name, p.watchlistLimit]), [['Bronze', 250], ['Novo', 0]]);
+    assert.deepEqual(
+      plans.filter((p) => p.name === 'Bronze' || p.name === 'Novo').map((p) => [p.name, p.watchlistLimit]),
+      [
+        ['Bronze', 250],
+        ['Novo', 0],
+      ],
+    );
 
     for (const bad of ['-1', '1.5', 'lots']) {
       r = cli(dir, ['plans', 'set', 'Bronze', '--watchlist-limit', bad]);

@@ -25,7 +25,8 @@ function withEnv<T>(value: string | undefined, fn: () => T): T {
 }
 
 test('--public-url is normalised to its origin; the flag wins over CNPJ_API_PUBLIC_URL', () => {
-  const of = (url: string | undefined, env?: string) => withEnv(env, () => proxyOptionsOf({ 'public-url': url, 'trust-proxy': false }));
+  const of = (url: string | undefined, env?: string) =>
+    withEnv(env, () => proxyOptionsOf({ 'public-url': url, 'trust-proxy': false }));
   assert.deepEqual(of('https://CNPJ.Example.com/'), { publicUrl: 'https://cnpj.example.com', trustProxy: false });
   assert.equal(of('https://cnpj.example.com:443').publicUrl, 'https://cnpj.example.com');
   assert.equal(of('http://[::1]:8080/').publicUrl, 'http://[::1]:8080');
@@ -47,21 +48,34 @@ test('a bad --public-url or CNPJ_API_PUBLIC_URL is refused with a sentence namin
     ['https://cnpj.example.com/api/', /must not have a path/],
   ];
   for (const [value, why] of bad) {
-    assert.throws(() => withEnv(undefined, () => proxyOptionsOf({ 'public-url': value, 'trust-proxy': false })), (e: Error) => {
-      assert.match(e.message, /^invalid --public-url "/, value);
-      assert.match(e.message, why, value);
-      return true;
-    });
+    assert.throws(
+      () => withEnv(undefined, () => proxyOptionsOf({ 'public-url': value, 'trust-proxy': false })),
+      (e: Error) => {
+        assert.match(e.message, /^invalid --public-url "/, value);
+        assert.match(e.message, why, value);
+        return true;
+      },
+    );
   }
-  assert.throws(() => withEnv('ftp://x', () => proxyOptionsOf({ 'trust-proxy': false })), /: invalid CNPJ_API_PUBLIC_URL "ftp:\/\/x": must be an http/);
+  assert.throws(
+    () => withEnv('ftp://x', () => proxyOptionsOf({ 'trust-proxy': false })),
+    /: invalid CNPJ_API_PUBLIC_URL "ftp:\/\/x": must be an http/,
+  );
 });
 
 test('serve and start exit non-zero at once on a bad public URL, naming the flag or variable', () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, ['bin/cnpj-api.js', ...args, '--port', '0', '--data-dir', dataDir], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
+    spawnSync(process.execPath, ['bin/cnpj-api.js', ...args, '--port', '0', '--data-dir', dataDir], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+      timeout: 30_000,
+    });
   const serve = run(['serve', '--public-url', 'https://cnpj.example.com/?x=1']);
   assert.equal(serve.status, 1, serve.stderr);
-  assert.match(serve.stderr, /^error: invalid --public-url "https:\/\/cnpj\.example\.com\/\?x=1": must not have a query/m);
+  assert.match(
+    serve.stderr,
+    /^error: invalid --public-url "https:\/\/cnpj\.example\.com\/\?x=1": must not have a query/m,
+  );
   const start = run(['start'], { [PUBLIC_URL_ENV]: 'cnpj.example.com' });
   assert.equal(start.status, 1, start.stderr);
   assert.match(start.stderr, /^error: invalid CNPJ_API_PUBLIC_URL "cnpj\.example\.com"/m);
@@ -69,18 +83,33 @@ test('serve and start exit non-zero at once on a bad public URL, naming the flag
 });
 
 test('serve --workers 2 --trust-proxy --public-url: every worker shows the public URL and sends HSTS', async () => {
-  const server = await spawnServe(dataDir, ['--workers', '2', '--trust-proxy', '--public-url', 'https://CNPJ.example.com/']);
+  const server = await spawnServe(dataDir, [
+    '--workers',
+    '2',
+    '--trust-proxy',
+    '--public-url',
+    'https://CNPJ.example.com/',
+  ]);
   try {
-    assert.match(server.stderr(), /serving on http:\/\/127\.0\.0\.1:\d+ \(public URL https:\/\/cnpj\.example\.com, docs: https:\/\/cnpj\.example\.com\/docs\)/);
+    assert.match(
+      server.stderr(),
+      /serving on http:\/\/127\.0\.0\.1:\d+ \(public URL https:\/\/cnpj\.example\.com, docs: https:\/\/cnpj\.example\.com\/docs\)/,
+    );
     // New connections, so the kernel hands them to both workers.
     for (let i = 0; i < 12; i++) {
-      const { status, hsts, body } = await new Promise<{ status?: number; hsts?: string | string[]; body: string }>((resolve, reject) => {
-        http.get(`${server.url}/openapi.json`, { agent: false }, (res) => {
-          let body = '';
-          res.setEncoding('utf8').on('data', (c) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode, hsts: res.headers['strict-transport-security'], body }));
-        }).on('error', reject);
-      });
+      const { status, hsts, body } = await new Promise<{ status?: number; hsts?: string | string[]; body: string }>(
+        (resolve, reject) => {
+          http
+            .get(`${server.url}/openapi.json`, { agent: false }, (res) => {
+              let body = '';
+              res.setEncoding('utf8').on('data', (c) => (body += c));
+              res.on('end', () =>
+                resolve({ status: res.statusCode, hsts: res.headers['strict-transport-security'], body }),
+              );
+            })
+            .on('error', reject);
+        },
+      );
       assert.equal(status, 200);
       assert.equal(hsts, 'max-age=31536000');
       assert.deepEqual((JSON.parse(body) as { servers: unknown }).servers, [{ url: 'https://cnpj.example.com' }]);

@@ -39,27 +39,52 @@ test('users set-password and users remove, while the server runs', async () => {
     assert.equal((await new WebClient(s.url).login('ana@acme.com.br', PASSWORD)).status, 429);
 
     // Bad inputs first: nothing changes.
-    fails(await cli(s.dataDir, ['users', 'set-password', '--email', 'nobody@acme.com.br'], 'a-good-long-password\n'), /^error: No user with the e-mail "nobody@acme.com.br"\.$/m);
-    fails(await cli(s.dataDir, ['users', 'set-password', '--email', 'ana@acme.com.br'], 'short\n'), /at least 10 characters/);
-    fails(await cli(s.dataDir, ['users', 'set-password', '--email', 'ana@acme.com.br'], ''), /No password given on stdin/);
-    fails(await cli(s.dataDir, ['users', 'set-password'], 'a-good-long-password\n'), /Missing required argument: email/);
+    fails(
+      await cli(s.dataDir, ['users', 'set-password', '--email', 'nobody@acme.com.br'], 'a-good-long-password\n'),
+      /^error: No user with the e-mail "nobody@acme.com.br"\.$/m,
+    );
+    fails(
+      await cli(s.dataDir, ['users', 'set-password', '--email', 'ana@acme.com.br'], 'short\n'),
+      /at least 10 characters/,
+    );
+    fails(
+      await cli(s.dataDir, ['users', 'set-password', '--email', 'ana@acme.com.br'], ''),
+      /No password given on stdin/,
+    );
+    fails(
+      await cli(s.dataDir, ['users', 'set-password'], 'a-good-long-password\n'),
+      /Missing required argument: email/,
+    );
     assert.ok(await isSignedIn(anaBrowser));
 
     const r = await cli(s.dataDir, ['users', 'set-password', '--email', ' ANA@acme.com.br'], 'a new long password\n');
     assert.equal(r.code, 0, r.err);
-    assert.equal(r.out, 'password of ana@acme.com.br changed; 1 web session(s) ended, failed logins for the e-mail forgotten\n');
+    assert.equal(
+      r.out,
+      'password of ana@acme.com.br changed; 1 web session(s) ended, failed logins for the e-mail forgotten\n',
+    );
     assert.equal(await isSignedIn(anaBrowser), false, 'the old session ended');
-    assert.equal((await new WebClient(s.url).login('ana@acme.com.br', PASSWORD)).status, 401, 'the old password is refused');
+    assert.equal(
+      (await new WebClient(s.url).login('ana@acme.com.br', PASSWORD)).status,
+      401,
+      'the old password is refused',
+    );
     const anaAgain = await signedIn('ana@acme.com.br', 'a new long password');
 
     // Remove: the last billing_admin is kept unless --force; a member goes at once.
     const biaBrowser = await signedIn('bia@acme.com.br');
-    fails(await cli(s.dataDir, ['users', 'remove', '--email', 'ana@acme.com.br']), /ana@acme\.com\.br is the last billing_admin of account "Acme".*--force/);
+    fails(
+      await cli(s.dataDir, ['users', 'remove', '--email', 'ana@acme.com.br']),
+      /ana@acme\.com\.br is the last billing_admin of account "Acme".*--force/,
+    );
     assert.ok(await isSignedIn(anaAgain));
     fails(await cli(s.dataDir, ['users', 'remove', '--email', 'nobody@acme.com.br']), /No user with the e-mail/);
     let rm = await cli(s.dataDir, ['users', 'remove', '--email', 'bia@acme.com.br']);
     assert.equal(rm.code, 0, rm.err);
-    assert.equal(rm.out, "user bia@acme.com.br removed (1 web session(s) ended); the account's API tokens are unaffected\n");
+    assert.equal(
+      rm.out,
+      "user bia@acme.com.br removed (1 web session(s) ended); the account's API tokens are unaffected\n",
+    );
     assert.equal(await isSignedIn(biaBrowser), false);
     rm = await cli(s.dataDir, ['users', 'remove', '--email', 'ana@acme.com.br', '--force']);
     assert.equal(rm.code, 0, rm.err);

@@ -39,12 +39,18 @@ function rows(d: string, prefix: string, keyFields: number): Map<string, string[
   }
   return map;
 }
-const ZIP_OF: Record<string, string> = { 'LUCRO REAL': 'Lucro Real.zip', 'LUCRO PRESUMIDO': 'Lucro Presumido.zip', 'LUCRO ARBITRADO': 'Lucro Arbitrado.zip' };
+const ZIP_OF: Record<string, string> = {
+  'LUCRO REAL': 'Lucro Real.zip',
+  'LUCRO PRESUMIDO': 'Lucro Presumido.zip',
+  'LUCRO ARBITRADO': 'Lucro Arbitrado.zip',
+};
 /** base → `zip|csv line` of the four regime zips (the CNPJ is formatted: 12.345.678/0001-90). */
 function regimeRows(d: string): Map<string, string[]> {
   const map = new Map<string, string[]>();
   for (const zip of ['Lucro Real.zip', 'Lucro Presumido.zip', 'Lucro Arbitrado.zip', 'Imunes e Isentas.zip']) {
-    for (const line of execFileSync('unzip', ['-p', join(d, zip)], { maxBuffer: 1 << 28 }).toString('latin1').split(/\r?\n/)) {
+    for (const line of execFileSync('unzip', ['-p', join(d, zip)], { maxBuffer: 1 << 28 })
+      .toString('latin1')
+      .split(/\r?\n/)) {
       if (!line || line.startsWith('ano,')) continue;
       const base = line.split(',')[1].replace(/\D/g, '').slice(0, 8);
       map.set(base, [...(map.get(base) ?? []), `${zip}|${line}`]);
@@ -60,10 +66,25 @@ const SIT = [5, 6, 7];
 const ADDR = [13, 14, 15, 16, 17, 18];
 // The Estabelecimentos / Empresas columns each kind may change.
 const ESTAB_COLS: Record<string, number[]> = {
-  baixa: SIT, inapta: SIT, suspensa: SIT, reativacao: SIT, endereco: ADDR, municipio: [...ADDR, 20], uf: [...ADDR, 19, 20],
-  cnae: [11, 12], cnae_secundaria: [12], nome_fantasia: [4], telefone: [21, 22], email: [27],
+  baixa: SIT,
+  inapta: SIT,
+  suspensa: SIT,
+  reativacao: SIT,
+  endereco: ADDR,
+  municipio: [...ADDR, 20],
+  uf: [...ADDR, 19, 20],
+  cnae: [11, 12],
+  cnae_secundaria: [12],
+  nome_fantasia: [4],
+  telefone: [21, 22],
+  email: [27],
 };
-const EMP_COLS: Record<string, number[]> = { razao_social: [1], natureza_juridica: [2, 3], capital_social: [4], porte: [5] };
+const EMP_COLS: Record<string, number[]> = {
+  razao_social: [1],
+  natureza_juridica: [2, 3],
+  capital_social: [4],
+  porte: [5],
+};
 
 test('an evolved month: the next month, its base named, every kind of change present', () => {
   const [m0, m1, m2] = months;
@@ -72,7 +93,10 @@ test('an evolved month: the next month, its base named, every kind of change pre
   assert.deepEqual(m1.evolvedFrom, { month: '2026-11', seed: 42 });
   assert.deepEqual(m2.evolvedFrom, { month: '2026-12', seed: m1.seed });
   assert.equal(m2.seed, 7);
-  assert.deepEqual(m2.evolution!.steps.map((s) => s.month), ['2026-12', '2027-01']);
+  assert.deepEqual(
+    m2.evolution!.steps.map((s) => s.month),
+    ['2026-12', '2027-01'],
+  );
   assert.deepEqual(m1.quirks, m0.quirks, 'the quirks are carried over');
   for (const m of [m1, m2]) {
     for (const [kind, c] of Object.entries(m.changes!)) {
@@ -80,13 +104,24 @@ test('an evolved month: the next month, its base named, every kind of change pre
     }
     assert.equal(m.changes!.abertura.companies, 11, '0.55% of 2,000');
   }
-  assert.match(execFileSync('unzip', ['-Z1', join(out(1), 'Empresas0.zip')], { encoding: 'latin1' }), /\.D61213\.EMPRECSV/);
+  assert.match(
+    execFileSync('unzip', ['-Z1', join(out(1), 'Empresas0.zip')], { encoding: 'latin1' }),
+    /\.D61213\.EMPRECSV/,
+  );
 });
 
 test('the same options give the same bytes', async () => {
   const again = join(dir, 'again');
   await generateDump({ companies: 0, out: again, evolveFrom: out(0) });
-  const hash = (d: string) => readdirSync(d).sort().map((f) => createHash('sha256').update(readFileSync(join(d, f))).digest('hex')).join();
+  const hash = (d: string) =>
+    readdirSync(d)
+      .sort()
+      .map((f) =>
+        createHash('sha256')
+          .update(readFileSync(join(d, f)))
+          .digest('hex'),
+      )
+      .join();
   assert.equal(hash(again), hash(out(1)));
 });
 
@@ -126,29 +161,44 @@ for (const step of [1, 2]) {
     // Simples: the option kinds, plus the companies that closed while in it
     const closedBases = new Set(differing.filter(([, v]) => fields(v[0])[5] === '08').map(([k]) => k.slice(0, 8)));
     const sim = [rows(a, 'Simples', 1), rows(b, 'Simples', 1)];
-    const simDiff = [...sim[1]].filter(([k, v]) => emp[0].has(k) && !closedBases.has(k) && sim[0].get(k)?.join() !== v.join());
+    const simDiff = [...sim[1]].filter(
+      ([k, v]) => emp[0].has(k) && !closedBases.has(k) && sim[0].get(k)?.join() !== v.join(),
+    );
     const simKinds = ['simples_entrada', 'simples_saida', 'mei_entrada', 'mei_saida'];
-    assert.equal(simDiff.length, simKinds.reduce((n, k) => n + c[k].count, 0));
-    for (const k of simKinds) for (const cnpj of c[k].examples) assert.notEqual(sim[0].get(cnpj.slice(0, 8))?.join(), sim[1].get(cnpj.slice(0, 8))?.join(), k);
+    assert.equal(
+      simDiff.length,
+      simKinds.reduce((n, k) => n + c[k].count, 0),
+    );
+    for (const k of simKinds)
+      for (const cnpj of c[k].examples)
+        assert.notEqual(sim[0].get(cnpj.slice(0, 8))?.join(), sim[1].get(cnpj.slice(0, 8))?.join(), k);
 
     // Sócios, as sets per company
     const soc = [rows(a, 'Socios', 1), rows(b, 'Socios', 1)];
-    const socDiff = [...new Set([...soc[0].keys(), ...soc[1].keys()])].filter((k) => emp[0].has(k) && soc[0].get(k)?.sort().join() !== soc[1].get(k)?.sort().join());
+    const socDiff = [...new Set([...soc[0].keys(), ...soc[1].keys()])].filter(
+      (k) => emp[0].has(k) && soc[0].get(k)?.sort().join() !== soc[1].get(k)?.sort().join(),
+    );
     assert.equal(socDiff.length, c.socio_entrada.count + c.socio_saida.count + c.socio_qualificacao.count);
 
     // Regimes: only the regime_tributario companies differ, in their latest year's forma, each row in its forma's zip
     const reg = [regimeRows(a), regimeRows(b)];
-    const regDiff = [...reg[1].keys()].filter((k) => emp[0].has(k) && reg[0].get(k)?.sort().join() !== reg[1].get(k)!.sort().join());
+    const regDiff = [...reg[1].keys()].filter(
+      (k) => emp[0].has(k) && reg[0].get(k)?.sort().join() !== reg[1].get(k)!.sort().join(),
+    );
     assert.equal(regDiff.length, c.regime_tributario.count);
-    for (const rowsOf of reg[1].values()) for (const [zip, , , , forma] of rowsOf.map((l) => l.split(/[|,]/))) assert.equal(zip, ZIP_OF[forma] ?? 'Imunes e Isentas.zip');
+    for (const rowsOf of reg[1].values())
+      for (const [zip, , , , forma] of rowsOf.map((l) => l.split(/[|,]/)))
+        assert.equal(zip, ZIP_OF[forma] ?? 'Imunes e Isentas.zip');
     const latest = (l: string[]) => l.map((x) => x.split(/[|,]/)).sort((x, y) => +y[1] - +x[1])[0][4];
-    for (const cnpj of c.regime_tributario.examples) assert.notEqual(latest(reg[0].get(cnpj.slice(0, 8))!), latest(reg[1].get(cnpj.slice(0, 8))!), cnpj);
+    for (const cnpj of c.regime_tributario.examples)
+      assert.notEqual(latest(reg[0].get(cnpj.slice(0, 8))!), latest(reg[1].get(cnpj.slice(0, 8))!), cnpj);
   });
 }
 
 test('imported, the differences between the months are the manifest counts (three months)', async () => {
   const dataDir = join(dir, 'data');
-  for (let i = 0; i < 3; i++) await runImport({ dataDir, inputs: [out(i)], month: months[i].month, keep: 3, search: false, log: () => {} });
+  for (let i = 0; i < 3; i++)
+    await runImport({ dataDir, inputs: [out(i)], month: months[i].month, keep: 3, search: false, log: () => {} });
   for (const step of [1, 2]) {
     const m = months[step];
     const found = countDifferences(snapshotDir(dataDir, months[step - 1].month), snapshotDir(dataDir, m.month));

@@ -15,7 +15,8 @@ let dirA: string;
 let dirB: string;
 let manifest: DumpManifest;
 
-const unzipList = (zip: string) => execFileSync('unzip', ['-Z1', zip], { encoding: 'latin1' }).split('\n').filter(Boolean);
+const unzipList = (zip: string) =>
+  execFileSync('unzip', ['-Z1', zip], { encoding: 'latin1' }).split('\n').filter(Boolean);
 const unzipAll = (zip: string) => execFileSync('unzip', ['-p', zip], { maxBuffer: 1 << 28 });
 
 /** Quote-aware split: `;` separator, `"` quote, no escape char, newlines allowed in quotes, blank lines skipped. */
@@ -68,7 +69,9 @@ before(async () => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 test('writes the 37 monthly zips and the 4 regime zips, each member named like the real ones', () => {
-  const zips = readdirSync(dirA).filter((f) => f.endsWith('.zip')).sort();
+  const zips = readdirSync(dirA)
+    .filter((f) => f.endsWith('.zip'))
+    .sort();
   assert.equal(zips.length, 41);
   assert.deepEqual(zips, manifest.files);
   const d = 'D60913'; // 2026-09, extraction day 13
@@ -79,7 +82,14 @@ test('writes the 37 monthly zips and the 4 regime zips, each member named like t
     expected[`Socios${i}.zip`] = new RegExp(`^K3241\\.K03200Y${i}\\.${d}\\.SOCIOCSV$`);
   }
   expected['Simples.zip'] = new RegExp(`^F\\.K03200\\$W\\.SIMPLES\\.CSV\\.${d}$`);
-  for (const [zip, kind] of [['Cnaes', 'CNAECSV'], ['Motivos', 'MOTICSV'], ['Municipios', 'MUNICCSV'], ['Naturezas', 'NATJUCSV'], ['Paises', 'PAISCSV'], ['Qualificacoes', 'QUALSCSV']]) {
+  for (const [zip, kind] of [
+    ['Cnaes', 'CNAECSV'],
+    ['Motivos', 'MOTICSV'],
+    ['Municipios', 'MUNICCSV'],
+    ['Naturezas', 'NATJUCSV'],
+    ['Paises', 'PAISCSV'],
+    ['Qualificacoes', 'QUALSCSV'],
+  ]) {
     expected[`${zip}.zip`] = new RegExp(`^F\\.K03200\\$Z\\.${d}\\.${kind}$`);
   }
   expected['Lucro Real.zip'] = /^Lucro Real\.csv$/;
@@ -98,7 +108,10 @@ test('writes the 37 monthly zips and the 4 regime zips, each member named like t
 
 test('every record has the right field count except the injected rejects; counts match the manifest', () => {
   const families: Array<[string, string, number, number]> = [
-    ['Empresas', 'empresas', 7, 10], ['Estabelecimentos', 'estabelecimentos', 30, 10], ['Socios', 'socios', 11, 10], ['Simples', 'simples', 7, 1],
+    ['Empresas', 'empresas', 7, 10],
+    ['Estabelecimentos', 'estabelecimentos', 30, 10],
+    ['Socios', 'socios', 11, 10],
+    ['Simples', 'simples', 7, 1],
   ];
   let rejects = 0;
   for (const [prefix, family, cols, shards] of families) {
@@ -116,7 +129,11 @@ test('every record has the right field count except the injected rejects; counts
   }
   assert.equal(rejects, manifest.expectedRejects);
   assert.ok(manifest.expectedRejects >= 3, 'at least one reject per main family');
-  for (const [zip, n] of [['Cnaes', 'cnaes'], ['Qualificacoes', 'qualificacoes'], ['Municipios', 'municipios']]) {
+  for (const [zip, n] of [
+    ['Cnaes', 'cnaes'],
+    ['Qualificacoes', 'qualificacoes'],
+    ['Municipios', 'municipios'],
+  ]) {
     const rows = records(unzipAll(join(dirA, `${zip}.zip`)).toString('latin1'));
     assert.ok(rows.every((r) => r.length === 2));
     assert.equal(rows.length, manifest.counts[n]);
@@ -127,9 +144,15 @@ test('every record has the right field count except the injected rejects; counts
 
 test('raw bytes: Latin-1, every field quoted, LF only, proportions and shard sizes', () => {
   const cnaes = unzipAll(join(dirA, 'Cnaes.zip'));
-  assert.ok(cnaes.includes(Buffer.from('"6204000";"Consultoria em tecnologia da informação"\n', 'latin1')), 'Latin-1 accents');
+  assert.ok(
+    cnaes.includes(Buffer.from('"6204000";"Consultoria em tecnologia da informação"\n', 'latin1')),
+    'Latin-1 accents',
+  );
   assert.ok(!cnaes.includes(Buffer.from('informação', 'utf8')));
-  assert.ok(unzipAll(join(dirA, 'Qualificacoes.zip')).includes(Buffer.from('"18";"Secret\u00c3\u00a1rio"', 'latin1')), 'embedded UTF-8');
+  assert.ok(
+    unzipAll(join(dirA, 'Qualificacoes.zip')).includes(Buffer.from('"18";"Secret\u00c3\u00a1rio"', 'latin1')),
+    'embedded UTF-8',
+  );
   const est = unzipAll(join(dirA, 'Estabelecimentos1.zip')).toString('latin1');
   assert.ok(!est.includes('\r'));
   for (const line of est.split('\n').slice(0, 50)) assert.match(line, /^"[0-9A-Z]{8}";"[0-9A-Z]{4}";"\d\d";"[12]";/);
@@ -144,7 +167,9 @@ test('raw bytes: Latin-1, every field quoted, LF only, proportions and shard siz
 test('check digits are valid for every establishment and sample CNPJ; samples exist', () => {
   const keys = new Set<string>();
   for (let i = 0; i < 10; i++) {
-    const text = unzipAll(join(dirA, `Estabelecimentos${i}.zip`)).toString('latin1').replaceAll('\u0000', '');
+    const text = unzipAll(join(dirA, `Estabelecimentos${i}.zip`))
+      .toString('latin1')
+      .replaceAll('\u0000', '');
     for (const r of records(text)) {
       if (r.length !== 30) continue;
       const cnpj = r[0] + r[1] + r[2];
@@ -157,22 +182,45 @@ test('check digits are valid for every establishment and sample CNPJ; samples ex
     assert.ok(isValidCnpj(c), c);
     assert.ok(keys.has(c), `${c} exists`);
   }
-  assert.ok(manifest.sampleCnpjs.some((c) => /[A-Z]/.test(c)), 'an alphanumeric CNPJ');
+  assert.ok(
+    manifest.sampleCnpjs.some((c) => /[A-Z]/.test(c)),
+    'an alphanumeric CNPJ',
+  );
   assert.ok(keys.has('12ABC34501DE35'));
   assert.equal(keys.size, manifest.expectedRows.estabelecimentos);
 });
 
 test('the real SERPRO and OKBR records are present', () => {
   const lat = (zip: string) => unzipAll(join(dirA, zip)).toString('latin1');
-  assert.ok(lat('Empresas1.zip').includes('"33683111";"SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)";"2011";"16";"1061004829,23";"05";""\n'));
+  assert.ok(
+    lat('Empresas1.zip').includes(
+      '"33683111";"SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)";"2011";"16";"1061004829,23";"05";""\n',
+    ),
+  );
   assert.ok(lat('Empresas0.zip').includes('"19131243";"OPEN KNOWLEDGE BRASIL";"3999";"16";"0,00";"05";""\n'));
-  assert.ok(lat('Estabelecimentos0.zip').includes('"33683111";"0002";"80";"2";"REGIONAL BRASILIA-DF";"02";"20040522";"00";"";"";"19670630";"6204000";"6201501,6202300,6203100,6209100,6311900";"AVENIDA";"L2 SGAN";"601";"MODULO G";"ASA NORTE";"70836900";"DF";"9701";'));
-  const socios = lat('Socios0.zip').split('\n').filter((l) => l.startsWith('"33683111"'));
+  assert.ok(
+    lat('Estabelecimentos0.zip').includes(
+      '"33683111";"0002";"80";"2";"REGIONAL BRASILIA-DF";"02";"20040522";"00";"";"";"19670630";"6204000";"6201501,6202300,6203100,6209100,6311900";"AVENIDA";"L2 SGAN";"601";"MODULO G";"ASA NORTE";"70836900";"DF";"9701";',
+    ),
+  );
+  const socios = lat('Socios0.zip')
+    .split('\n')
+    .filter((l) => l.startsWith('"33683111"'));
   assert.equal(socios.length, 6);
-  assert.ok(socios.includes('"33683111";"2";"ANDRE DE CESERO";"***220050**";"10";"20160616";"";"***000000**";"";"00";"6"'));
+  assert.ok(
+    socios.includes('"33683111";"2";"ANDRE DE CESERO";"***220050**";"10";"20160616";"";"***000000**";"";"00";"6"'),
+  );
   assert.ok(lat('Simples.zip').includes('"33683111";"S";"20140101";"00000000";"N";"00000000";"00000000"\n'));
-  assert.ok(lat('Cnaes.zip').includes('"6209100";"Suporte técnico, manutenção e outros serviços em tecnologia da informação"\n'));
-  const presumido2018 = execFileSync('unzip', ['-p', join(dirA, 'Lucro Presumido.zip'), 'Lucro Presumido/Lucro Presumido 2018.csv'], { encoding: 'latin1' });
+  assert.ok(
+    lat('Cnaes.zip').includes(
+      '"6209100";"Suporte técnico, manutenção e outros serviços em tecnologia da informação"\n',
+    ),
+  );
+  const presumido2018 = execFileSync(
+    'unzip',
+    ['-p', join(dirA, 'Lucro Presumido.zip'), 'Lucro Presumido/Lucro Presumido 2018.csv'],
+    { encoding: 'latin1' },
+  );
   assert.ok(presumido2018.startsWith('ano,cnpj,cnpj_da_scp,forma_de_tributacao,quantidade_de_escrituracoes\r\n'));
   assert.ok(presumido2018.includes('2018,33.683.111/0002-80,0,LUCRO PRESUMIDO,1\r\n'));
   const real = lat('Lucro Real.zip');
@@ -182,7 +230,8 @@ test('the real SERPRO and OKBR records are present', () => {
 });
 
 test('quirks are injected and counted', () => {
-  for (const name of Object.keys(manifest.quirks)) assert.ok(manifest.quirks[name] >= 1, `${name} injected at least once`);
+  for (const name of Object.keys(manifest.quirks))
+    assert.ok(manifest.quirks[name] >= 1, `${name} injected at least once`);
   assert.equal(manifest.quirks.wrongFieldCount, manifest.expectedRejects);
   assert.equal(manifest.duplicates.establishments, manifest.quirks.duplicateEstablishmentKey);
   assert.equal(manifest.duplicates.companies, manifest.quirks.duplicateCompanyRow);
@@ -193,10 +242,15 @@ test('quirks are injected and counted', () => {
   assert.ok(Buffer.concat([all, emp]).toString('latin1').includes('\\";"'), 'backslash before a closing quote');
   assert.ok(est[7].subarray(-2).equals(Buffer.from('\n\n')), 'trailing blank line');
   const dup = manifest.examples.duplicateEstablishmentKey;
-  const shardsWithDup = est.filter((b) => b.toString('latin1').includes(`"${dup.slice(0, 8)}";"${dup.slice(8, 12)}";"${dup.slice(12)}"`)).length;
+  const shardsWithDup = est.filter((b) =>
+    b.toString('latin1').includes(`"${dup.slice(0, 8)}";"${dup.slice(8, 12)}";"${dup.slice(12)}"`),
+  ).length;
   assert.equal(shardsWithDup, 2, 'duplicate key in two shards');
   // the raw LF splits a record across two physical lines
-  const lines = all.toString('latin1').split('\n').filter((l) => l.length > 0);
+  const lines = all
+    .toString('latin1')
+    .split('\n')
+    .filter((l) => l.length > 0);
   assert.ok(lines.length > manifest.counts.estabelecimentos + manifest.rejects.estabelecimentos);
 });
 
@@ -237,7 +291,8 @@ test('quirkRate 0 gives a clean dump (no quirks, no rejects, no blank line)', as
   const bases = (d: string) => {
     const set = new Set<string>();
     for (let i = 0; i < 10; i++) {
-      for (const r of records(unzipAll(join(d, `Empresas${i}.zip`)).toString('latin1'))) if (r.length === 7) set.add(r[0]);
+      for (const r of records(unzipAll(join(d, `Empresas${i}.zip`)).toString('latin1')))
+        if (r.length === 7) set.add(r[0]);
     }
     return [...set].sort();
   };

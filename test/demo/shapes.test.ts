@@ -20,7 +20,9 @@ let socios: string[][];
 function rows(family: string): string[][] {
   const out: string[][] = [];
   for (let i = 0; i < 10; i++) {
-    const text = execFileSync('unzip', ['-p', join(dir, `${family}${i}.zip`)], { maxBuffer: 1 << 28 }).toString('latin1');
+    const text = execFileSync('unzip', ['-p', join(dir, `${family}${i}.zip`)], { maxBuffer: 1 << 28 }).toString(
+      'latin1',
+    );
     for (const line of text.split('\n')) if (line) out.push(line.slice(1, -1).split('";"'));
   }
   return out;
@@ -58,7 +60,10 @@ test('name words: LTDA, COMERCIO, SERVICOS very common, a long tail of rare word
   assert.ok(share(accented.length, n) > 0.005 && share(accented.length, n) < 0.05, `accented names ${accented.length}`);
   assert.ok(names.some((s) => /SÃO|JOÃO|AÇÚCAR|COMÉRCIO|SERVIÇOS/.test(s)));
   const emptyFantasia = estabs.filter((e) => e[4] === '').length;
-  assert.ok(share(emptyFantasia, estabs.length) > 0.45 && share(emptyFantasia, estabs.length) < 0.65, 'nome fantasia often empty');
+  assert.ok(
+    share(emptyFantasia, estabs.length) > 0.45 && share(emptyFantasia, estabs.length) < 0.65,
+    'nome fantasia often empty',
+  );
 });
 
 test('UFs and cities by population: SP about a fifth, the capital the largest city', () => {
@@ -108,9 +113,15 @@ test('partners shared across companies: people by masked CPF and name, holdings 
   assert.ok(times >= 10, `a holding in many companies (${times})`);
   // the holding is a company of the dump, under the same name
   const [cnpj, name] = holding.split('|');
-  assert.ok(estabs.some((e) => e[0] + e[1] + e[2] === cnpj && e[3] === '1'), 'its head office exists');
+  assert.ok(
+    estabs.some((e) => e[0] + e[1] + e[2] === cnpj && e[3] === '1'),
+    'its head office exists',
+  );
   assert.equal(empresas.find((e) => e[0] === cnpj.slice(0, 8))?.[1], name);
   for (const p of socios) assert.ok(p.length === 11);
   const perCompany = count(socios.map((p) => `${p[0]}|${p[3]}|${p[2]}`));
-  assert.ok([...perCompany.values()].every((c) => c === 1), 'nobody twice in one company');
+  assert.ok(
+    [...perCompany.values()].every((c) => c === 1),
+    'nobody twice in one company',
+  );
 });

@@ -9,7 +9,8 @@ import { ZipWriter } from '../../src/demo/zip-writer.ts';
 const dir = mkdtempSync(join(tmpdir(), 'zip-writer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const unzipList = (zip: string) => execFileSync('unzip', ['-Z1', zip], { encoding: 'latin1' }).split('\n').filter(Boolean);
+const unzipList = (zip: string) =>
+  execFileSync('unzip', ['-Z1', zip], { encoding: 'latin1' }).split('\n').filter(Boolean);
 const unzipAll = (zip: string) => execFileSync('unzip', ['-p', zip], { maxBuffer: 1 << 28 });
 
 test('zip writer: ZIP64 records and `$`/spaces in names are accepted by unzip', () => {

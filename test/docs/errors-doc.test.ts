@@ -44,8 +44,16 @@ test('docs/errors.md lists exactly the codes and statuses of ERRORS', () => {
 
 test('the table parser reads a status/error table and ignores other tables', () => {
   const md = [
-    '| a | b |', '|---|---|', '| 1 | 2 |', '',
-    '| status | error | message |', '|---|---|---|', '| 400 | `x_y` | a \\| b |', '| 404 | `z` | c |', '', 'text',
+    '| a | b |',
+    '|---|---|',
+    '| 1 | 2 |',
+    '',
+    '| status | error | message |',
+    '|---|---|---|',
+    '| 400 | `x_y` | a \\| b |',
+    '| 404 | `z` | c |',
+    '',
+    'text',
   ].join('\n');
   assert.deepEqual(documentedErrors(md), ['400 x_y', '404 z']);
 });

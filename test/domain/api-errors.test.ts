@@ -31,6 +31,8 @@ test('the specific sentences: expiry date, plan, quota and renewal day written t
     'Estes 12 CNPJs novos não cabem na lista de monitoramento: o plano Bronze permite 1.000 CNPJs e resta 1 vaga. Nada foi adicionado.',
   );
   // Only the access checks' denials and the watchlist's limit have one.
-  const withSpecific = Object.entries(ERRORS).filter(([, d]) => (d as ErrorDef).specific).map(([k]) => k);
+  const withSpecific = Object.entries(ERRORS)
+    .filter(([, d]) => (d as ErrorDef).specific)
+    .map(([k]) => k);
   assert.deepEqual(withSpecific, ['token_expired', 'plan_without_api', 'quota_exceeded', 'watchlist_limit_exceeded']);
 });

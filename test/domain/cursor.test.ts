@@ -7,7 +7,13 @@ import { decodeCursor, encodeCursor } from '../../src/domain/cursor.ts';
 const SCOPE = 'establishments:33683111';
 
 test('round trip: the key comes back for the same scope, in URL-safe characters', () => {
-  for (const key of ['33683111000280', '33683111000280' + '33683111000191', '0', 'x'.repeat(128), '12ABC34501DE35|~ ']) {
+  for (const key of [
+    '33683111000280',
+    '33683111000280' + '33683111000191',
+    '0',
+    'x'.repeat(128),
+    '12ABC34501DE35|~ ',
+  ]) {
     const c = encodeCursor(SCOPE, key);
     assert.match(c, /^[A-Za-z0-9_-]+$/);
     assert.equal(decodeCursor(SCOPE, c), key);
@@ -16,7 +22,8 @@ test('round trip: the key comes back for the same scope, in URL-safe characters'
 
 test('another scope (endpoint, company, filter set) refuses the cursor', () => {
   const c = encodeCursor(SCOPE, '33683111000280');
-  for (const other of ['establishments:33683112', 'search:uf=SP', '', `${SCOPE} `]) assert.equal(decodeCursor(other, c), null, other);
+  for (const other of ['establishments:33683112', 'search:uf=SP', '', `${SCOPE} `])
+    assert.equal(decodeCursor(other, c), null, other);
 });
 
 test('every single-character edit, truncation or extension is refused', () => {
@@ -36,7 +43,18 @@ test('garbage is refused, not thrown', () => {
   const forged = Buffer.concat([Buffer.of(1), Buffer.from('33683111000280'), Buffer.alloc(8)]).toString('base64url');
   const otherVersion = Buffer.from(encodeCursor(SCOPE, 'k'), 'base64url');
   otherVersion[0] = 2;
-  for (const g of ['', 'abc', '!!!!', 'null', '%00', 'a b', 'x'.repeat(10_000), forged, otherVersion.toString('base64url'), Buffer.from('\x01\x00\x00').toString('base64url')]) {
+  for (const g of [
+    '',
+    'abc',
+    '!!!!',
+    'null',
+    '%00',
+    'a b',
+    'x'.repeat(10_000),
+    forged,
+    otherVersion.toString('base64url'),
+    Buffer.from('\x01\x00\x00').toString('base64url'),
+  ]) {
     assert.equal(decodeCursor(SCOPE, g), null, g.slice(0, 40));
   }
 });

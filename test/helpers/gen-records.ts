@@ -7,7 +7,25 @@ export function rng(seed: number): () => number {
   return () => r.next();
 }
 
-const WORDS = ['COMERCIO', 'LTDA', 'SERVICOS', 'RUA', 'AVENIDA', 'CENTRO', 'JARDIM', 'SAO', 'PAULO', 'BRASILIA', 'CONSTRUTORA', 'ME', 'EIRELI', 'DISTRIBUIDORA', 'SALA', 'ANDAR', 'BLOCO'];
+const WORDS = [
+  'COMERCIO',
+  'LTDA',
+  'SERVICOS',
+  'RUA',
+  'AVENIDA',
+  'CENTRO',
+  'JARDIM',
+  'SAO',
+  'PAULO',
+  'BRASILIA',
+  'CONSTRUTORA',
+  'ME',
+  'EIRELI',
+  'DISTRIBUIDORA',
+  'SALA',
+  'ANDAR',
+  'BLOCO',
+];
 
 function digits(r: () => number, n: number): string {
   let s = '';
@@ -24,11 +42,36 @@ function words(r: () => number, max: number): string {
 /** One realistic Estabelecimentos row (30 fields, ~260 bytes) as an array of field values. */
 export function estabelecimentoFields(r: () => number): string[] {
   return [
-    digits(r, 8), digits(r, 4), digits(r, 2), r() < 0.8 ? '1' : '2', words(r, 3), '0' + Math.floor(1 + r() * 8),
-    '20' + digits(r, 6), '00', '', '', '19' + digits(r, 6), digits(r, 7),
-    r() < 0.5 ? '' : `${digits(r, 7)},${digits(r, 7)},${digits(r, 7)}`, 'RUA', words(r, 4) || 'XV DE NOVEMBRO', digits(r, 3),
-    r() < 0.3 ? 'SALA 1' : '', words(r, 2) || 'CENTRO', digits(r, 8), 'SP', digits(r, 4), digits(r, 2),
-    digits(r, 8), '', '', '', '', r() < 0.4 ? 'contato@empresa.com.br' : '', '', '',
+    digits(r, 8),
+    digits(r, 4),
+    digits(r, 2),
+    r() < 0.8 ? '1' : '2',
+    words(r, 3),
+    '0' + Math.floor(1 + r() * 8),
+    '20' + digits(r, 6),
+    '00',
+    '',
+    '',
+    '19' + digits(r, 6),
+    digits(r, 7),
+    r() < 0.5 ? '' : `${digits(r, 7)},${digits(r, 7)},${digits(r, 7)}`,
+    'RUA',
+    words(r, 4) || 'XV DE NOVEMBRO',
+    digits(r, 3),
+    r() < 0.3 ? 'SALA 1' : '',
+    words(r, 2) || 'CENTRO',
+    digits(r, 8),
+    'SP',
+    digits(r, 4),
+    digits(r, 2),
+    digits(r, 8),
+    '',
+    '',
+    '',
+    '',
+    r() < 0.4 ? 'contato@empresa.com.br' : '',
+    '',
+    '',
   ];
 }
 

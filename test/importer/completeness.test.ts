@@ -31,7 +31,8 @@ function temp(prefix: string): string {
 /** A copy of a generated month, without `drop`, to damage. */
 function monthCopy(from: string, drop: string[] = []): string {
   const dir = temp('cnpj-month-');
-  for (const f of fs.readdirSync(from)) if (f.endsWith('.zip') && !drop.includes(f)) fs.copyFileSync(path.join(from, f), path.join(dir, f));
+  for (const f of fs.readdirSync(from))
+    if (f.endsWith('.zip') && !drop.includes(f)) fs.copyFileSync(path.join(from, f), path.join(dir, f));
   return dir;
 }
 
@@ -46,7 +47,12 @@ async function withActiveMonth(): Promise<{ dataDir: string; id: string; entries
 }
 
 /** Imports `inputs` expecting a refusal whose message matches `expected`; returns whether the writers had started. */
-async function refused(dataDir: string, inputs: string[], expected: RegExp, more: Partial<ImportOptions> = {}): Promise<boolean> {
+async function refused(
+  dataDir: string,
+  inputs: string[],
+  expected: RegExp,
+  more: Partial<ImportOptions> = {},
+): Promise<boolean> {
   let loaded = false;
   await assert.rejects(
     runImport({ dataDir, inputs, month: MONTH, ...more, testHooks: { onWritersStarted: () => (loaded = true) } }),
@@ -54,7 +60,10 @@ async function refused(dataDir: string, inputs: string[], expected: RegExp, more
       assert.equal(e.name, 'ImportError');
       assert.match(e.message, /^Not publishing an incomplete month: /);
       assert.match(e.message, expected);
-      assert.match(e.message, /The active snapshot is unchanged\. Import the complete month, or pass --allow-partial to publish it anyway\.$/);
+      assert.match(
+        e.message,
+        /The active snapshot is unchanged\. Import the complete month, or pass --allow-partial to publish it anyway\.$/,
+      );
       return true;
     },
   );
@@ -100,7 +109,11 @@ test('a folder with only Empresas1.zip is refused at once, naming the missing gr
 test('each missing required group is named; the regime files only warn', async () => {
   const { dataDir, id } = await withActiveMonth();
   for (const group of ['Simples.zip', 'Cnaes.zip', 'Qualificacoes.zip']) {
-    const loaded = await refused(dataDir, [monthCopy(big, [group])], new RegExp(`: missing ${group.replace('.zip', '')}\\. `));
+    const loaded = await refused(
+      dataDir,
+      [monthCopy(big, [group])],
+      new RegExp(`: missing ${group.replace('.zip', '')}\\. `),
+    );
     assert.equal(loaded, false);
   }
   const shards = fs.readdirSync(big).filter((f) => /^Socios\d\.zip$/.test(f));
@@ -108,15 +121,29 @@ test('each missing required group is named; the regime files only warn', async (
   assert.equal((await active(dataDir))?.id, id);
 
   const logs: string[] = [];
-  const s = await runImport({ dataDir, inputs: [monthCopy(big, ['Lucro Real.zip', 'Imunes e Isentas.zip'])], month: MONTH, log: (l) => logs.push(l) });
+  const s = await runImport({
+    dataDir,
+    inputs: [monthCopy(big, ['Lucro Real.zip', 'Imunes e Isentas.zip'])],
+    month: MONTH,
+    log: (l) => logs.push(l),
+  });
   assert.equal((await active(dataDir))?.id, s.snapshotId, 'published');
   assert.equal(s.stats.partial, undefined);
-  assert.ok(logs.includes('warning: no Lucro Real.zip, Imunes e Isentas.zip: the month is imported without that tax-regime data'), logs.join('\n'));
+  assert.ok(
+    logs.includes(
+      'warning: no Lucro Real.zip, Imunes e Isentas.zip: the month is imported without that tax-regime data',
+    ),
+    logs.join('\n'),
+  );
 });
 
 test('a gap in the shard numbers is refused before the load; a missing last shard is not a gap', async () => {
   const { dataDir, id } = await withActiveMonth();
-  const loaded = await refused(dataDir, [monthCopy(big, ['Empresas1.zip', 'Estabelecimentos3.zip', 'Estabelecimentos4.zip'])], /: a gap in the Empresas shards \(no Empresas1\); a gap in the Estabelecimentos shards \(no Estabelecimentos3, Estabelecimentos4\)\./);
+  const loaded = await refused(
+    dataDir,
+    [monthCopy(big, ['Empresas1.zip', 'Estabelecimentos3.zip', 'Estabelecimentos4.zip'])],
+    /: a gap in the Empresas shards \(no Empresas1\); a gap in the Estabelecimentos shards \(no Estabelecimentos3, Estabelecimentos4\)\./,
+  );
   assert.equal(loaded, false);
   assert.equal((await active(dataDir))?.id, id);
   // A renamed zip keeps its shard number in its member's name (K3241.K03200Y2.D60913.SOCIOCSV).
@@ -142,7 +169,11 @@ test('a garbage Cnaes.zip (every line rejected) is refused after the load; the h
 test('a main table under 90% of the active snapshot is refused; --allow-partial publishes and status says so', async () => {
   const { dataDir, id, entries } = await withActiveMonth();
   const before = (await active(dataDir))!.stats.tables;
-  const loaded = await refused(dataDir, [small], /: establishments has [\d,]+ rows, \d+\.\d% of the [\d,]+ of the active snapshot 2026-08_\S+ \(at least 90% expected\); companies has /);
+  const loaded = await refused(
+    dataDir,
+    [small],
+    /: establishments has [\d,]+ rows, \d+\.\d% of the [\d,]+ of the active snapshot 2026-08_\S+ \(at least 90% expected\); companies has /,
+  );
   assert.equal(loaded, true);
   assert.equal((await active(dataDir))?.id, id);
   assert.deepEqual(registryEntries(dataDir), entries);
@@ -150,7 +181,10 @@ test('a main table under 90% of the active snapshot is refused; --allow-partial 
   // The CLI: exit 1, one line on stderr (after the read-ahead warning on a disk that needs one: lib/read-ahead.ts).
   const r = await cli(['import', small, '--month', MONTH, '--data-dir', dataDir]);
   assert.equal(r.code, 1);
-  assert.match(r.stderr.replace(/^warning: .* reads ahead \d+ KB: .*\n/, ''), /^error: Not publishing an incomplete month: establishments has .* pass --allow-partial to publish it anyway\.\n$/);
+  assert.match(
+    r.stderr.replace(/^warning: .* reads ahead \d+ KB: .*\n/, ''),
+    /^error: Not publishing an incomplete month: establishments has .* pass --allow-partial to publish it anyway\.\n$/,
+  );
   assert.equal((await active(dataDir))?.id, id);
 
   const ok = await cli(['import', small, '--month', MONTH, '--data-dir', dataDir, '--allow-partial']);
@@ -163,10 +197,15 @@ test('a main table under 90% of the active snapshot is refused; --allow-partial 
   assert.equal(now.stats.partial?.length, 4, 'establishments, companies, partners, simples');
 
   const status = await cli(['status', '--data-dir', dataDir]);
-  assert.match(status.stdout, /active snapshot: \S+ \(month 2026-09, PARTIAL\)\nPARTIAL month, published with --allow-partial: establishments has /);
+  assert.match(
+    status.stdout,
+    /active snapshot: \S+ \(month 2026-09, PARTIAL\)\nPARTIAL month, published with --allow-partial: establishments has /,
+  );
   const server = await startServer({ dataDir, host: '127.0.0.1', port: 0, log: () => {} });
   try {
-    const body = (await (await fetch(`${server.url}/api/v1/status`)).json()) as { registry: { id: string; partial: boolean; synthetic: boolean } };
+    const body = (await (await fetch(`${server.url}/api/v1/status`)).json()) as {
+      registry: { id: string; partial: boolean; synthetic: boolean };
+    };
     assert.equal(body.registry.id, now.id);
     assert.equal(body.registry.partial, true);
   } finally {
@@ -194,11 +233,22 @@ test('a synthetic active snapshot (the npm start demo) sets no floor for a real 
 
 test('update never publishes an incomplete month, even with --allow-partial (which only lets the download go on)', async () => {
   const files: Record<string, Buffer> = {};
-  for (const f of fs.readdirSync(big)) if (f.endsWith('.zip') && f !== 'Simples.zip' && !f.startsWith('Lucro') && !f.startsWith('Imunes')) files[`/m/${MONTH}/${f}`] = fs.readFileSync(path.join(big, f));
+  for (const f of fs.readdirSync(big))
+    if (f.endsWith('.zip') && f !== 'Simples.zip' && !f.startsWith('Lucro') && !f.startsWith('Imunes'))
+      files[`/m/${MONTH}/${f}`] = fs.readFileSync(path.join(big, f));
   const server = await new TestServer({ autoindex: { '/m/': 'apache' }, files }).start();
   try {
     const dataDir = temp('cnpj-data-');
-    const args = ['update', '--data-dir', dataDir, '--source', `${server.url}/m/`, '--regime-source', 'none', '--allow-partial'];
+    const args = [
+      'update',
+      '--data-dir',
+      dataDir,
+      '--source',
+      `${server.url}/m/`,
+      '--regime-source',
+      'none',
+      '--allow-partial',
+    ];
     const r = await cli(args, { CNPJ_API_SOURCE: '', CNPJ_API_REGIME_SOURCE: '' });
     assert.equal(r.code, 1, r.stdout);
     assert.match(r.stderr, /^error: Not publishing an incomplete month: missing Simples\. /m);

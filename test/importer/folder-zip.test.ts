@@ -6,7 +6,14 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { crc32 } from 'node:zlib';
 import { ZipWriter } from '../../src/demo/zip-writer.ts';
-import { centralHeader, dataDescriptor, dosDateTime, endRecords, localHeader, type ZipEntry } from '../../src/demo/zip-records.ts';
+import {
+  centralHeader,
+  dataDescriptor,
+  dosDateTime,
+  endRecords,
+  localHeader,
+  type ZipEntry,
+} from '../../src/demo/zip-records.ts';
 import { planProblems } from '../../importer/completeness.ts';
 import { runImport, type ImportSummary } from '../../importer/run.ts';
 import { planImport } from '../../importer/import-plan.ts';
@@ -24,12 +31,20 @@ const FAST = { search: false, history: false } as const;
  * end record. `reversed` stores the files in reverse name order (the server's listing order is
  * not promised): they are still read in natural name order.
  */
-function folderDownload(dest: string, folder: string, dir: string, opts: { zip64?: boolean; method?: 0 | 8; reversed?: boolean } = {}): string {
+function folderDownload(
+  dest: string,
+  folder: string,
+  dir: string,
+  opts: { zip64?: boolean; method?: 0 | 8; reversed?: boolean } = {},
+): string {
   const w = new ZipWriter(dest, { forceZip64: opts.zip64 });
   w.addMember(`${folder}/`, '', { method: 0 });
   const names = fs.readdirSync(dir).sort();
   for (const name of opts.reversed ? names.reverse() : names) {
-    w.addMember(`${folder}/${name}`, fs.readFileSync(path.join(dir, name)), { method: opts.method ?? 0, dataDescriptor: true });
+    w.addMember(`${folder}/${name}`, fs.readFileSync(path.join(dir, name)), {
+      method: opts.method ?? 0,
+      dataDescriptor: true,
+    });
   }
   w.close();
   if (opts.zip64) {
@@ -45,13 +60,19 @@ function folderDownload(dest: string, folder: string, dir: string, opts: { zip64
 function allRows(dir: string): Record<string, unknown[]> {
   const out: Record<string, unknown[]> = {};
   for (const t of ALL_TABLES) {
-    out[t.name] = querySnapshot(dir, SNAPSHOT_FILES[t.file] as 'companies.db' | 'establishments.db', `SELECT * FROM ${t.name} ORDER BY rowid`);
+    out[t.name] = querySnapshot(
+      dir,
+      SNAPSHOT_FILES[t.file] as 'companies.db' | 'establishments.db',
+      `SELECT * FROM ${t.name} ORDER BY rowid`,
+    );
   }
   return out;
 }
 
 function counts(s: ImportSummary): Record<string, [number, number, number]> {
-  return Object.fromEntries(Object.entries(s.stats.tables).map(([name, t]) => [name, [t.rows, t.rejected, t.duplicates]]));
+  return Object.fromEntries(
+    Object.entries(s.stats.tables).map(([name, t]) => [name, [t.rows, t.rejected, t.duplicates]]),
+  );
 }
 
 async function assertSameImport(folder: ImportSummary, download: ImportSummary): Promise<void> {
@@ -73,7 +94,7 @@ test('a folder download (stored zips, data descriptors, `2026-09/` names) plans 
   assert.deepEqual(b.unknown, a.unknown);
   assert.deepEqual(planProblems(b), planProblems(a));
   assert.equal(b.compressedBytes, a.compressedBytes);
-  assert.equal(b.detectedMonth, '2026-09', 'from the download\'s name');
+  assert.equal(b.detectedMonth, '2026-09', "from the download's name");
 
   const folder = await runImport({ dataDir: tempDir(), inputs: [RECEITA_MINI], month: '2026-09', ...FAST });
   const download = await runImport({ dataDir: tempDir(), inputs: [outer], ...FAST });
@@ -89,9 +110,16 @@ test('the monthly download and the tax-regime zips given beside it plan as one f
   assert.equal(regimes.length, 4);
   for (const n of regimes) fs.renameSync(path.join(monthly, n), path.join(dir, n));
   const outer = folderDownload(path.join(dir, '2026-09.zip'), '2026-09', monthly);
-  const [a, b] = [await planImport([RECEITA_MINI]), await planImport([outer, ...regimes.map((n) => path.join(dir, n))])];
-  const shape = (p: typeof a) => p.sources.map((s) => [s.kind, s.member.name, typeof s.zip === 'string' ? 'file' : 'inside']);
-  assert.deepEqual(shape(b).map(([k, m]) => [k, m]), shape(a).map(([k, m]) => [k, m]));
+  const [a, b] = [
+    await planImport([RECEITA_MINI]),
+    await planImport([outer, ...regimes.map((n) => path.join(dir, n))]),
+  ];
+  const shape = (p: typeof a) =>
+    p.sources.map((s) => [s.kind, s.member.name, typeof s.zip === 'string' ? 'file' : 'inside']);
+  assert.deepEqual(
+    shape(b).map(([k, m]) => [k, m]),
+    shape(a).map(([k, m]) => [k, m]),
+  );
   assert.deepEqual(b.missing, a.missing);
   assert.equal(shape(b).filter(([k, , where]) => k === 'regimes' && where === 'file').length, 4);
 });
@@ -99,8 +127,15 @@ test('the monthly download and the tax-regime zips given beside it plan as one f
 test('a ZIP64 folder download in any order: the month from its folder, rejects named by both zips', async () => {
   // One bad Motivos line, so that the rejects file shows how it names its source.
   const dump = copySamples(tempDir('dump-'));
-  writeZip(path.join(dump, 'Motivos.zip'), 'Motivos', rec('00', 'SEM MOTIVO') + rec('01', 'EXTINCAO', 'one field too many'));
-  const outer = folderDownload(path.join(tempDir('dl-'), 'download.zip'), '2026-09', dump, { zip64: true, reversed: true });
+  writeZip(
+    path.join(dump, 'Motivos.zip'),
+    'Motivos',
+    rec('00', 'SEM MOTIVO') + rec('01', 'EXTINCAO', 'one field too many'),
+  );
+  const outer = folderDownload(path.join(tempDir('dl-'), 'download.zip'), '2026-09', dump, {
+    zip64: true,
+    reversed: true,
+  });
 
   const folder = await runImport({ dataDir: tempDir(), inputs: [dump], month: '2026-09', ...FAST });
   const download = await runImport({ dataDir: tempDir(), inputs: [outer], ...FAST });
@@ -121,14 +156,30 @@ test('zips past 4 GiB in the download (ZIP64 offsets) are read in place', async 
     fs.writeSync(fd, buf, 0, buf.length, offset);
     offset += buf.length;
   };
-  const hole: ZipEntry = { name: Buffer.from('2026-09/padding.bin'), offset, crc: 0, csize: 2 ** 32 + 2 ** 20, usize: 2 ** 32 + 2 ** 20, method: 0, descriptor: true };
+  const hole: ZipEntry = {
+    name: Buffer.from('2026-09/padding.bin'),
+    offset,
+    crc: 0,
+    csize: 2 ** 32 + 2 ** 20,
+    usize: 2 ** 32 + 2 ** 20,
+    method: 0,
+    descriptor: true,
+  };
   put(localHeader(hole, true, dos));
   offset += hole.csize;
   put(dataDescriptor(hole, true));
   entries.push(hole);
   for (const name of fs.readdirSync(RECEITA_MINI).filter((n) => n.endsWith('.zip'))) {
     const data = fs.readFileSync(path.join(RECEITA_MINI, name));
-    const e: ZipEntry = { name: Buffer.from(`2026-09/${name}`), offset, crc: crc32(data), csize: data.length, usize: data.length, method: 0, descriptor: true };
+    const e: ZipEntry = {
+      name: Buffer.from(`2026-09/${name}`),
+      offset,
+      crc: crc32(data),
+      csize: data.length,
+      usize: data.length,
+      method: 0,
+      descriptor: true,
+    };
     put(localHeader(e, true, dos));
     put(data);
     put(dataDescriptor(e, true));
@@ -140,7 +191,10 @@ test('zips past 4 GiB in the download (ZIP64 offsets) are read in place', async 
   fs.closeSync(fd);
 
   const plan = await planImport([outer]);
-  assert.ok(plan.sources.every((s) => typeof s.zip !== 'string' && s.zip.start > 2 ** 32), 'every inner zip starts past 4 GiB');
+  assert.ok(
+    plan.sources.every((s) => typeof s.zip !== 'string' && s.zip.start > 2 ** 32),
+    'every inner zip starts past 4 GiB',
+  );
   const folder = await runImport({ dataDir: tempDir(), inputs: [RECEITA_MINI], month: '2026-09', ...FAST });
   const download = await runImport({ dataDir: tempDir(), inputs: [outer], ...FAST });
   await assertSameImport(folder, download);
@@ -155,7 +209,10 @@ test('a truncated or damaged folder download fails naming it; the active snapsho
 
   // Truncated: the download stopped before its end (no central directory).
   fs.writeFileSync(outer, good.subarray(0, Math.floor(good.length * 0.6)));
-  await assert.rejects(runImport({ dataDir, inputs: [outer], ...FAST }), /^ImportError: 2026-09\.zip: truncated or corrupt zip file/);
+  await assert.rejects(
+    runImport({ dataDir, inputs: [outer], ...FAST }),
+    /^ImportError: 2026-09\.zip: truncated or corrupt zip file/,
+  );
 
   // A flipped byte inside an inner zip's compressed data: found by its CRC while loading.
   const socios = fs.readFileSync(path.join(RECEITA_MINI, 'Socios0.zip'));
@@ -168,20 +225,30 @@ test('a truncated or damaged folder download fails naming it; the active snapsho
     return true;
   });
   assert.equal((await active(dataDir))?.id, first.snapshotId);
-  assert.deepEqual(fs.readdirSync(path.join(dataDir, 'registry')).filter((n) => n.startsWith('.building-')), []);
+  assert.deepEqual(
+    fs.readdirSync(path.join(dataDir, 'registry')).filter((n) => n.startsWith('.building-')),
+    [],
+  );
 });
 
 test('a folder download zipped again (deflated zips) or holding two folders is refused with what to do', async () => {
   const dataDir = tempDir();
   const dir = tempDir('dl-');
   const deflated = folderDownload(path.join(dir, '2026-09.zip'), '2026-09', RECEITA_MINI, { method: 8 });
-  await assert.rejects(runImport({ dataDir, inputs: [deflated], ...FAST }), /^ImportError: 2026-09\.zip: the zips inside it are compressed again .*Unzip 2026-09\.zip into a folder and import that folder\.$/);
+  await assert.rejects(
+    runImport({ dataDir, inputs: [deflated], ...FAST }),
+    /^ImportError: 2026-09\.zip: the zips inside it are compressed again .*Unzip 2026-09\.zip into a folder and import that folder\.$/,
+  );
 
   const two = path.join(dir, 'months.zip');
   const w = new ZipWriter(two);
-  for (const m of ['2026-08', '2026-09']) w.addMember(`${m}/Cnaes.zip`, fs.readFileSync(path.join(RECEITA_MINI, 'Cnaes.zip')), { method: 0 });
+  for (const m of ['2026-08', '2026-09'])
+    w.addMember(`${m}/Cnaes.zip`, fs.readFileSync(path.join(RECEITA_MINI, 'Cnaes.zip')), { method: 0 });
   w.close();
-  await assert.rejects(runImport({ dataDir, inputs: [two], ...FAST }), /months\.zip: holds zips in 2 folders \(2026-08\/, 2026-09\/\): import one month's folder at a time/);
+  await assert.rejects(
+    runImport({ dataDir, inputs: [two], ...FAST }),
+    /months\.zip: holds zips in 2 folders \(2026-08\/, 2026-09\/\): import one month's folder at a time/,
+  );
   assert.equal(await active(dataDir), null);
 });
 

@@ -38,11 +38,17 @@ export function rec(...fields: string[]): string {
 /** Copies the real sample folder (so tests can add or damage files). */
 export function copySamples(dest: string): string {
   fs.mkdirSync(dest, { recursive: true });
-  for (const f of fs.readdirSync(RECEITA_MINI)) if (f.endsWith('.zip')) fs.copyFileSync(path.join(RECEITA_MINI, f), path.join(dest, f));
+  for (const f of fs.readdirSync(RECEITA_MINI))
+    if (f.endsWith('.zip')) fs.copyFileSync(path.join(RECEITA_MINI, f), path.join(dest, f));
   return dest;
 }
 
-export function querySnapshot<T>(dir: string, file: 'establishments.db' | 'companies.db', sql: string, ...params: unknown[]): T[] {
+export function querySnapshot<T>(
+  dir: string,
+  file: 'establishments.db' | 'companies.db',
+  sql: string,
+  ...params: unknown[]
+): T[] {
   const db = openSqlite(path.join(dir, file), { readonly: true, fileMustExist: true });
   try {
     return db.prepare(sql).all(...params) as T[];
@@ -64,9 +70,17 @@ export async function active(dataDir: string): Promise<SnapshotInfo | null> {
 /** The mainframe member name the Receita gives each of its zips (docs/receita-dump.md §2); `d` is `D60913`'s digits. */
 export function receitaMemberName(zip: string, d: string): string | null {
   const shard = /^(Empresas|Estabelecimentos|Socios)(\d+)\.zip$/.exec(zip);
-  if (shard) return `K3241.K03200Y${shard[2]}.D${d}.${{ Empresas: 'EMPRECSV', Estabelecimentos: 'ESTABELE', Socios: 'SOCIOCSV' }[shard[1]]}`;
+  if (shard)
+    return `K3241.K03200Y${shard[2]}.D${d}.${{ Empresas: 'EMPRECSV', Estabelecimentos: 'ESTABELE', Socios: 'SOCIOCSV' }[shard[1]]}`;
   if (zip === 'Simples.zip') return `F.K03200$W.SIMPLES.CSV.D${d}`;
-  const tag = { Cnaes: 'CNAECSV', Motivos: 'MOTICSV', Municipios: 'MUNICCSV', Naturezas: 'NATJUCSV', Paises: 'PAISCSV', Qualificacoes: 'QUALSCSV' }[zip.replace(/\.zip$/, '')];
+  const tag = {
+    Cnaes: 'CNAECSV',
+    Motivos: 'MOTICSV',
+    Municipios: 'MUNICCSV',
+    Naturezas: 'NATJUCSV',
+    Paises: 'PAISCSV',
+    Qualificacoes: 'QUALSCSV',
+  }[zip.replace(/\.zip$/, '')];
   return tag ? `F.K03200$Z.D${d}.${tag}` : null;
 }
 

@@ -38,8 +38,19 @@ before(async () => {
 
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const importMonth = (i: number, opts: { keep?: number; search?: boolean; history?: boolean } = {}): Promise<ImportSummary> =>
-  runImport({ dataDir, inputs: [input(i)], month: month(i), keep: opts.keep ?? 3, search: opts.search ?? false, history: opts.history, log: () => {} });
+const importMonth = (
+  i: number,
+  opts: { keep?: number; search?: boolean; history?: boolean } = {},
+): Promise<ImportSummary> =>
+  runImport({
+    dataDir,
+    inputs: [input(i)],
+    month: month(i),
+    keep: opts.keep ?? 3,
+    search: opts.search ?? false,
+    history: opts.history,
+    log: () => {},
+  });
 
 /** Every recorded row (or one month's), in key order; [] before history.db exists. */
 function rows(m?: string): ChangeRow[] {
@@ -47,7 +58,9 @@ function rows(m?: string): ChangeRow[] {
   const db = openSqlite(dataPaths(dataDir).historyDb, { readonly: true });
   try {
     const where = m === undefined ? '' : 'WHERE month = ?';
-    return db.prepare(`SELECT month, cnpj, tipo, campo, antes, depois FROM changes ${where} ORDER BY month, cnpj, campo`).all(...(m === undefined ? [] : [m])) as ChangeRow[];
+    return db
+      .prepare(`SELECT month, cnpj, tipo, campo, antes, depois FROM changes ${where} ORDER BY month, cnpj, campo`)
+      .all(...(m === undefined ? [] : [m])) as ChangeRow[];
   } finally {
     db.close();
   }
@@ -56,7 +69,11 @@ function rows(m?: string): ChangeRow[] {
 function recordedMonthRows(): { month: string; from_month: string; counts_json: string }[] {
   const db = openSqlite(dataPaths(dataDir).historyDb, { readonly: true });
   try {
-    return db.prepare('SELECT month, from_month, counts_json FROM history_months ORDER BY month').all() as { month: string; from_month: string; counts_json: string }[];
+    return db.prepare('SELECT month, from_month, counts_json FROM history_months ORDER BY month').all() as {
+      month: string;
+      from_month: string;
+      counts_json: string;
+    }[];
   } finally {
     db.close();
   }
@@ -68,14 +85,22 @@ function checkMonth(i: number): void {
   const [oldDir, newDir] = [snapshotDir(dataDir, month(i - 1)), snapshotDir(dataDir, month(i))];
   // The wiring records exactly what the comparison finds, each change once.
   const found: ChangeRow[] = [];
-  compareSnapshots(oldDir, newDir, (cnpj, tipo, campo, antes, depois) => found.push({ month: month(i), cnpj, tipo, campo, antes, depois }));
+  compareSnapshots(oldDir, newDir, (cnpj, tipo, campo, antes, depois) =>
+    found.push({ month: month(i), cnpj, tipo, campo, antes, depois }),
+  );
   const key = (r: ChangeRow) => `${r.cnpj} ${r.campo}`;
-  assert.deepEqual(recorded, found.sort((a, b) => (key(a) < key(b) ? -1 : 1)));
-  const of = (k: string, campo?: string) => recorded.filter((r) => r.cnpj === k && (campo === undefined || r.campo === campo));
+  assert.deepEqual(
+    recorded,
+    found.sort((a, b) => (key(a) < key(b) ? -1 : 1)),
+  );
+  const of = (k: string, campo?: string) =>
+    recorded.filter((r) => r.cnpj === k && (campo === undefined || r.campo === campo));
   const [old, now] = [snapshotLookup(oldDir), snapshotLookup(newDir)];
   const c = months[i].changes!;
-  for (const cnpj of c.abertura.examples) assert.deepEqual(of(cnpj), [{ month: month(i), cnpj, tipo: 'abertura', campo: '', antes: null, depois: null }]);
-  for (const cnpj of c.encerramento.examples) assert.deepEqual(of(cnpj), [{ month: month(i), cnpj, tipo: 'encerramento', campo: '', antes: null, depois: null }]);
+  for (const cnpj of c.abertura.examples)
+    assert.deepEqual(of(cnpj), [{ month: month(i), cnpj, tipo: 'abertura', campo: '', antes: null, depois: null }]);
+  for (const cnpj of c.encerramento.examples)
+    assert.deepEqual(of(cnpj), [{ month: month(i), cnpj, tipo: 'encerramento', campo: '', antes: null, depois: null }]);
   for (const [kind, campo] of Object.entries({ ...ESTABLISHMENT_KINDS, ...COMPANY_KINDS })) {
     assert.ok(c[kind].examples.length > 0, kind);
     for (const cnpj of c[kind].examples) {
@@ -86,10 +111,18 @@ function checkMonth(i: number): void {
       const [a, b] = [old.get(cnpj)!, now.get(cnpj)!];
       if (campo === 'socios') {
         const sizes = kind === 'socio_entrada' ? [0, 1] : kind === 'socio_saida' ? [1, 0] : [1, 1];
-        assert.deepEqual([JSON.parse(hit[0].antes!).length, JSON.parse(hit[0].depois!).length], sizes, `${kind} ${cnpj}`);
+        assert.deepEqual(
+          [JSON.parse(hit[0].antes!).length, JSON.parse(hit[0].depois!).length],
+          sizes,
+          `${kind} ${cnpj}`,
+        );
       } else {
         const f = campo as keyof typeof a.company;
-        assert.deepEqual([hit[0].antes, hit[0].depois], [JSON.stringify(a.company[f]), JSON.stringify(b.company[f])], `${kind} ${cnpj}`);
+        assert.deepEqual(
+          [hit[0].antes, hit[0].depois],
+          [JSON.stringify(a.company[f]), JSON.stringify(b.company[f])],
+          `${kind} ${cnpj}`,
+        );
       }
     }
   }
@@ -113,14 +146,17 @@ test('first import: nothing to compare, no history.db', async () => {
   assert.ok(!existsSync(dataPaths(dataDir).historyDb));
 });
 
-test('second month, with the search build beside the comparison: every kind of change once, with the lookup\'s values', async () => {
+test("second month, with the search build beside the comparison: every kind of change once, with the lookup's values", async () => {
   const s = await importMonth(1, { search: true });
   assert.ok(s.search);
   const r = s.history!.result!;
   assert.ok(r.recorded, JSON.stringify(s.history));
   assert.equal(r.fromMonth, month(0));
   assert.equal(r.replaced, false);
-  assert.equal(Object.values(r.counts).reduce((a, b) => a + b, 0), rows(month(1)).length);
+  assert.equal(
+    Object.values(r.counts).reduce((a, b) => a + b, 0),
+    rows(month(1)).length,
+  );
   assert.ok(s.history!.seconds >= s.history!.waitSeconds && s.history!.maxRssBytes > 0);
   // the staging file is gone from the published snapshot
   assert.ok(!existsSync(join(s.dir, 'history.db')));
@@ -131,7 +167,10 @@ test('second month, with the search build beside the comparison: every kind of c
   const subjects = (file: string) => {
     const db = openSqlite(file, { readonly: true });
     try {
-      return [db.prepare('SELECT * FROM subjects WHERE month = ? ORDER BY cnpj').all(month(1)), db.prepare('SELECT count(*) FROM municipio_names').pluck().get()];
+      return [
+        db.prepare('SELECT * FROM subjects WHERE month = ? ORDER BY cnpj').all(month(1)),
+        db.prepare('SELECT count(*) FROM municipio_names').pluck().get(),
+      ];
     } finally {
       db.close();
     }
@@ -148,14 +187,28 @@ test('second month, with the search build beside the comparison: every kind of c
 
 test('--skip-history, then `history record` and `history status`', async () => {
   const before = rows();
-  const imp = await runCli(['import', input(2), '--month', month(2), '--skip-search', '--skip-history', '--keep', '3', '--data-dir', dataDir]);
+  const imp = await runCli([
+    'import',
+    input(2),
+    '--month',
+    month(2),
+    '--skip-search',
+    '--skip-history',
+    '--keep',
+    '3',
+    '--data-dir',
+    dataDir,
+  ]);
   assert.equal(imp.code, 0, imp.err);
   assert.match(imp.out, /\n {2}history: skipped \(--skip-history\)/);
   assert.deepEqual(rows(), before);
 
   const rec = await runCli(['history', 'record', '--month', month(2), '--data-dir', dataDir]);
   assert.equal(rec.code, 0, rec.err);
-  assert.match(rec.out, /^2027-01 recorded against 2026-12: [\d,]+ changes \(\d+ abertura, \d+ encerramento, [\d,]+ alteracao\), compared in \d+\.\d s\n$/);
+  assert.match(
+    rec.out,
+    /^2027-01 recorded against 2026-12: [\d,]+ changes \(\d+ abertura, \d+ encerramento, [\d,]+ alteracao\), compared in \d+\.\d s\n$/,
+  );
   checkMonth(2);
 
   const st = await runCli(['history', 'status', '--data-dir', dataDir]);
@@ -163,7 +216,12 @@ test('--skip-history, then `history record` and `history status`', async () => {
   const lines = st.out.trimEnd().split('\n');
   assert.match(lines[0], /^history: .*history\.db, \d+\.\d MB \([\d,]+ bytes\), 2 months recorded$/);
   assert.match(lines[1], /^MONTH +COMPARED WITH +ABERTURA +ENCERRAMENTO +ALTERACAO +SECONDS +RECORDED AT$/);
-  assert.match(lines[2], new RegExp(`^2027-01 +2026-12 +${months[2].changes!.abertura.count} +${months[2].changes!.encerramento.count} +[\\d,]+ +\\d+\\.\\d +20`));
+  assert.match(
+    lines[2],
+    new RegExp(
+      `^2027-01 +2026-12 +${months[2].changes!.abertura.count} +${months[2].changes!.encerramento.count} +[\\d,]+ +\\d+\\.\\d +20`,
+    ),
+  );
   assert.match(lines[3], /^2026-12 +2026-11 /);
   const status = await runCli(['status', '--data-dir', dataDir]);
   assert.match(status.out, /\nhistory: last recorded month 2027-01 \(compared with 2026-12\)/);
@@ -172,15 +230,25 @@ test('--skip-history, then `history record` and `history status`', async () => {
 test('the same month again replaces its differences: no duplicates, the same counts', async () => {
   const [all, monthsBefore] = [rows(), recordedMonthRows()];
   const s = await importMonth(2);
-  assert.ok(s.history?.result?.recorded && s.history.result.replaced && s.history.result.fromMonth === month(1), JSON.stringify(s.history));
+  assert.ok(
+    s.history?.result?.recorded && s.history.result.replaced && s.history.result.fromMonth === month(1),
+    JSON.stringify(s.history),
+  );
   assert.deepEqual(rows(), all);
-  assert.deepEqual(recordedMonthRows().map((m) => [m.month, m.from_month, m.counts_json]), monthsBefore.map((m) => [m.month, m.from_month, m.counts_json]));
+  assert.deepEqual(
+    recordedMonthRows().map((m) => [m.month, m.from_month, m.counts_json]),
+    monthsBefore.map((m) => [m.month, m.from_month, m.counts_json]),
+  );
 });
 
 test('an older month records nothing and leaves the history as it was', async () => {
   const all = rows();
   const s = await importMonth(1);
-  assert.deepEqual(s.history?.result, { recorded: false, month: month(1), reason: `the history already goes to ${month(2)}; an older month (${month(1)}) records nothing` });
+  assert.deepEqual(s.history?.result, {
+    recorded: false,
+    month: month(1),
+    reason: `the history already goes to ${month(2)}; an older month (${month(1)}) records nothing`,
+  });
   assert.deepEqual(rows(), all);
   const rec = await runCli(['history', 'record', '--month', month(1), '--data-dir', dataDir]);
   assert.equal(rec.code, 1);
@@ -196,10 +264,22 @@ test('a failed comparison is logged and the import publishes anyway; the month k
   renameSync(file, `${file}.away`);
   const logged: string[] = [];
   try {
-    const s = await runImport({ dataDir, inputs: [input(2)], month: month(2), keep: 3, search: false, log: (l) => logged.push(l) });
+    const s = await runImport({
+      dataDir,
+      inputs: [input(2)],
+      month: month(2),
+      keep: 3,
+      search: false,
+      log: (l) => logged.push(l),
+    });
     assert.equal(s.history?.result, null);
     assert.match(s.history?.error ?? '', /unable to open database/);
-    assert.ok(logged.some((l) => /^history: recording 2027-01 failed \(.*\); the import goes on without differences for 2027-01/.test(l)), logged.join('\n'));
+    assert.ok(
+      logged.some((l) =>
+        /^history: recording 2027-01 failed \(.*\); the import goes on without differences for 2027-01/.test(l),
+      ),
+      logged.join('\n'),
+    );
     assert.equal(snapshotDir(dataDir, month(2)), s.dir, 'published');
   } finally {
     renameSync(`${file}.away`, file);
@@ -219,11 +299,20 @@ async function gone(pid: number): Promise<boolean> {
 
 test('a killed import kills its comparison and leaves history.db as it was', async () => {
   const all = rows();
-  const child = spawn(process.execPath, ['bin/cnpj-api.js', 'import', input(2), '--month', month(2), '--keep', '3', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['bin/cnpj-api.js', 'import', input(2), '--month', month(2), '--keep', '3', '--data-dir', dataDir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   // Once the comparison has started (the search build runs beside it), note the children and kill.
-  await new Promise<void>((resolve) => child.stderr.on('data', (b) => { err += b; if (/history: comparing/.test(err)) resolve(); }));
+  await new Promise<void>((resolve) =>
+    child.stderr.on('data', (b) => {
+      err += b;
+      if (/history: comparing/.test(err)) resolve();
+    }),
+  );
   const ps = await new Promise<string>((resolve) => {
     const p = spawn('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)]);
     let out = '';
@@ -231,7 +320,10 @@ test('a killed import kills its comparison and leaves history.db as it was', asy
     p.on('close', () => resolve(out));
   });
   // (at this size the comparison may already be done: then only the search builders are listed)
-  const pids = ps.split('\n').filter((l) => /__import-(history|search)/.test(l)).map((l) => Number(l.trim().split(/\s+/)[0]));
+  const pids = ps
+    .split('\n')
+    .filter((l) => /__import-(history|search)/.test(l))
+    .map((l) => Number(l.trim().split(/\s+/)[0]));
   assert.ok(pids.length >= 1, ps);
   child.kill('SIGTERM');
   assert.equal(await exited, 130, err);
@@ -249,11 +341,17 @@ test('pruning keeps the history; `backup` copies history.db beside app.db', asyn
   const file = join(dir, 'app-copy.db');
   const b = await runCli(['backup', file, '--data-dir', dataDir]);
   assert.equal(b.code, 0, b.err);
-  assert.match(b.out, /^backup written to .*app-copy\.db .*\nhistory backup written to .*app-copy\.history\.db \(\d+\.\d MB, \d+ bytes\)\n$/);
+  assert.match(
+    b.out,
+    /^backup written to .*app-copy\.db .*\nhistory backup written to .*app-copy\.history\.db \(\d+\.\d MB, \d+ bytes\)\n$/,
+  );
   const copy = openSqlite(join(dir, 'app-copy.history.db'), { readonly: true, fileMustExist: true });
   try {
     assert.equal(copy.pragma('journal_mode', { simple: true }), 'delete');
-    assert.deepEqual(copy.prepare('SELECT month, cnpj, tipo, campo, antes, depois FROM changes ORDER BY month, cnpj, campo').all(), all);
+    assert.deepEqual(
+      copy.prepare('SELECT month, cnpj, tipo, campo, antes, depois FROM changes ORDER BY month, cnpj, campo').all(),
+      all,
+    );
     assert.equal((copy.prepare('SELECT count(*) AS n FROM history_months').get() as { n: number }).n, 2);
   } finally {
     copy.close();

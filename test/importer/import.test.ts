@@ -32,34 +32,94 @@ test('imports the real Receita sample: SERPRO branch, partners, capital, regime,
   assert.ok(s.stats.missingFiles.includes('Estabelecimentos9.zip'));
   assert.ok(!s.stats.missingFiles.includes('Lucro Presumido.zip'));
 
-  const [{ digest, ...e }] = querySnapshot<Record<string, unknown>>(s.dir, 'establishments.db', 'SELECT * FROM establishments WHERE cnpj = ?', '33683111000280');
-  assert.ok(Number.isSafeInteger(digest), 'the row digest follows the columns');
-  assert.deepEqual(
-    e,
-    {
-      cnpj: '33683111000280', matriz_filial: 2, nome_fantasia: 'REGIONAL BRASILIA-DF', situacao_cadastral: 2,
-      data_situacao_cadastral: 20040522, motivo_situacao_cadastral: 0, nome_cidade_exterior: null, pais: null,
-      data_inicio_atividade: 19670630, cnae_fiscal: 6204000, cnaes_secundarios: '6201501,6202300,6203100,6209100,6311900',
-      tipo_logradouro: 'AVENIDA', logradouro: 'L2 SGAN', numero: '601', complemento: 'MODULO G', bairro: 'ASA NORTE',
-      cep: 70836900, uf: 'DF', municipio: 9701, ddd_1: null, telefone_1: null, ddd_2: null, telefone_2: null,
-      ddd_fax: null, fax: null, email: null, situacao_especial: null, data_situacao_especial: null,
-    },
+  const [{ digest, ...e }] = querySnapshot<Record<string, unknown>>(
+    s.dir,
+    'establishments.db',
+    'SELECT * FROM establishments WHERE cnpj = ?',
+    '33683111000280',
   );
-  const [c] = querySnapshot<Record<string, unknown>>(s.dir, 'companies.db', 'SELECT * FROM companies WHERE basico = ?', '33683111');
+  assert.ok(Number.isSafeInteger(digest), 'the row digest follows the columns');
+  assert.deepEqual(e, {
+    cnpj: '33683111000280',
+    matriz_filial: 2,
+    nome_fantasia: 'REGIONAL BRASILIA-DF',
+    situacao_cadastral: 2,
+    data_situacao_cadastral: 20040522,
+    motivo_situacao_cadastral: 0,
+    nome_cidade_exterior: null,
+    pais: null,
+    data_inicio_atividade: 19670630,
+    cnae_fiscal: 6204000,
+    cnaes_secundarios: '6201501,6202300,6203100,6209100,6311900',
+    tipo_logradouro: 'AVENIDA',
+    logradouro: 'L2 SGAN',
+    numero: '601',
+    complemento: 'MODULO G',
+    bairro: 'ASA NORTE',
+    cep: 70836900,
+    uf: 'DF',
+    municipio: 9701,
+    ddd_1: null,
+    telefone_1: null,
+    ddd_2: null,
+    telefone_2: null,
+    ddd_fax: null,
+    fax: null,
+    email: null,
+    situacao_especial: null,
+    data_situacao_especial: null,
+  });
+  const [c] = querySnapshot<Record<string, unknown>>(
+    s.dir,
+    'companies.db',
+    'SELECT * FROM companies WHERE basico = ?',
+    '33683111',
+  );
   assert.equal(c.razao_social, 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)');
   assert.equal(c.capital_social_cents, 106100482923);
   assert.equal(c.natureza_juridica, 2011);
   assert.equal(c.porte, 5);
-  const partners = querySnapshot<{ nome: string }>(s.dir, 'companies.db', 'SELECT nome FROM partners WHERE basico = ?', '33683111');
+  const partners = querySnapshot<{ nome: string }>(
+    s.dir,
+    'companies.db',
+    'SELECT nome FROM partners WHERE basico = ?',
+    '33683111',
+  );
   assert.equal(partners.length, 6);
-  const regime = querySnapshot<Record<string, unknown>>(s.dir, 'companies.db', 'SELECT * FROM regimes WHERE basico = ?', '33683111');
-  assert.ok(regime.every((r) => Number.isSafeInteger(r.digest)), 'the row digest follows the columns');
-  assert.deepEqual(regime.map(({ digest: _, ...r }) => r), [
-    { basico: '33683111', cnpj: '33683111000280', ano: 2018, cnpj_scp: null, forma: 'LUCRO PRESUMIDO', escrituracoes: 1 },
-  ]);
-  const [cnae] = querySnapshot<{ description: string }>(s.dir, 'companies.db', 'SELECT description FROM cnaes WHERE code = 6204000');
+  const regime = querySnapshot<Record<string, unknown>>(
+    s.dir,
+    'companies.db',
+    'SELECT * FROM regimes WHERE basico = ?',
+    '33683111',
+  );
+  assert.ok(
+    regime.every((r) => Number.isSafeInteger(r.digest)),
+    'the row digest follows the columns',
+  );
+  assert.deepEqual(
+    regime.map(({ digest: _, ...r }) => r),
+    [
+      {
+        basico: '33683111',
+        cnpj: '33683111000280',
+        ano: 2018,
+        cnpj_scp: null,
+        forma: 'LUCRO PRESUMIDO',
+        escrituracoes: 1,
+      },
+    ],
+  );
+  const [cnae] = querySnapshot<{ description: string }>(
+    s.dir,
+    'companies.db',
+    'SELECT description FROM cnaes WHERE code = 6204000',
+  );
   assert.equal(cnae.description, 'Consultoria em tecnologia da informação');
-  const [motivo] = querySnapshot<{ description: string }>(s.dir, 'companies.db', 'SELECT description FROM motivos WHERE code = 0');
+  const [motivo] = querySnapshot<{ description: string }>(
+    s.dir,
+    'companies.db',
+    'SELECT description FROM motivos WHERE code = 0',
+  );
   assert.equal(motivo.description, 'SEM MOTIVO', 'repeated internal spaces collapsed');
 
   const out = execFileSync(process.execPath, [BIN, 'status', '--data-dir', dataDir], { encoding: 'utf8' });
@@ -71,7 +131,38 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
   const dataDir = tempDir();
   const dump = tempDir('dump-');
   const est = (base: string, order: string, dv: string, o: Partial<Record<number, string>> = {}) => {
-    const f = [base, order, dv, '1', 'FANTASIA', '02', '20200101', '00', '', '', '20200101', '6204000', '', 'RUA', 'A', '1', '', 'CENTRO', '01001000', 'SP', '7107', '11', '999999999', '', '', '', '', 'a@B.com', '', ''];
+    const f = [
+      base,
+      order,
+      dv,
+      '1',
+      'FANTASIA',
+      '02',
+      '20200101',
+      '00',
+      '',
+      '',
+      '20200101',
+      '6204000',
+      '',
+      'RUA',
+      'A',
+      '1',
+      '',
+      'CENTRO',
+      '01001000',
+      'SP',
+      '7107',
+      '11',
+      '999999999',
+      '',
+      '',
+      '',
+      '',
+      'a@B.com',
+      '',
+      '',
+    ];
     for (const [i, v] of Object.entries(o)) f[+i] = v!;
     return rec(...f);
   };
@@ -81,7 +172,15 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
     est('11222333', '0001', '81', { 4: 'SWEET HOME II\nINCORPORADORA' }) +
       est('11444777', '0001', '61', { 16: 'EDIF HORTO;BLOCO 2;ANDAR 805', 4: 'POLI BRILHO\\' }) +
       est('11444777', '0002', '42', { 16: 'SALA\u0000 1', 5: '2', 6: '0', 10: '2021221', 18: '1001000' }) +
-      est('11444777', '0003', '23', { 6: '00000000', 10: '20230231', 18: 'DE 19805', 21: '011', 22: '3333-4444', 23: '0', 24: '12345678901234567' }) +
+      est('11444777', '0003', '23', {
+        6: '00000000',
+        10: '20230231',
+        18: 'DE 19805',
+        21: '011',
+        22: '3333-4444',
+        23: '0',
+        24: '12345678901234567',
+      }) +
       '"11222333";"0002";"62";"too";"few"\n' +
       est('11222333', '0001', '99') + // wrong check digits
       est('12ABC345', '01DE', '35', { 4: 'ALFANUMERICA' }) +
@@ -102,7 +201,11 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
       rec('12ABC345', 'ALFA SA', '2054', '10', '1.234,56', '3', ''),
   );
   // "Secretário" stored as UTF-8 bytes inside the Latin-1 file (the 2021 QUALSCSV does this).
-  writeZip(path.join(dump, 'Qualificacoes.zip'), 'F.K03200$Z.D60913.QUALSCSV', rec('18', Buffer.from('Secretário', 'utf8').toString('latin1')) + rec('49', 'Sócio-Administrador'));
+  writeZip(
+    path.join(dump, 'Qualificacoes.zip'),
+    'F.K03200$Z.D60913.QUALSCSV',
+    rec('18', Buffer.from('Secretário', 'utf8').toString('latin1')) + rec('49', 'Sócio-Administrador'),
+  );
 
   // A handful of hand-made files, not a month: published only with allowPartial.
   const s = await runImport({ dataDir, inputs: [dump], allowPartial: true });
@@ -114,9 +217,17 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
   assert.equal(t.companies.duplicates, 1);
   assert.equal(t.companies.rows, 3);
 
-  const rows = querySnapshot<Record<string, unknown>>(s.dir, 'establishments.db', 'SELECT * FROM establishments ORDER BY cnpj');
+  const rows = querySnapshot<Record<string, unknown>>(
+    s.dir,
+    'establishments.db',
+    'SELECT * FROM establishments ORDER BY cnpj',
+  );
   const by = Object.fromEntries(rows.map((r) => [r.cnpj as string, r]));
-  assert.equal(by['11222333000181'].nome_fantasia, 'SWEET HOME II INCORPORADORA', 'quoted newline kept inside the field');
+  assert.equal(
+    by['11222333000181'].nome_fantasia,
+    'SWEET HOME II INCORPORADORA',
+    'quoted newline kept inside the field',
+  );
   assert.equal(by['11444777000161'].complemento, 'EDIF HORTO;BLOCO 2;ANDAR 805');
   assert.equal(by['11444777000161'].nome_fantasia, 'POLI BRILHO\\');
   assert.equal(by['11444777000161'].email, 'a@B.com');
@@ -137,13 +248,24 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
   assert.equal(by['11222333000262'].nome_fantasia, 'SECOND VERSION', 'last one wins across shards');
   assert.equal(by['12ABC34501DE35'].nome_fantasia, 'ALFANUMERICA');
 
-  const comps = querySnapshot<{ basico: string; razao_social: string; capital_social_cents: number; porte: number }>(s.dir, 'companies.db', 'SELECT * FROM companies ORDER BY basico');
-  assert.deepEqual(comps.map((c) => [c.basico, c.razao_social, c.capital_social_cents, c.porte]), [
-    ['11222333', 'EMPRESA UM LTDA', 1800000, 1],
-    ['11444777', 'EMPRESA DOIS', 99999999999900, 5],
-    ['12ABC345', 'ALFA SA', 123456, 3],
-  ]);
-  const [q] = querySnapshot<{ description: string }>(s.dir, 'companies.db', 'SELECT description FROM qualificacoes WHERE code = 18');
+  const comps = querySnapshot<{ basico: string; razao_social: string; capital_social_cents: number; porte: number }>(
+    s.dir,
+    'companies.db',
+    'SELECT * FROM companies ORDER BY basico',
+  );
+  assert.deepEqual(
+    comps.map((c) => [c.basico, c.razao_social, c.capital_social_cents, c.porte]),
+    [
+      ['11222333', 'EMPRESA UM LTDA', 1800000, 1],
+      ['11444777', 'EMPRESA DOIS', 99999999999900, 5],
+      ['12ABC345', 'ALFA SA', 123456, 3],
+    ],
+  );
+  const [q] = querySnapshot<{ description: string }>(
+    s.dir,
+    'companies.db',
+    'SELECT description FROM qualificacoes WHERE code = 18',
+  );
   assert.equal(q.description, 'Secretário');
 
   assert.equal(s.rejectsFiles.length, 1);
@@ -159,7 +281,10 @@ test('rejects files keep the first MAX_REJECT_LINES records; the summary counts 
   const dataDir = tempDir();
   try {
     const bad = MAX_REJECT_LINES + 2000;
-    const lines = [rec('6204000', 'Consultoria em tecnologia da informação'), ...Array.from({ length: bad }, (_, i) => rec(`lixo ${i}`))];
+    const lines = [
+      rec('6204000', 'Consultoria em tecnologia da informação'),
+      ...Array.from({ length: bad }, (_, i) => rec(`lixo ${i}`)),
+    ];
     writeZip(path.join(dump, 'Cnaes.zip'), 'F.K03200$Z.D60913.CNAECSV', lines.join(''));
     const s = await runImport({ dataDir, inputs: [dump], month: '2026-09', allowPartial: true });
     assert.equal(s.stats.tables.cnaes.rows, 1);
@@ -195,7 +320,10 @@ test('a corrupt or truncated zip aborts the import and leaves the active snapsho
 
 test('a full disk aborts cleanly with a clear error', async () => {
   const dataDir = tempDir();
-  await assert.rejects(runImport({ dataDir, inputs: [RECEITA_MINI], month: '2026-09', testHooks: { maxPageCount: 3 } }), /disk full during the import/);
+  await assert.rejects(
+    runImport({ dataDir, inputs: [RECEITA_MINI], month: '2026-09', testHooks: { maxPageCount: 3 } }),
+    /disk full during the import/,
+  );
   assert.equal(await active(dataDir), null);
   assert.deepEqual(buildingDirs(dataDir), []);
 });
@@ -208,11 +336,44 @@ test('a killed import (SIGKILL) leaves the old snapshot active; the next import 
   let text = '';
   for (let i = 0; i < 150_000; i++) {
     const base = String(10000000 + i);
-    text += rec(base, '0001', '00', '1', 'NOME FANTASIA QUALQUER', '02', '20200101', '00', '', '', '20200101', '6204000', '6201501,6202300', 'RUA', 'DAS FLORES', '100', 'SALA 1', 'CENTRO', '01001000', 'SP', '7107', '11', '33334444', '', '', '', '', 'x@y.com', '', '');
+    text += rec(
+      base,
+      '0001',
+      '00',
+      '1',
+      'NOME FANTASIA QUALQUER',
+      '02',
+      '20200101',
+      '00',
+      '',
+      '',
+      '20200101',
+      '6204000',
+      '6201501,6202300',
+      'RUA',
+      'DAS FLORES',
+      '100',
+      'SALA 1',
+      'CENTRO',
+      '01001000',
+      'SP',
+      '7107',
+      '11',
+      '33334444',
+      '',
+      '',
+      '',
+      '',
+      'x@y.com',
+      '',
+      '',
+    );
   }
   writeZip(path.join(dump, 'Estabelecimentos0.zip'), 'K3241.K03200Y0.D60913.ESTABELE', text);
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [BIN, 'import', dump, '--data-dir', dataDir, '--allow-partial'], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [BIN, 'import', dump, '--data-dir', dataDir, '--allow-partial'], {
+    stdio: 'ignore',
+  });
   // Wait until the build folder exists, then kill the importer hard.
   for (let i = 0; i < 200 && buildingDirs(dataDir).length === 0; i++) await new Promise((r) => setTimeout(r, 25));
   assert.equal(buildingDirs(dataDir).length, 1, 'the import started');
@@ -236,7 +397,14 @@ test('re-import of newer months switches the active snapshot and prunes old ones
   const app = await openAppDb(dataDir);
   const all = listSnapshots(app.sqlite, path.join(dataDir, 'registry'));
   await app.close();
-  assert.deepEqual(all.map((x) => [x.month, x.status]), [['2026-09', 'active'], ['2026-08', 'retired'], ['2026-07', 'deleted']]);
+  assert.deepEqual(
+    all.map((x) => [x.month, x.status]),
+    [
+      ['2026-09', 'active'],
+      ['2026-08', 'retired'],
+      ['2026-07', 'deleted'],
+    ],
+  );
 });
 
 test('bad inputs: unknown files, no month, bad month, missing path', async () => {
@@ -248,7 +416,12 @@ test('bad inputs: unknown files, no month, bad month, missing path', async () =>
   await assert.rejects(runImport({ dataDir, inputs: [dump] }), /--month/);
   await assert.rejects(runImport({ dataDir, inputs: [dump], month: '2026-13' }), /invalid month/);
   await assert.rejects(runImport({ dataDir, inputs: [path.join(dump, 'nope')] }), /not found/);
-  const r = await runImport({ dataDir, inputs: [path.join(dump, 'Empresas0.zip')], month: '2026-09', allowPartial: true });
+  const r = await runImport({
+    dataDir,
+    inputs: [path.join(dump, 'Empresas0.zip')],
+    month: '2026-09',
+    allowPartial: true,
+  });
   assert.equal(r.stats.tables.companies.rows, 1, 'a subset is imported with allowPartial');
   assert.ok(r.stats.missingFiles.includes('Estabelecimentos0.zip'));
 });

@@ -34,7 +34,11 @@ test('identical partner rows are served once, in one shard or across two; rows d
       socio('ESTRANGEIRO', { 6: '105' }) +
       socio('ESTRANGEIRO', { 6: '106' }),
   );
-  writeZip(path.join(dump, 'Socios2.zip'), 'K3241.K03200Y2.D60913.SOCIOCSV', socio('EM DOIS ARQUIVOS') + socio('ADJACENTE REPETIDO'));
+  writeZip(
+    path.join(dump, 'Socios2.zip'),
+    'K3241.K03200Y2.D60913.SOCIOCSV',
+    socio('EM DOIS ARQUIVOS') + socio('ADJACENTE REPETIDO'),
+  );
 
   const dataDir = tempDir();
   const s = await runImport({ dataDir, inputs: [dump], month: '2026-09', search: false, history: false });

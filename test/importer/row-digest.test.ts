@@ -15,9 +15,23 @@ test('equal rows, equal digests; the key is not part of it', () => {
 
 test('every difference IS sees gives another digest', () => {
   const variants: SqlParam[][] = [
-    ['ab', 'c'], ['a', 'bc'], ['abc', ''], ['abc', null], [null, 'abc'], ['', 'abc'],
-    [12, 'x'], ['12', 'x'], [12.5, 'x'], [13, 'x'], [2 ** 40, 'x'], [2 ** 40 + 1, 'x'], [-1, 'x'], [4294967295, 'x'],
-    ['SÃO PAULO', 'x'], ['SAO PAULO', 'x'], ['x', 'SÃO PAULO'],
+    ['ab', 'c'],
+    ['a', 'bc'],
+    ['abc', ''],
+    ['abc', null],
+    [null, 'abc'],
+    ['', 'abc'],
+    [12, 'x'],
+    ['12', 'x'],
+    [12.5, 'x'],
+    [13, 'x'],
+    [2 ** 40, 'x'],
+    [2 ** 40 + 1, 'x'],
+    [-1, 'x'],
+    [4294967295, 'x'],
+    ['SÃO PAULO', 'x'],
+    ['SAO PAULO', 'x'],
+    ['x', 'SÃO PAULO'],
   ];
   const digests = variants.map((v) => d(...v));
   assert.equal(new Set(digests).size, variants.length, JSON.stringify(variants.map((v, i) => [v, digests[i]])));
@@ -26,7 +40,10 @@ test('every difference IS sees gives another digest', () => {
 test('range and spread: 200,000 rows differing in one character or one code, no collision', () => {
   const seen = new Set<number>();
   for (let i = 0; i < 100_000; i++) {
-    for (const row of [[`RUA ${i}`, 1, 'SP', null], ['RUA 1', i, 'SP', null]] as SqlParam[][]) {
+    for (const row of [
+      [`RUA ${i}`, 1, 'SP', null],
+      ['RUA 1', i, 'SP', null],
+    ] as SqlParam[][]) {
       const x = d(...row);
       assert.ok(Number.isSafeInteger(x) && x >= 0 && x < 2 ** 47);
       seen.add(x);

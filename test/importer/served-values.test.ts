@@ -13,7 +13,38 @@ import { querySnapshot, rec, tempDir, writeZip } from './helpers.ts';
 /** An Estabelecimentos record (30 fields): head office, active, in São Paulo, with this CEP. */
 function est(base: string, cep: string, fantasia: string): string {
   const dv = makeCnpj(base, '0001').slice(12);
-  return rec(base, '0001', dv, '1', fantasia, '02', '20200101', '00', '', '', '20200101', '6204000', '', 'RUA', 'A', '1', '', 'CENTRO', cep, 'SP', '7107', '11', '33334444', '', '', '', '', '', '', '');
+  return rec(
+    base,
+    '0001',
+    dv,
+    '1',
+    fantasia,
+    '02',
+    '20200101',
+    '00',
+    '',
+    '',
+    '20200101',
+    '6204000',
+    '',
+    'RUA',
+    'A',
+    '1',
+    '',
+    'CENTRO',
+    cep,
+    'SP',
+    '7107',
+    '11',
+    '33334444',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+  );
 }
 
 /** An Empresas record (7 fields) with this capital, as the Receita writes it. */
@@ -39,7 +70,8 @@ async function apiOf(dataDir: string) {
   const server = await serve(dataDir);
   servers.push(server);
   const acct = await makeAccount(dataDir, 'Cliente', { plan: 'Ouro' });
-  const api = (p: string, init: RequestInit = {}) => get(`${server.url}/api/v1/${p}`, { ...init, headers: { ...bearer(acct.token).headers, ...init.headers } });
+  const api = (p: string, init: RequestInit = {}) =>
+    get(`${server.url}/api/v1/${p}`, { ...init, headers: { ...bearer(acct.token).headers, ...init.headers } });
   const lookup = async (cnpj: string) => {
     const r = await api(`brazilian_companies/${cnpj}/company`);
     assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -58,15 +90,27 @@ async function month(establishments: string, companies: string) {
 test('a CEP written as printed (01001-000, 01.001-000) is served as its 8 digits and found by the cep filter', async () => {
   const [hyphen, dotted, plain, foreign] = ['11111111', '22222222', '33333333', '44444444'];
   const { summary, api, lookup } = await month(
-    est(hyphen, '01001-000', 'HIFEN') + est(dotted, '01.001-000', 'PONTO') + est(plain, '01001000', 'SIMPLES') + est(foreign, '1234-567', 'EXTERIOR'),
+    est(hyphen, '01001-000', 'HIFEN') +
+      est(dotted, '01.001-000', 'PONTO') +
+      est(plain, '01001000', 'SIMPLES') +
+      est(foreign, '1234-567', 'EXTERIOR'),
     [hyphen, dotted, plain, foreign].map((b) => empresa(b, '1000,00')).join(''),
   );
   assert.equal(summary.stats.tables.establishments.rejected, 0);
   // Stored as the usual 8-digit CEP is: an INTEGER.
-  const stored = [hyphen, dotted, plain, foreign].map((b) => querySnapshot<{ cep: unknown }>(summary.dir, 'establishments.db', 'SELECT cep FROM establishments WHERE cnpj = ?', makeCnpj(b, '0001'))[0].cep);
+  const stored = [hyphen, dotted, plain, foreign].map(
+    (b) =>
+      querySnapshot<{ cep: unknown }>(
+        summary.dir,
+        'establishments.db',
+        'SELECT cep FROM establishments WHERE cnpj = ?',
+        makeCnpj(b, '0001'),
+      )[0].cep,
+  );
   assert.deepEqual(stored, [1001000, 1001000, 1001000, '1234-567']);
 
-  for (const base of [hyphen, dotted, plain]) assert.equal((await lookup(makeCnpj(base, '0001'))).cep, '01001000', base);
+  for (const base of [hyphen, dotted, plain])
+    assert.equal((await lookup(makeCnpj(base, '0001'))).cep, '01001000', base);
   // 4-3 digits is no CEP as printed (a Portuguese postal code is written so): kept as published.
   assert.equal((await lookup(makeCnpj(foreign, '0001'))).cep, '1234-567');
 
@@ -95,7 +139,15 @@ test('a capital social past 2^53 cents, past int64 too, imports, is served exact
   // The month is published, nothing rejected.
   assert.equal(summary.month, '2026-09');
   assert.equal(summary.stats.tables.companies.rejected, 0);
-  const stored = bases.map((b) => querySnapshot<{ t: string; v: unknown }>(summary.dir, 'companies.db', 'SELECT typeof(capital_social_cents) t, capital_social_cents v FROM companies WHERE basico = ?', b)[0]);
+  const stored = bases.map(
+    (b) =>
+      querySnapshot<{ t: string; v: unknown }>(
+        summary.dir,
+        'companies.db',
+        'SELECT typeof(capital_social_cents) t, capital_social_cents v FROM companies WHERE basico = ?',
+        b,
+      )[0],
+  );
   assert.deepEqual(stored, [
     { t: 'text', v: '9007199254740993' },
     { t: 'text', v: '9223372036854775808' },
@@ -103,7 +155,11 @@ test('a capital social past 2^53 cents, past int64 too, imports, is served exact
     { t: 'text', v: '12345678901234567890123456' },
     { t: 'integer', v: 1800000 },
   ]);
-  const [serpro] = querySnapshot<{ t: string }>(summary.dir, 'companies.db', `SELECT typeof(capital_social_cents) t FROM companies WHERE basico = '33683111'`);
+  const [serpro] = querySnapshot<{ t: string }>(
+    summary.dir,
+    'companies.db',
+    `SELECT typeof(capital_social_cents) t FROM companies WHERE basico = '33683111'`,
+  );
   assert.equal(serpro.t, 'integer', 'a usual amount stays INTEGER cents');
 
   for (const b of bases) assert.equal((await lookup(makeCnpj(b, '0001'))).capital_social, amounts[b][1], b);
@@ -113,12 +169,24 @@ test('a capital social past 2^53 cents, past int64 too, imports, is served exact
   const listed = await api('brazilian_companies?cep=01001000&limit=10');
   assert.equal(listed.status, 200, JSON.stringify(listed.body));
   assert.deepEqual(
-    Object.fromEntries((listed.body.data as { cnpj: string; capital_social: string }[]).map((c) => [c.cnpj.slice(0, 8), c.capital_social])),
+    Object.fromEntries(
+      (listed.body.data as { cnpj: string; capital_social: string }[]).map((c) => [
+        c.cnpj.slice(0, 8),
+        c.capital_social,
+      ]),
+    ),
     Object.fromEntries(bases.map((b) => [b, amounts[b][1]])),
   );
-  const batch = await api('brazilian_companies/batch', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ cnpjs: bases.map((b) => makeCnpj(b, '0001')) }) });
+  const batch = await api('brazilian_companies/batch', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ cnpjs: bases.map((b) => makeCnpj(b, '0001')) }),
+  });
   assert.equal(batch.status, 200, JSON.stringify(batch.body));
-  assert.deepEqual(batch.body.results.map((r: { data: { company: { capital_social: string } } }) => r.data.company.capital_social), bases.map((b) => amounts[b][1]));
+  assert.deepEqual(
+    batch.body.results.map((r: { data: { company: { capital_social: string } } }) => r.data.company.capital_social),
+    bases.map((b) => amounts[b][1]),
+  );
   const csv = await api('brazilian_companies?cep=01001000&format=csv&limit=10');
   assert.equal(csv.status, 200);
   for (const b of bases) assert.ok((csv.body as string).includes(`;${amounts[b][1]};`), `${b} in the CSV`);
@@ -146,13 +214,28 @@ test('the change feed compares capitals past 2^53 cents exactly: one cent change
   const [same, cent, drop] = ['61111111', '62222222', '63333333'];
   const establishments = [same, cent, drop].map((b) => est(b, '01001000', `CAPITAL ${b}`)).join('');
   const dataDir = tempDir();
-  await importMonth(dataDir, establishments, empresa(same, '99999999999999999,99') + empresa(cent, '123456789012345678901234,56') + empresa(drop, '92233720368547758,08'));
-  const next = await importMonth(dataDir, establishments, empresa(same, '99999999999999999,99') + empresa(cent, '123456789012345678901234,57') + empresa(drop, '1000,00'), '2026-10');
+  await importMonth(
+    dataDir,
+    establishments,
+    empresa(same, '99999999999999999,99') +
+      empresa(cent, '123456789012345678901234,56') +
+      empresa(drop, '92233720368547758,08'),
+  );
+  const next = await importMonth(
+    dataDir,
+    establishments,
+    empresa(same, '99999999999999999,99') + empresa(cent, '123456789012345678901234,57') + empresa(drop, '1000,00'),
+    '2026-10',
+  );
   assert.equal(next.month, '2026-10');
   const { api } = await apiOf(dataDir);
   const feed = await api('changes?month=2026-10&campo=capital_social');
   assert.equal(feed.status, 200, JSON.stringify(feed.body));
-  const changes = (feed.body.data as { cnpj: string; campo: string; antes: unknown; depois: unknown }[]).map((c) => [c.cnpj.slice(0, 8), c.antes, c.depois]);
+  const changes = (feed.body.data as { cnpj: string; campo: string; antes: unknown; depois: unknown }[]).map((c) => [
+    c.cnpj.slice(0, 8),
+    c.antes,
+    c.depois,
+  ]);
   assert.deepEqual(changes, [
     [cent, '123456789012345678901234.56', '123456789012345678901234.57'],
     [drop, '92233720368547758.08', '1000.00'],

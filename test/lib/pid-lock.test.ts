@@ -28,7 +28,10 @@ test('a live holder refuses with its pid; a dead one is taken over', () => {
   try {
     fs.writeFileSync(file, `${process.ppid}\n`);
     assert.equal(lockHolder(file), process.ppid);
-    assert.throws(() => acquireLock(file, 'job'), new RegExp(`^Error: Another job is running \\(pid ${process.ppid}, lock file `));
+    assert.throws(
+      () => acquireLock(file, 'job'),
+      new RegExp(`^Error: Another job is running \\(pid ${process.ppid}, lock file `),
+    );
     fs.writeFileSync(file, '999999999');
     assert.equal(lockHolder(file), null);
     acquireLock(file, 'job')();

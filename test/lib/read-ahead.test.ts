@@ -16,7 +16,7 @@ test('dev_t: major and minor numbers as glibc splits them', () => {
   assert.deepEqual(deviceNumbers(dev), [0x123abc, 0x45678]);
 });
 
-test('the data dir\'s disk: its read-ahead, through a partition; a warning above 512 KB only', () => {
+test("the data dir's disk: its read-ahead, through a partition; a warning above 512 KB only", () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'read-ahead-'));
   try {
     const data = path.join(root, 'data');
@@ -34,7 +34,7 @@ test('the data dir\'s disk: its read-ahead, through a partition; a warning above
     assert.equal(readAheadWarning(data, sysfs), null);
     fs.symlinkSync(path.join(disk, 'vdb1'), link);
     setReadAhead('8192\n');
-    assert.deepEqual(readAheadOf(data, sysfs), { device: 'vdb', kb: 8192 }, 'a partition: its disk\'s queue');
+    assert.deepEqual(readAheadOf(data, sysfs), { device: 'vdb', kb: 8192 }, "a partition: its disk's queue");
     const warning = readAheadWarning(data, sysfs);
     assert.match(warning ?? '', /vdb, the disk under .*data, reads ahead 8192 KB/);
     assert.match(warning ?? '', /echo 128 \| sudo tee \/sys\/block\/vdb\/queue\/read_ahead_kb/);
@@ -45,7 +45,11 @@ test('the data dir\'s disk: its read-ahead, through a partition; a warning above
     setReadAhead('128\n');
     assert.deepEqual(readAheadOf(data, sysfs), { device: 'vdb', kb: 128 }, 'the whole disk');
     setReadAhead('4096');
-    assert.match(readAheadWarning(path.join(root, 'missing', 'data'), sysfs) ?? '', /reads ahead 4096 KB/, 'a data dir not made yet: its parent\'s disk');
+    assert.match(
+      readAheadWarning(path.join(root, 'missing', 'data'), sysfs) ?? '',
+      /reads ahead 4096 KB/,
+      "a data dir not made yet: its parent's disk",
+    );
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

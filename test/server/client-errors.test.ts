@@ -66,9 +66,24 @@ describe('errors before routing are JSON', () => {
     ['malformed request line', 'HELLO THERE\r\n\r\n', 400, 'bad_request'],
     ['bad HTTP version', 'GET / HTTP/9.9\r\nHost: x\r\n\r\n', 400, 'bad_request'],
     ['a header line without a colon', 'GET /healthz HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n', 400, 'bad_request'],
-    ['a control character in a header value', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\x01b\r\n\r\n', 400, 'bad_request'],
-    ['Content-Length and Transfer-Encoding together', 'POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc', 400, 'bad_request'],
-    ['headers over 16 KB', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    [
+      'a control character in a header value',
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\x01b\r\n\r\n',
+      400,
+      'bad_request',
+    ],
+    [
+      'Content-Length and Transfer-Encoding together',
+      'POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc',
+      400,
+      'bad_request',
+    ],
+    [
+      'headers over 16 KB',
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'headers_too_large',
+    ],
     ['a request target over 16 KB', `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431, 'headers_too_large'],
     [
       'chunk extensions over 16 KB',
@@ -127,7 +142,10 @@ describe('errors before routing are JSON', () => {
       const [r] = await c.responses(1);
       assert.equal(r.status, 200);
       // The operator sees each one (without the request: it may carry a token).
-      assert.ok(server.lines.some((l) => l === 'client error HPE_HEADER_OVERFLOW: answering 431'), server.lines.join('\n'));
+      assert.ok(
+        server.lines.some((l) => l === 'client error HPE_HEADER_OVERFLOW: answering 431'),
+        server.lines.join('\n'),
+      );
     } finally {
       c.end();
     }

@@ -4,15 +4,29 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { test } from 'node:test';
 import { SERPRO_FILIAL, fixture } from './fixtures.ts';
-import { bearer, childPids, get, killServe, makeAccount, publish, sleep, spawnServe, tempDataDir, withAppDb, writeSnapshot } from './helpers.ts';
+import {
+  bearer,
+  childPids,
+  get,
+  killServe,
+  makeAccount,
+  publish,
+  sleep,
+  spawnServe,
+  tempDataDir,
+  withAppDb,
+  writeSnapshot,
+} from './helpers.ts';
 
 /** A GET on a new connection (keep-alive sockets to a killed worker are dead). */
 function freshGet(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    }).on('error', reject);
+    http
+      .get(url, { agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+      .on('error', reject);
   });
 }
 
@@ -31,7 +45,15 @@ test('serve --workers 2: exact quota across the workers, a killed worker is repl
     const results = await Promise.all(Array.from({ length: 150 }, () => get(target, bearer(a.token))));
     assert.equal(results.filter((r) => r.status === 200).length, N);
     assert.equal(results.filter((r) => r.status === 429).length, 150 - N);
-    assert.equal(await withAppDb(dataDir, (s) => (s.prepare('SELECT calls FROM usage_monthly WHERE account_id = ?').get(a.accountId) as { calls: number }).calls), N);
+    assert.equal(
+      await withAppDb(
+        dataDir,
+        (s) =>
+          (s.prepare('SELECT calls FROM usage_monthly WHERE account_id = ?').get(a.accountId) as { calls: number })
+            .calls,
+      ),
+      N,
+    );
 
     const [victim] = childPids(primary);
     process.kill(victim, 'SIGKILL');
@@ -53,10 +75,12 @@ test('serve --workers 2: exact quota across the workers, a killed worker is repl
     }
     assert.match(server.stderr(), new RegExp(`worker ${victim} exited \\(SIGKILL\\); starting another`));
     const after = await new Promise<number>((resolve, reject) => {
-      http.get(target, { agent: false, headers: { Authorization: `Bearer ${a.token}` } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      }).on('error', reject);
+      http
+        .get(target, { agent: false, headers: { Authorization: `Bearer ${a.token}` } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        })
+        .on('error', reject);
     });
     assert.equal(after, 429, 'still exact after the restart');
   } finally {

@@ -19,9 +19,12 @@ export const ALNUM = '12ABC34501DE35';
 /** Valid check digits, not in the registry. */
 export const ABSENT = makeCnpj('99999999', '0001');
 
-const LONG_CNAE = 'Atividade de teste com uma descrição propositalmente longa para verificar o corte em cem caracteres do campo humano';
+const LONG_CNAE =
+  'Atividade de teste com uma descrição propositalmente longa para verificar o corte em cem caracteres do campo humano';
 
-const blankEstablishment: EstablishmentRow = Object.fromEntries(Object.keys(SERPRO_ESTABLISHMENT).map((k) => [k, null])) as EstablishmentRow;
+const blankEstablishment: EstablishmentRow = Object.fromEntries(
+  Object.keys(SERPRO_ESTABLISHMENT).map((k) => [k, null]),
+) as EstablishmentRow;
 
 export function fixture(): SnapshotData {
   return {
@@ -126,12 +129,48 @@ export const SERPRO_EXPECTED = {
     telefone_2: '',
   },
   socios: [
-    { nome_socio: 'ANDRE DE CESERO', cnpj_cpf_socio: '***220050**', data_entrada: '2016-06-16', faixa_etaria: '51 a 60 anos', qualificacao_socio: 'Diretor' },
-    { nome_socio: 'ANTONIO DE PADUA FERREIRA PASSOS', cnpj_cpf_socio: '***595901**', data_entrada: '2016-12-08', faixa_etaria: '61 a 70 anos', qualificacao_socio: 'Diretor' },
-    { nome_socio: 'ANTONINO DOS SANTOS GUERRA NETO', cnpj_cpf_socio: '***073447**', data_entrada: '2019-02-11', faixa_etaria: '61 a 70 anos', qualificacao_socio: 'Administrador' },
-    { nome_socio: 'WILSON BIANCARDI COURY', cnpj_cpf_socio: '***414127**', data_entrada: '2019-06-18', faixa_etaria: '71 a 80 anos', qualificacao_socio: 'Diretor' },
-    { nome_socio: 'GILENO GURJAO BARRETO', cnpj_cpf_socio: '***099595**', data_entrada: '2020-02-03', faixa_etaria: '41 a 50 anos', qualificacao_socio: 'Presidente' },
-    { nome_socio: 'RICARDO CEZAR DE MOURA JUCA', cnpj_cpf_socio: '***989951**', data_entrada: '2020-05-12', faixa_etaria: '41 a 50 anos', qualificacao_socio: 'Diretor' },
+    {
+      nome_socio: 'ANDRE DE CESERO',
+      cnpj_cpf_socio: '***220050**',
+      data_entrada: '2016-06-16',
+      faixa_etaria: '51 a 60 anos',
+      qualificacao_socio: 'Diretor',
+    },
+    {
+      nome_socio: 'ANTONIO DE PADUA FERREIRA PASSOS',
+      cnpj_cpf_socio: '***595901**',
+      data_entrada: '2016-12-08',
+      faixa_etaria: '61 a 70 anos',
+      qualificacao_socio: 'Diretor',
+    },
+    {
+      nome_socio: 'ANTONINO DOS SANTOS GUERRA NETO',
+      cnpj_cpf_socio: '***073447**',
+      data_entrada: '2019-02-11',
+      faixa_etaria: '61 a 70 anos',
+      qualificacao_socio: 'Administrador',
+    },
+    {
+      nome_socio: 'WILSON BIANCARDI COURY',
+      cnpj_cpf_socio: '***414127**',
+      data_entrada: '2019-06-18',
+      faixa_etaria: '71 a 80 anos',
+      qualificacao_socio: 'Diretor',
+    },
+    {
+      nome_socio: 'GILENO GURJAO BARRETO',
+      cnpj_cpf_socio: '***099595**',
+      data_entrada: '2020-02-03',
+      faixa_etaria: '41 a 50 anos',
+      qualificacao_socio: 'Presidente',
+    },
+    {
+      nome_socio: 'RICARDO CEZAR DE MOURA JUCA',
+      cnpj_cpf_socio: '***989951**',
+      data_entrada: '2020-05-12',
+      faixa_etaria: '41 a 50 anos',
+      qualificacao_socio: 'Diretor',
+    },
   ],
   contatos_extras: [{ tipo_contato: 'website', tipo_website: 'institucional', contato: 'https://www.serpro.gov.br' }],
 };

@@ -9,7 +9,18 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { SERPRO_FILIAL, fixture } from './fixtures.ts';
 import { politeClient, readingLoad, startFlood, treeRss } from './flood.ts';
-import { childPids, killServe, makeAccount, publish, sleep, spawnServe, tempDataDir, writeSnapshot, type ServeProcess, type TestAccount } from './helpers.ts';
+import {
+  childPids,
+  killServe,
+  makeAccount,
+  publish,
+  sleep,
+  spawnServe,
+  tempDataDir,
+  writeSnapshot,
+  type ServeProcess,
+  type TestAccount,
+} from './helpers.ts';
 
 const FLOOD_MS = 12_000;
 const CONNECTIONS = 8;

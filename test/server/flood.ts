@@ -82,18 +82,28 @@ export interface PoliteResult {
 export function timedGet(url: string, token: string, timeoutMs: number): Promise<{ status: number; ms: number }> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    const req = http.get(url, { agent: false, headers: { Authorization: `Bearer ${token}` }, timeout: timeoutMs }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
-      res.on('error', () => resolve({ status: 0, ms: performance.now() - t0 }));
-    });
+    const req = http.get(
+      url,
+      { agent: false, headers: { Authorization: `Bearer ${token}` }, timeout: timeoutMs },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
+        res.on('error', () => resolve({ status: 0, ms: performance.now() - t0 }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', () => resolve({ status: 0, ms: performance.now() - t0 }));
   });
 }
 
 /** Lookups one after another, `gapMs` apart, until `untilMs` (performance.now() time). */
-export async function politeClient(url: string, token: string, untilMs: number, gapMs: number, timeoutMs: number): Promise<PoliteResult> {
+export async function politeClient(
+  url: string,
+  token: string,
+  untilMs: number,
+  gapMs: number,
+  timeoutMs: number,
+): Promise<PoliteResult> {
   const out: PoliteResult = { latencies: [], statuses: [] };
   while (performance.now() < untilMs) {
     const r = await timedGet(url, token, timeoutMs);

@@ -7,7 +7,15 @@ import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { STYLE_PATH } from '../../src/server/web/assets/style.ts';
 import { SERPRO_FILIAL, fixture } from './fixtures.ts';
-import { makeAccount, publish, serve, tempDataDir, writeSnapshot, type TestAccount, type TestServer } from './helpers.ts';
+import {
+  makeAccount,
+  publish,
+  serve,
+  tempDataDir,
+  writeSnapshot,
+  type TestAccount,
+  type TestServer,
+} from './helpers.ts';
 
 interface Answer {
   status: number;
@@ -39,7 +47,8 @@ function sameHeaders(get: Answer, head: Answer, what: string): void {
   for (const name of names(get)) {
     if (!VARYING.has(name)) assert.deepEqual(head.headers[name], get.headers[name], `${what}: ${name}`);
   }
-  if (get.body !== '') assert.equal(Number(head.headers['content-length']), Buffer.byteLength(get.body), `${what}: Content-Length`);
+  if (get.body !== '')
+    assert.equal(Number(head.headers['content-length']), Buffer.byteLength(get.body), `${what}: Content-Length`);
 }
 
 describe('HEAD wherever GET', () => {
@@ -59,7 +68,19 @@ describe('HEAD wherever GET', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  for (const path of ['/', '/app', '/login', '/api-de-cnpj', '/docs', '/openapi.json', '/healthz', '/api/v1/status', STYLE_PATH, '/nao-existe', `/api/v1/brazilian_companies/${SERPRO_FILIAL}/company`]) {
+  for (const path of [
+    '/',
+    '/app',
+    '/login',
+    '/api-de-cnpj',
+    '/docs',
+    '/openapi.json',
+    '/healthz',
+    '/api/v1/status',
+    STYLE_PATH,
+    '/nao-existe',
+    `/api/v1/brazilian_companies/${SERPRO_FILIAL}/company`,
+  ]) {
     test(`HEAD ${path}: the GET's status and headers, no body`, async () => {
       sameHeaders(await request('GET', server.url + path), await request('HEAD', server.url + path), path);
     });
@@ -74,7 +95,11 @@ describe('HEAD wherever GET', () => {
     sameHeaders(get, head, 'lookup');
     assert.equal(Number(head.headers['x-ratelimit-remaining']), Number(get.headers['x-ratelimit-remaining']) - 1);
     // Through the query token, and an invalid CNPJ (400, not counted).
-    sameHeaders(await request('GET', `${url}?api_token=${acct.token}`), await request('HEAD', `${url}?api_token=${acct.token}`), 'query token');
+    sameHeaders(
+      await request('GET', `${url}?api_token=${acct.token}`),
+      await request('HEAD', `${url}?api_token=${acct.token}`),
+      'query token',
+    );
     const bad = `${server.url}/api/v1/brazilian_companies/123/company`;
     sameHeaders(await request('GET', bad, auth), await request('HEAD', bad, auth), 'invalid CNPJ');
   });
@@ -97,7 +122,11 @@ describe('HEAD wherever GET', () => {
       const allow = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((m) => methods.includes(m));
       const what = `${route.method} ${path}`;
       if (route.method === 'GET') {
-        sameHeaders(await request('GET', server.url + path, auth), await request('HEAD', server.url + path, auth), what);
+        sameHeaders(
+          await request('GET', server.url + path, auth),
+          await request('HEAD', server.url + path, auth),
+          what,
+        );
       } else if (!methods.includes('GET')) {
         const head = await request('HEAD', server.url + path);
         assert.equal(head.status, 405, what);

@@ -75,7 +75,12 @@ function fill(db: Sqlite, def: TableDef, rows: readonly Record<string, unknown>[
 }
 
 /** Writes `<registry>/<id>/{establishments,companies}.db` like the importer does (plus reg.meta). */
-export function writeSnapshot(dataDir: string, id: string, data: SnapshotData, opts: { schemaVersion?: number | null } = {}): string {
+export function writeSnapshot(
+  dataDir: string,
+  id: string,
+  data: SnapshotData,
+  opts: { schemaVersion?: number | null } = {},
+): string {
   const dir = path.join(dataPaths(dataDir).registryDir, id);
   fs.mkdirSync(dir, { recursive: true });
   const est = openSqlite(path.join(dir, SNAPSHOT_FILES.establishments));
@@ -87,7 +92,11 @@ export function writeSnapshot(dataDir: string, id: string, data: SnapshotData, o
   fill(reg, partners, data.partners);
   fill(reg, regimes, data.regimes);
   for (const t of CODE_TABLES) {
-    fill(reg, codeTable(t), (data.codeTables[t] ?? []).map(([code, description]) => ({ code, description })));
+    fill(
+      reg,
+      codeTable(t),
+      (data.codeTables[t] ?? []).map(([code, description]) => ({ code, description })),
+    );
   }
   const version = opts.schemaVersion === undefined ? SNAPSHOT_SCHEMA_VERSION : opts.schemaVersion;
   if (version !== null) {
@@ -143,7 +152,11 @@ export async function makeAccount(
       setPlan(app.sqlite, plan, { monthlyQuota: opts.quota ?? 1000, apiIncluded: opts.apiIncluded ?? true });
     }
     const account = createAccount(app.sqlite, { name, plan });
-    const t = createToken(app.sqlite, { accountId: account.id, name: 'teste', createdBy: 'cli', expires: opts.expires }, opts.now);
+    const t = createToken(
+      app.sqlite,
+      { accountId: account.id, name: 'teste', createdBy: 'cli', expires: opts.expires },
+      opts.now,
+    );
     return { accountId: account.id, tokenId: t.id, token: t.token };
   } finally {
     await app.close();
@@ -159,7 +172,10 @@ export async function withAppDb<T>(dataDir: string, fn: (sqlite: Sqlite) => T): 
   }
 }
 
-export async function loadContacts(dataDir: string, rows: { cnpj: string; tipo_contato: string; tipo_website: string; contato: string }[]) {
+export async function loadContacts(
+  dataDir: string,
+  rows: { cnpj: string; tipo_contato: string; tipo_website: string; contato: string }[],
+) {
   await withAppDb(dataDir, (sqlite) =>
     storeContacts(
       sqlite,
@@ -185,7 +201,10 @@ export async function serve(dataDir: string, opts: Partial<ServerOptions> = {}):
  */
 setGlobalDispatcher(new Agent({ connections: 32 }));
 
-export async function get(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: any }> {
+export async function get(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
   const res = await fetch(url, init);
   const text = await res.text();
   let body: unknown = text;
@@ -209,7 +228,11 @@ export interface ServeProcess {
  * `cnpj-api serve --port 0` as a child process (in its own process group, so a cleanup can kill
  * its cluster workers too), once it printed its URL and `ready(pid)` holds.
  */
-export async function spawnServe(dataDir: string, args: string[] = [], ready: (pid: number) => boolean = () => true): Promise<ServeProcess> {
+export async function spawnServe(
+  dataDir: string,
+  args: string[] = [],
+  ready: (pid: number) => boolean = () => true,
+): Promise<ServeProcess> {
   const child = spawn(process.execPath, ['bin/cnpj-api.js', 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
@@ -234,7 +257,11 @@ export function childPids(pid: number): number[] {
   try {
     // Node children only: tsx may run an esbuild service as a child of the same process while
     // it transforms files it has not cached yet (a fresh clone), which is no server worker.
-    return execFileSync('pgrep', ['-P', String(pid), '-x', 'node'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid), '-x', 'node'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }

@@ -11,7 +11,19 @@ import { after, before, describe, test } from 'node:test';
 import type { Route } from '../../src/server/http/router.ts';
 import { SERPRO_FILIAL, fixture } from './fixtures.ts';
 import { rawConnect } from './raw-http.ts';
-import { bearer, get, makeAccount, publish, serve, sleep, tempDataDir, withAppDb, writeSnapshot, type TestAccount, type TestServer } from './helpers.ts';
+import {
+  bearer,
+  get,
+  makeAccount,
+  publish,
+  serve,
+  sleep,
+  tempDataDir,
+  withAppDb,
+  writeSnapshot,
+  type TestAccount,
+  type TestServer,
+} from './helpers.ts';
 
 const PT = /[ãçéêíóõúà]/;
 
@@ -59,7 +71,10 @@ describe('requests in flight', () => {
     const held: ServerResponse[] = [];
     const started = { n: 0 };
     before(async () => {
-      server = await serve(dataDir, { inFlight: { perConnection: 4, working: 1000 }, extraRoutes: routes(held, started) });
+      server = await serve(dataDir, {
+        inFlight: { perConnection: 4, working: 1000 },
+        extraRoutes: routes(held, started),
+      });
     });
     after(async () => {
       for (const r of held.splice(0)) r.end();
@@ -81,7 +96,10 @@ describe('requests in flight', () => {
           for (const r of await c.responses(batch.length)) answers.push(r.body);
           if (answers.length < 50) await waitUntil(() => held.length > 0);
         }
-        assert.deepEqual(answers, Array.from({ length: 50 }, (_, i) => `answer ${i}`));
+        assert.deepEqual(
+          answers,
+          Array.from({ length: 50 }, (_, i) => `answer ${i}`),
+        );
       } finally {
         c.end();
       }
@@ -97,7 +115,10 @@ describe('requests in flight', () => {
         await sleep(100);
         c.write('hello');
         const answers = await c.responses(5);
-        assert.deepEqual(answers.map((a) => a.body), ['ok', 'ok', 'ok', 'ok', 'hello']);
+        assert.deepEqual(
+          answers.map((a) => a.body),
+          ['ok', 'ok', 'ok', 'ok', 'hello'],
+        );
       } finally {
         c.end();
       }
@@ -109,7 +130,10 @@ describe('requests in flight', () => {
     const held: ServerResponse[] = [];
     const started = { n: 0 };
     before(async () => {
-      server = await serve(dataDir, { inFlight: { perConnection: 32, working: 3 }, extraRoutes: routes(held, started) });
+      server = await serve(dataDir, {
+        inFlight: { perConnection: 32, working: 3 },
+        extraRoutes: routes(held, started),
+      });
     });
     after(async () => {
       for (const r of held.splice(0)) r.end();
@@ -120,10 +144,19 @@ describe('requests in flight', () => {
       const busy = await rawConnect(server.url);
       busy.write(hang(1) + hang(2) + hang(3));
       await waitUntil(() => held.length === 3);
-      const calls = () => withAppDb(dataDir, (s) => s.prepare('SELECT coalesce(sum(calls), 0) FROM usage_monthly WHERE account_id = ?').pluck().get(acct.accountId));
+      const calls = () =>
+        withAppDb(dataDir, (s) =>
+          s
+            .prepare('SELECT coalesce(sum(calls), 0) FROM usage_monthly WHERE account_id = ?')
+            .pluck()
+            .get(acct.accountId),
+        );
       const before = await calls();
 
-      const refused = await get(`${server.url}/api/v1/brazilian_companies/${SERPRO_FILIAL}/company`, bearer(acct.token));
+      const refused = await get(
+        `${server.url}/api/v1/brazilian_companies/${SERPRO_FILIAL}/company`,
+        bearer(acct.token),
+      );
       assert.equal(refused.status, 503);
       assert.deepEqual(Object.keys(refused.body), ['error', 'message']);
       assert.equal(refused.body.error, 'server_busy');

@@ -4,7 +4,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SERPRO_FILIAL, fixture } from './fixtures.ts';
-import { bearer, killServe, makeAccount, publish, spawnServe, tempDataDir, withAppDb, writeSnapshot } from './helpers.ts';
+import {
+  bearer,
+  killServe,
+  makeAccount,
+  publish,
+  spawnServe,
+  tempDataDir,
+  withAppDb,
+  writeSnapshot,
+} from './helpers.ts';
 
 test('a server SIGKILLed under load loses no answered call', async () => {
   const dataDir = tempDataDir();
@@ -40,11 +49,15 @@ test('a server SIGKILLed under load loses no answered call', async () => {
     await server.exited;
     const calls = await withAppDb(dataDir, (s) => {
       assert.equal(s.pragma('integrity_check', { simple: true }), 'ok');
-      return (s.prepare('SELECT calls FROM usage_monthly WHERE account_id = ?').get(a.accountId) as { calls: number }).calls;
+      return (s.prepare('SELECT calls FROM usage_monthly WHERE account_id = ?').get(a.accountId) as { calls: number })
+        .calls;
     });
     assert.ok(calls >= answered, `answered ${answered}, stored ${calls}`);
     assert.ok(calls >= 1_000_000 - lowestRemaining, 'the highest count any answer reported is stored');
-    assert.ok(calls <= answered + CONCURRENCY, `at most the calls in flight were counted without an answer (answered ${answered}, stored ${calls})`);
+    assert.ok(
+      calls <= answered + CONCURRENCY,
+      `at most the calls in flight were counted without an answer (answered ${answered}, stored ${calls})`,
+    );
   } finally {
     await killServe(server);
   }

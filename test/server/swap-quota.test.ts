@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { SERPRO_FILIAL, fixture } from './fixtures.ts';
-import { bearer, get, makeAccount, publish, serve, sleep, tempDataDir, withAppDb, writeSnapshot, type TestServer } from './helpers.ts';
+import {
+  bearer,
+  get,
+  makeAccount,
+  publish,
+  serve,
+  sleep,
+  tempDataDir,
+  withAppDb,
+  writeSnapshot,
+  type TestServer,
+} from './helpers.ts';
 
 describe('snapshot swap and quota under concurrency', () => {
   const servers: TestServer[] = [];
@@ -29,7 +40,11 @@ describe('snapshot swap and quota under concurrency', () => {
     const worker = async () => {
       while (!stop) {
         const r = await get(url, bearer(a.token));
-        seen.push({ status: r.status, name: r.body?.company?.nome_fantasia ?? JSON.stringify(r.body), t: performance.now() });
+        seen.push({
+          status: r.status,
+          name: r.body?.company?.nome_fantasia ?? JSON.stringify(r.body),
+          t: performance.now(),
+        });
       }
     };
     const workers = Array.from({ length: 16 }, worker);
@@ -77,9 +92,19 @@ describe('snapshot swap and quota under concurrency', () => {
       assert.ok(Number(r.headers.get('retry-after')) > 0);
       assert.equal(r.headers.get('x-ratelimit-remaining'), '0');
     }
-    const remaining = results.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-ratelimit-remaining')));
-    assert.deepEqual([...remaining].sort((x, y) => x - y), Array.from({ length: N }, (_, i) => i), 'each counted call saw a distinct remainder');
-    const calls = await withAppDb(dataDir, (s) => (s.prepare('SELECT calls FROM usage_monthly WHERE account_id = ?').get(a.accountId) as { calls: number }).calls);
+    const remaining = results
+      .filter((r) => r.status === 200)
+      .map((r) => Number(r.headers.get('x-ratelimit-remaining')));
+    assert.deepEqual(
+      [...remaining].sort((x, y) => x - y),
+      Array.from({ length: N }, (_, i) => i),
+      'each counted call saw a distinct remainder',
+    );
+    const calls = await withAppDb(
+      dataDir,
+      (s) =>
+        (s.prepare('SELECT calls FROM usage_monthly WHERE account_id = ?').get(a.accountId) as { calls: number }).calls,
+    );
     assert.equal(calls, N);
   });
 });

@@ -24,7 +24,16 @@ async function setup(receiverUrl: string) {
 }
 
 const deliveries = (dataDir: string) =>
-  withAppDb(dataDir, (s) => s.prepare('SELECT id, body, status, attempts FROM webhook_deliveries ORDER BY rowid').all() as { id: string; body: string; status: string; attempts: number }[]);
+  withAppDb(
+    dataDir,
+    (s) =>
+      s.prepare('SELECT id, body, status, attempts FROM webhook_deliveries ORDER BY rowid').all() as {
+        id: string;
+        body: string;
+        status: string;
+        attempts: number;
+      }[],
+  );
 
 test('a server killed mid-delivery delivers after restart: same ids, same bodies, queued once', async () => {
   let holding = true;
@@ -39,7 +48,14 @@ test('a server killed mid-delivery delivers after restart: same ids, same bodies
     await killServe(server);
     const before = await deliveries(dataDir);
     assert.equal(before.length, 2, '1,500 changes: two batches');
-    assert.deepEqual(before.map((d) => [d.status, d.attempts]), [['pending', 0], ['pending', 0]], 'the attempt cut short was not recorded');
+    assert.deepEqual(
+      before.map((d) => [d.status, d.attempts]),
+      [
+        ['pending', 0],
+        ['pending', 0],
+      ],
+      'the attempt cut short was not recorded',
+    );
     assert.equal(inFlight.id, before[0]!.id);
 
     holding = false;
@@ -48,8 +64,15 @@ test('a server killed mid-delivery delivers after restart: same ids, same bodies
     const deadline = Date.now() + 10_000;
     while ((await deliveries(dataDir)).some((d) => d.status !== 'delivered') && Date.now() < deadline) await sleep(100);
     const after = await deliveries(dataDir);
-    assert.deepEqual(after.map((d) => [d.id, d.status, d.attempts]), before.map((d) => [d.id, 'delivered', 1]), 'the same deliveries, nothing queued twice');
-    assert.deepEqual(receiver.received.map((r) => r.id), [before[0]!.id, before[0]!.id, before[1]!.id]);
+    assert.deepEqual(
+      after.map((d) => [d.id, d.status, d.attempts]),
+      before.map((d) => [d.id, 'delivered', 1]),
+      'the same deliveries, nothing queued twice',
+    );
+    assert.deepEqual(
+      receiver.received.map((r) => r.id),
+      [before[0]!.id, before[0]!.id, before[1]!.id],
+    );
     for (const r of receiver.received) assert.equal(r.body, before.find((d) => d.id === r.id)!.body);
     assert.equal(await withAppDb(dataDir, (s) => s.prepare('SELECT count(*) FROM webhook_months').pluck().get()), 1);
   } finally {
@@ -61,12 +84,17 @@ test('a server killed mid-delivery delivers after restart: same ids, same bodies
 test('serve --workers 2: one process delivers, each delivery arrives once', async () => {
   const receiver = await startReceiver();
   const { dataDir, accountId, webhookId } = await setup(receiver.url);
-  const ids = await withAppDb(dataDir, (s) => Array.from({ length: 4 }, () => queueTestEvent(s, accountId, webhookId, new Date())));
+  const ids = await withAppDb(dataDir, (s) =>
+    Array.from({ length: 4 }, () => queueTestEvent(s, accountId, webhookId, new Date())),
+  );
   const server = await spawnServe(dataDir, [...FLAGS, '--workers', '2']);
   try {
     await receiver.waitFor(4);
     await sleep(3000); // a second deliverer would poll every 2 s
-    assert.deepEqual(receiver.received.map((r) => r.id), ids);
+    assert.deepEqual(
+      receiver.received.map((r) => r.id),
+      ids,
+    );
   } finally {
     await killServe(server);
     await receiver.close();

@@ -19,7 +19,13 @@ test("each role's connection gets its pragmas: durable commits, the API's group 
     const c = openAppSqlite(dataDir, role);
     try {
       const get = (p: string) => c.pragma(p, { simple: true });
-      return { journal: get('journal_mode'), synchronous: get('synchronous'), busy: get('busy_timeout'), fk: get('foreign_keys'), readonly: c.readonly };
+      return {
+        journal: get('journal_mode'),
+        synchronous: get('synchronous'),
+        busy: get('busy_timeout'),
+        fk: get('foreign_keys'),
+        readonly: c.readonly,
+      };
     } finally {
       c.close();
     }

@@ -39,7 +39,13 @@ test('writeMonth: changes in any order come out in key order; a failed write cha
     );
     assert.equal(seenByThen, CHANGES.length, 'the then step sees every change in place');
     const keys = changesPage(db, '2026-03', ['', ''], 100).map((r) => `${r.cnpj}/${r.campo}`);
-    assert.deepEqual(keys, ['11222333/razao_social', '11222333000181/cep', '11222333000181/uf', '11222333000262/', '99888777000100/']);
+    assert.deepEqual(keys, [
+      '11222333/razao_social',
+      '11222333000181/cep',
+      '11222333000181/uf',
+      '11222333000262/',
+      '99888777000100/',
+    ]);
 
     assert.throws(
       () =>
@@ -64,9 +70,16 @@ test('writeMonth: changes in any order come out in key order; a failed write cha
       insert('11222333000181', 'alteracao', 'uf', '"RJ"', '"MG"');
       return { uf: 1 };
     });
-    assert.deepEqual(historyMonths(db).map((m) => m.month), ['2026-04', '2026-03']);
+    assert.deepEqual(
+      historyMonths(db).map((m) => m.month),
+      ['2026-04', '2026-03'],
+    );
     assert.equal(changesPage(db, '2026-04', ['', ''], 100).length, 1);
-    assert.equal(db.prepare("SELECT count(*) FROM temp.sqlite_master WHERE name = 'staged_changes'").pluck().get(), 0, 'no staging table left');
+    assert.equal(
+      db.prepare("SELECT count(*) FROM temp.sqlite_master WHERE name = 'staged_changes'").pluck().get(),
+      0,
+      'no staging table left',
+    );
     assert.equal(db.pragma('cache_size', { simple: true }), cacheSize, "the connection's cache size put back");
   } finally {
     db.close();

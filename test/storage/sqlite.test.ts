@@ -39,7 +39,10 @@ test('the installed SQLite memory-maps whole snapshot files (npm install recompi
   try {
     const granted = Number(db.pragma(`mmap_size = ${SNAPSHOT_MMAP_BYTES}`, { simple: true }));
     // 2147418112 (2 GB) is SQLite's default ceiling: a full month's files are 10–12 GB.
-    assert.ok(granted >= 2 ** 36, `SQLite maps at most ${granted} bytes of a file; run \`node --import tsx scripts/build-sqlite.ts\``);
+    assert.ok(
+      granted >= 2 ** 36,
+      `SQLite maps at most ${granted} bytes of a file; run \`node --import tsx scripts/build-sqlite.ts\``,
+    );
   } finally {
     db.close();
   }

@@ -1,5 +1,11 @@
 import type { Argv, CommandModule } from 'yargs';
-import { changeAccountPlan, createAccount, listAccounts, reactivateAccount, suspendAccount } from '../../domain/accounts/accounts.ts';
+import {
+  changeAccountPlan,
+  createAccount,
+  listAccounts,
+  reactivateAccount,
+  suspendAccount,
+} from '../../domain/accounts/accounts.ts';
 import { currentUsage } from '../../domain/accounts/usage.ts';
 import type { GlobalArgs } from '../options.ts';
 import { printTable, withApp } from './app-helpers.ts';
@@ -72,10 +78,18 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
     withApp(argv, ({ sqlite }) => {
       const rows = listAccounts(sqlite).map((a) => ({ ...a, usage: currentUsage(sqlite, a.id) }));
       if (argv.json) return void console.log(JSON.stringify(rows, null, 2));
-      if (!rows.length) return void console.log('no accounts yet (create one with `cnpj-api accounts create --name N --plan P`)');
+      if (!rows.length)
+        return void console.log('no accounts yet (create one with `cnpj-api accounts create --name N --plan P`)');
       printTable(
         ['ID', 'NAME', 'PLAN', 'STATUS', 'CALLS (MONTH)', 'CREATED'],
-        rows.map((a) => [a.id, a.name, a.plan, a.status, `${a.usage.calls}/${a.usage.limit} (${a.usage.month})`, a.createdAt.slice(0, 10)]),
+        rows.map((a) => [
+          a.id,
+          a.name,
+          a.plan,
+          a.status,
+          `${a.usage.calls}/${a.usage.limit} (${a.usage.month})`,
+          a.createdAt.slice(0, 10),
+        ]),
       );
     }),
 };
@@ -84,6 +98,12 @@ export const accountsCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'accounts',
   describe: 'manage customer accounts (create, list, suspend, reactivate, set-plan)',
   builder: (y: Argv<GlobalArgs>) =>
-    y.command(create).command(list).command(suspend).command(reactivate).command(setPlan).demandCommand(1, 'Choose an accounts subcommand; see --help.'),
+    y
+      .command(create)
+      .command(list)
+      .command(suspend)
+      .command(reactivate)
+      .command(setPlan)
+      .demandCommand(1, 'Choose an accounts subcommand; see --help.'),
   handler: () => {},
 };

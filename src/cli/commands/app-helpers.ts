@@ -21,7 +21,8 @@ export async function withApp<T>(argv: GlobalArgs, fn: (app: AppDb) => T | Promi
 /** A positive integer id from a positional argument, or a CliError. */
 export function idArg(value: unknown, what = 'ID'): number {
   const n = typeof value === 'number' ? value : Number(String(value ?? '').trim());
-  if (!Number.isSafeInteger(n) || n < 1) throw new CliError(`${what} must be a positive integer, got "${String(value)}".`);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new CliError(`${what} must be a positive integer, got "${String(value)}".`);
   return n;
 }
 
@@ -31,7 +32,11 @@ export function idArg(value: unknown, what = 'ID'): number {
  */
 export function readSecretLine(prompt: string): Promise<string> {
   const tty = Boolean(process.stdin.isTTY);
-  const rl = readline.createInterface({ input: process.stdin, output: tty ? process.stderr : undefined, terminal: tty });
+  const rl = readline.createInterface({
+    input: process.stdin,
+    output: tty ? process.stderr : undefined,
+    terminal: tty,
+  });
   if (tty) {
     process.stderr.write(prompt);
     // Mute the echo of what is typed.

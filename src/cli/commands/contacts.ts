@@ -14,15 +14,20 @@ const load: CommandModule<GlobalArgs, LoadArgs> = {
   describe: 'load extra contacts from a CSV "cnpj,tipo_contato,tipo_website,contato"; all or nothing',
   builder: (y) =>
     y
-      .positional('file', { type: 'string', demandOption: true, describe: 'CSV file (UTF-8, comma-separated, header optional)' })
+      .positional('file', {
+        type: 'string',
+        demandOption: true,
+        describe: 'CSV file (UTF-8, comma-separated, header optional)',
+      })
       .option('mode', {
         type: 'string',
-        default: "replace",
+        default: 'replace',
         describe: 'replace: the file becomes the whole set; per-cnpj: only the CNPJs in the file are replaced',
       }),
   handler: (argv) =>
     withApp(argv, async ({ sqlite }) => {
-      if (argv.mode !== 'replace' && argv.mode !== 'per-cnpj') throw new CliError(`--mode must be replace or per-cnpj, not "${argv.mode}".`);
+      if (argv.mode !== 'replace' && argv.mode !== 'per-cnpj')
+        throw new CliError(`--mode must be replace or per-cnpj, not "${argv.mode}".`);
       const r = await loadContactsFile(sqlite, argv.file, argv.mode as ContactsLoadMode);
       console.log(
         `loaded ${r.rows} contact(s) for ${r.cnpjs} CNPJ(s) (${r.mode})` +

@@ -28,16 +28,28 @@ export function sourceOptions<T>(y: Argv<T>) {
     })
     .option('regime-source', {
       type: 'string',
-      describe: 'folder with the tax-regime zips (share or HTTP mirror), or "none" (env CNPJ_API_REGIME_SOURCE; default the Receita Federal share)',
+      describe:
+        'folder with the tax-regime zips (share or HTTP mirror), or "none" (env CNPJ_API_REGIME_SOURCE; default the Receita Federal share)',
     })
-    .option('parallel', numberOption('parallel', { integer: true, min: 1, max: 64 }, { default: 3, describe: 'parallel connections' }))
+    .option(
+      'parallel',
+      numberOption('parallel', { integer: true, min: 1, max: 64 }, { default: 3, describe: 'parallel connections' }),
+    )
     .option(
       'stall-timeout',
-      numberOption('stall-timeout', { min: 0, minExclusive: true }, { default: 30, describe: 'seconds without data before a connection is dropped and resumed' }),
+      numberOption(
+        'stall-timeout',
+        { min: 0, minExclusive: true },
+        { default: 30, describe: 'seconds without data before a connection is dropped and resumed' },
+      ),
     )
     .option(
       'retries',
-      numberOption('retries', { integer: true, min: 0 }, { default: 8, describe: 'consecutive failed attempts (without progress) before a file is given up' }),
+      numberOption(
+        'retries',
+        { integer: true, min: 0 },
+        { default: 8, describe: 'consecutive failed attempts (without progress) before a file is given up' },
+      ),
     );
 }
 
@@ -48,7 +60,10 @@ export function netOf(argv: SourceArgs) {
 /** Turns the download layer's one-sentence errors into CliErrors (no stack trace without --verbose). */
 export function cliErrorOf(err: unknown): unknown {
   if (err instanceof CliError) return err;
-  if (err instanceof Error && /^(DownloadError|FatalDownloadError|NotFoundError|HttpStatusError|ZipError|ImportError)$/.test(err.name)) {
+  if (
+    err instanceof Error &&
+    /^(DownloadError|FatalDownloadError|NotFoundError|HttpStatusError|ZipError|ImportError)$/.test(err.name)
+  ) {
     return new CliError(err.message);
   }
   return err;
@@ -61,7 +76,11 @@ export const downloadCommand: CommandModule<GlobalArgs, Args> = {
     sourceOptions(y)
       .option('month', { type: 'string', default: 'latest', describe: 'YYYY-MM or latest' })
       .option('out', { type: 'string', describe: 'target folder (default <data-dir>/downloads/YYYY-MM)' })
-      .option('recheck', { type: 'boolean', default: false, describe: 're-run the zip test on files already complete' }),
+      .option('recheck', {
+        type: 'boolean',
+        default: false,
+        describe: 're-run the zip test on files already complete',
+      }),
   handler: async (argv) => {
     try {
       const summary = await downloadMonth({

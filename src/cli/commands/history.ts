@@ -13,7 +13,7 @@ import { printTable, withApp } from './app-helpers.ts';
 export const historyOption = {
   type: 'boolean',
   default: false,
-  describe: 'do not record the month\'s differences in history.db (`cnpj-api history record` can do it later)',
+  describe: "do not record the month's differences in history.db (`cnpj-api history record` can do it later)",
 } as const;
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -31,7 +31,8 @@ function resultText(r: RecordResult): string {
 
 /** The import summary's line about the history step. */
 export function historyLine(h: HistorySummary | null): string {
-  if (h === null) return 'history: skipped (--skip-history); `cnpj-api history record --month <month>` records it later';
+  if (h === null)
+    return 'history: skipped (--skip-history); `cnpj-api history record --month <month>` records it later';
   if (h.result === null) return `history: FAILED (${h.error}); the month has no differences recorded`;
   if (!h.result.recorded) return `history: ${h.result.reason}`;
   return `history: ${resultText(h.result)}; the publish waited ${h.waitSeconds.toFixed(1)} s for it`;
@@ -46,7 +47,7 @@ interface RecordArgs extends GlobalArgs {
 
 const status: CommandModule<GlobalArgs, StatusArgs> = {
   command: 'status',
-  describe: 'list the recorded months: compared with, changes per tipo, seconds; and history.db\'s size',
+  describe: "list the recorded months: compared with, changes per tipo, seconds; and history.db's size",
   builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
   // The history modules are loaded on use: every command module is loaded to build --help.
   handler: async (argv) => {
@@ -54,14 +55,26 @@ const status: CommandModule<GlobalArgs, StatusArgs> = {
     const dataDir = dataDirOf(argv);
     const months = recordedMonths(dataDir);
     const bytes = historyBytes(dataDir);
-    if (argv.json) return void console.log(JSON.stringify({ file: dataPaths(dataDir).historyDb, bytes, months }, null, 2));
-    console.log(`history: ${dataPaths(dataDir).historyDb}, ${mb(bytes)}, ${months.length} month${months.length === 1 ? '' : 's'} recorded`);
-    if (!months.length) return void console.log('no month recorded yet (each import records its differences with the month before)');
+    if (argv.json)
+      return void console.log(JSON.stringify({ file: dataPaths(dataDir).historyDb, bytes, months }, null, 2));
+    console.log(
+      `history: ${dataPaths(dataDir).historyDb}, ${mb(bytes)}, ${months.length} month${months.length === 1 ? '' : 's'} recorded`,
+    );
+    if (!months.length)
+      return void console.log('no month recorded yet (each import records its differences with the month before)');
     printTable(
       ['MONTH', 'COMPARED WITH', 'ABERTURA', 'ENCERRAMENTO', 'ALTERACAO', 'SECONDS', 'RECORDED AT'],
       months.map((m) => {
         const t = tipoCounts(m.counts);
-        return [m.month, m.fromMonth, n(t.abertura), n(t.encerramento), n(t.alteracao), m.seconds.toFixed(1), m.recordedAt];
+        return [
+          m.month,
+          m.fromMonth,
+          n(t.abertura),
+          n(t.encerramento),
+          n(t.alteracao),
+          m.seconds.toFixed(1),
+          m.recordedAt,
+        ];
       }),
     );
   },
@@ -69,7 +82,8 @@ const status: CommandModule<GlobalArgs, StatusArgs> = {
 
 const record: CommandModule<GlobalArgs, RecordArgs> = {
   command: 'record',
-  describe: 'record a kept month\'s differences against the kept month before it (when its recording failed or was skipped)',
+  describe:
+    "record a kept month's differences against the kept month before it (when its recording failed or was skipped)",
   builder: (y) => y.option('month', { type: 'string', demandOption: true, describe: 'the month, YYYY-MM' }),
   handler: (argv) =>
     withApp(argv, async ({ sqlite, dataDir }) => {
@@ -90,6 +104,7 @@ const record: CommandModule<GlobalArgs, RecordArgs> = {
 export const historyCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'history',
   describe: 'the monthly change history (history.db): recorded months, record a month by hand',
-  builder: (y: Argv<GlobalArgs>) => y.command(status).command(record).demandCommand(1, 'Choose a history subcommand; see --help.'),
+  builder: (y: Argv<GlobalArgs>) =>
+    y.command(status).command(record).demandCommand(1, 'Choose a history subcommand; see --help.'),
   handler: () => {},
 };

@@ -15,4 +15,18 @@ import { statusCommand } from './status.ts';
 import { updateCommand } from './update.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [startCommand, serveCommand, importCommand, statusCommand, downloadCommand, updateCommand, accountsCommand, usersCommand, tokensCommand, plansCommand, contactsCommand, historyCommand, backupCommand];
+export const commands: CommandModule<any, any>[] = [
+  startCommand,
+  serveCommand,
+  importCommand,
+  statusCommand,
+  downloadCommand,
+  updateCommand,
+  accountsCommand,
+  usersCommand,
+  tokensCommand,
+  plansCommand,
+  contactsCommand,
+  historyCommand,
+  backupCommand,
+];

@@ -22,7 +22,10 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
     withApp(argv, ({ sqlite }) => {
       const plans = listPlans(sqlite);
       if (argv.json) return void console.log(JSON.stringify(plans, null, 2));
-      printTable(['PLAN', 'CALLS/MONTH', 'API', 'WATCHLIST'], plans.map((p) => [p.name, p.monthlyQuota, p.apiIncluded ? 'yes' : 'no', p.watchlistLimit]));
+      printTable(
+        ['PLAN', 'CALLS/MONTH', 'API', 'WATCHLIST'],
+        plans.map((p) => [p.name, p.monthlyQuota, p.apiIncluded ? 'yes' : 'no', p.watchlistLimit]),
+      );
     }),
 };
 
@@ -34,19 +37,35 @@ const set: CommandModule<GlobalArgs, SetArgs> = {
       .positional('name', { type: 'string', demandOption: true, describe: 'plan name' })
       .option('quota', numberOption('quota', { integer: true, min: 0 }, { describe: 'calls per month (integer >= 0)' }))
       .option('api', { type: 'string', describe: 'yes or no: whether the plan includes API access' })
-      .option('watchlist-limit', numberOption('watchlist-limit', { integer: true, min: 0 }, { describe: 'CNPJs an account may watch (integer >= 0)' })),
+      .option(
+        'watchlist-limit',
+        numberOption(
+          'watchlist-limit',
+          { integer: true, min: 0 },
+          { describe: 'CNPJs an account may watch (integer >= 0)' },
+        ),
+      ),
   handler: (argv) =>
     withApp(argv, ({ sqlite }) => {
-      if (argv.quota === undefined && argv.api === undefined && argv.watchlistLimit === undefined) throw new CliError('Nothing to change: give --quota, --api and/or --watchlist-limit.');
-      if (argv.api !== undefined && argv.api !== 'yes' && argv.api !== 'no') throw new CliError(`--api must be yes or no, not "${argv.api}".`);
-      const p = setPlan(sqlite, argv.name, { monthlyQuota: argv.quota, apiIncluded: argv.api === undefined ? undefined : argv.api === 'yes', watchlistLimit: argv.watchlistLimit });
-      console.log(`plan ${p.name}: ${p.monthlyQuota} calls/month, API ${p.apiIncluded ? 'included' : 'not included'}, watchlist ${p.watchlistLimit} CNPJs`);
+      if (argv.quota === undefined && argv.api === undefined && argv.watchlistLimit === undefined)
+        throw new CliError('Nothing to change: give --quota, --api and/or --watchlist-limit.');
+      if (argv.api !== undefined && argv.api !== 'yes' && argv.api !== 'no')
+        throw new CliError(`--api must be yes or no, not "${argv.api}".`);
+      const p = setPlan(sqlite, argv.name, {
+        monthlyQuota: argv.quota,
+        apiIncluded: argv.api === undefined ? undefined : argv.api === 'yes',
+        watchlistLimit: argv.watchlistLimit,
+      });
+      console.log(
+        `plan ${p.name}: ${p.monthlyQuota} calls/month, API ${p.apiIncluded ? 'included' : 'not included'}, watchlist ${p.watchlistLimit} CNPJs`,
+      );
     }),
 };
 
 export const plansCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'plans',
   describe: 'show and edit plans (monthly quota, API included, watchlist limit)',
-  builder: (y: Argv<GlobalArgs>) => y.command(list).command(set).demandCommand(1, 'Choose a plans subcommand; see --help.'),
+  builder: (y: Argv<GlobalArgs>) =>
+    y.command(list).command(set).demandCommand(1, 'Choose a plans subcommand; see --help.'),
   handler: () => {},
 };

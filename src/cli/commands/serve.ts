@@ -9,7 +9,15 @@ import { startServer, type RunningServer } from '../../server/server.ts';
 import { CliError } from '../errors.ts';
 import { listenError } from '../listen.ts';
 import { readAheadWarning } from '../../lib/read-ahead.ts';
-import { dataDirOf, numberOption, PORT_RULE, proxyOptionsOf, withProxyOptions, type GlobalArgs, type ProxyArgs } from '../options.ts';
+import {
+  dataDirOf,
+  numberOption,
+  PORT_RULE,
+  proxyOptionsOf,
+  withProxyOptions,
+  type GlobalArgs,
+  type ProxyArgs,
+} from '../options.ts';
 
 interface Args extends GlobalArgs, ProxyArgs {
   host: string;
@@ -68,7 +76,11 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
     if (webhooks) deliverer = w;
   };
   const stopWorkers = () =>
-    Promise.all(Object.values(cluster.workers ?? {}).map((w) => new Promise((r) => (w && !w.isDead() ? (w.once('exit', r), w.kill('SIGTERM')) : r(null)))));
+    Promise.all(
+      Object.values(cluster.workers ?? {}).map(
+        (w) => new Promise((r) => (w && !w.isDead() ? (w.once('exit', r), w.kill('SIGTERM')) : r(null))),
+      ),
+    );
   cluster.on('exit', (w, code, signal) => {
     if (stopping || !listening) return;
     console.error(`worker ${w.process.pid} exited (${signal ?? code}); starting another`);
@@ -122,26 +134,47 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
     withProxyOptions(y)
       .option('host', { type: 'string', default: DEFAULT_HOST, describe: 'address to listen on' })
       .option('port', numberOption('port', PORT_RULE, { default: DEFAULT_PORT, describe: 'TCP port' }))
-      .option('workers', numberOption('workers', { integer: true, min: 1, max: 64 }, { default: 1, describe: 'server processes sharing the port (node:cluster)' }))
-      .option('webhooks-allow-http', { type: 'boolean', default: envFlag('CNPJ_API_WEBHOOKS_ALLOW_HTTP'), describe: 'accept http:// webhook URLs, not only https:// (env CNPJ_API_WEBHOOKS_ALLOW_HTTP=1)' })
+      .option(
+        'workers',
+        numberOption(
+          'workers',
+          { integer: true, min: 1, max: 64 },
+          { default: 1, describe: 'server processes sharing the port (node:cluster)' },
+        ),
+      )
+      .option('webhooks-allow-http', {
+        type: 'boolean',
+        default: envFlag('CNPJ_API_WEBHOOKS_ALLOW_HTTP'),
+        describe: 'accept http:// webhook URLs, not only https:// (env CNPJ_API_WEBHOOKS_ALLOW_HTTP=1)',
+      })
       .option('webhooks-allow-private', {
         type: 'boolean',
         default: envFlag('CNPJ_API_WEBHOOKS_ALLOW_PRIVATE'),
-        describe: 'let webhooks reach loopback, private and link-local addresses (env CNPJ_API_WEBHOOKS_ALLOW_PRIVATE=1)',
+        describe:
+          'let webhooks reach loopback, private and link-local addresses (env CNPJ_API_WEBHOOKS_ALLOW_PRIVATE=1)',
       }),
   handler: async (argv) => {
     const proxy = proxyOptionsOf(argv);
     let server: RunningServer;
     try {
       const webhooks = { allowHttp: argv['webhooks-allow-http'], allowPrivate: argv['webhooks-allow-private'] };
-      server = await serve({ dataDir: dataDirOf(argv), host: argv.host, port: argv.port, workers: argv.workers, ...proxy, webhooks });
+      server = await serve({
+        dataDir: dataDirOf(argv),
+        host: argv.host,
+        port: argv.port,
+        workers: argv.workers,
+        ...proxy,
+        webhooks,
+      });
     } catch (e) {
       const err = listenError(e, argv.host, argv.port);
       // The primary says it once (and stops the other workers) rather than each worker.
       if (cluster.isWorker) return reportStartFailure(err);
       throw err;
     }
-    const shown = proxy.publicUrl ? `public URL ${proxy.publicUrl}, docs: ${proxy.publicUrl}/docs` : `docs: ${server.url}/docs`;
+    const shown = proxy.publicUrl
+      ? `public URL ${proxy.publicUrl}, docs: ${proxy.publicUrl}/docs`
+      : `docs: ${server.url}/docs`;
     if (!cluster.isWorker) {
       console.error(`cnpj-api serving on ${server.url} (${shown})`);
       const readAhead = readAheadWarning(dataDirOf(argv));

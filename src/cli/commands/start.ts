@@ -16,7 +16,15 @@ import { activeSnapshot } from '../../storage/snapshots/records.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { CliError } from '../errors.ts';
 import { assertCanListen, listenError } from '../listen.ts';
-import { dataDirOf, numberOption, PORT_RULE, proxyOptionsOf, withProxyOptions, type GlobalArgs, type ProxyArgs } from '../options.ts';
+import {
+  dataDirOf,
+  numberOption,
+  PORT_RULE,
+  proxyOptionsOf,
+  withProxyOptions,
+  type GlobalArgs,
+  type ProxyArgs,
+} from '../options.ts';
 import { EXAMPLE_CNPJ } from '../../domain/cnpj.ts';
 
 interface Args extends GlobalArgs, ProxyArgs {
@@ -36,7 +44,14 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     withProxyOptions(y)
       .option('host', { type: 'string', default: DEFAULT_HOST })
       .option('port', numberOption('port', PORT_RULE, { default: DEFAULT_PORT }))
-      .option('companies', numberOption('companies', { integer: true, min: 1 }, { default: 20_000, describe: 'size of the synthetic month' })),
+      .option(
+        'companies',
+        numberOption(
+          'companies',
+          { integer: true, min: 1 },
+          { default: 20_000, describe: 'size of the synthetic month' },
+        ),
+      ),
   handler: async (argv) => {
     const { runImport } = await import('../../../importer/run.ts');
     const { generateDump } = await import('../../demo/generate.ts');
@@ -55,18 +70,37 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
         const month = new Date().toISOString().slice(0, 7);
         const before = addMonths(month, -1);
         const outs = [before, month].map((m) => path.join(dataDir, 'synthetic', m));
-        console.log(`No registry in ${dataDir} yet: generating two SYNTHETIC months, ${before} and ${month} (${argv.companies.toLocaleString('en-US')} fictitious companies, not real data) ...`);
+        console.log(
+          `No registry in ${dataDir} yet: generating two SYNTHETIC months, ${before} and ${month} (${argv.companies.toLocaleString('en-US')} fictitious companies, not real data) ...`,
+        );
         for (const out of outs) fs.rmSync(out, { recursive: true, force: true });
         await generateDump({ companies: argv.companies, out: outs[0], seed: 1, month: before });
         const manifest = await generateDump({ companies: 0, out: outs[1], evolveFrom: outs[0] });
         // The month before serves no search: it is only compared with.
-        await runImport({ dataDir, inputs: [outs[0]], month: before, synthetic: true, search: false, progress: process.stderr.isTTY, skipSpaceCheck: true });
-        const s = await runImport({ dataDir, inputs: [outs[1]], month, synthetic: true, progress: process.stderr.isTTY, skipSpaceCheck: true });
+        await runImport({
+          dataDir,
+          inputs: [outs[0]],
+          month: before,
+          synthetic: true,
+          search: false,
+          progress: process.stderr.isTTY,
+          skipSpaceCheck: true,
+        });
+        const s = await runImport({
+          dataDir,
+          inputs: [outs[1]],
+          month,
+          synthetic: true,
+          progress: process.stderr.isTTY,
+          skipSpaceCheck: true,
+        });
         fs.rmSync(path.join(dataDir, 'synthetic'), { recursive: true, force: true });
         console.log(`Imported synthetic snapshot ${s.snapshotId} in ${s.stats.seconds.toFixed(1)} s.`);
         const created = await createDemo(app.sqlite, demoPassword(app.sqlite));
         // A few CNPJs that changed this month on the demo's watchlist: Monitoramento shows them.
-        const changed = Object.values(manifest.changes ?? {}).flatMap((c) => c.examples.slice(0, 1)).slice(0, 10);
+        const changed = Object.values(manifest.changes ?? {})
+          .flatMap((c) => c.examples.slice(0, 1))
+          .slice(0, 10);
         addWatched(app.sqlite, created.accountId, changed, new Date());
         demo = {
           ...created,
@@ -88,8 +122,12 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     console.log(`\ncnpj-api is serving on ${listening}  (API docs: ${base}/docs, web app: ${base}/login)`);
     if (demo) {
       console.log(`\nDemo API token (shown once, keep it):\n  ${demo.token}\n`);
-      console.log(`Try it:\n  curl -H "Authorization: Bearer ${demo.token}" ${base}/api/v1/brazilian_companies/${demo.cnpj}/company\n`);
-      console.log(`What changed this month:\n  curl -H "Authorization: Bearer ${demo.token}" "${base}/api/v1/changes?month=${demo.month}&limit=5"\n`);
+      console.log(
+        `Try it:\n  curl -H "Authorization: Bearer ${demo.token}" ${base}/api/v1/brazilian_companies/${demo.cnpj}/company\n`,
+      );
+      console.log(
+        `What changed this month:\n  curl -H "Authorization: Bearer ${demo.token}" "${base}/api/v1/changes?month=${demo.month}&limit=5"\n`,
+      );
       if (demo.password) console.log(`Web app login: ${DEMO_EMAIL} / ${demo.password}\n`);
     } else {
       console.log('Create an API token with: npx cnpj-api tokens create --account <name> --name <label>');
@@ -106,8 +144,12 @@ function demoPassword(sqlite: Sqlite): string | null {
   return exists ? null : crypto.randomBytes(9).toString('base64url');
 }
 
-async function createDemo(sqlite: Sqlite, password: string | null): Promise<{ token: string; password: string | null; accountId: number }> {
-  const account = getAccountByName(sqlite, DEMO_ACCOUNT) ?? createAccount(sqlite, { name: DEMO_ACCOUNT, plan: 'Diamante' });
+async function createDemo(
+  sqlite: Sqlite,
+  password: string | null,
+): Promise<{ token: string; password: string | null; accountId: number }> {
+  const account =
+    getAccountByName(sqlite, DEMO_ACCOUNT) ?? createAccount(sqlite, { name: DEMO_ACCOUNT, plan: 'Diamante' });
   if (password) await createUser(sqlite, { accountId: account.id, email: DEMO_EMAIL, password, role: 'billing_admin' });
   const { token } = createToken(sqlite, { accountId: account.id, name: 'demo', createdBy: 'cli' });
   return { token, password, accountId: account.id };

@@ -25,12 +25,21 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
     y
       .option('account', { type: 'string', demandOption: true, describe: 'account name' })
       .option('name', { type: 'string', demandOption: true, describe: 'label, e.g. production' })
-      .option('expires', { type: 'string', default: 'never', describe: '30d (days from today), YYYY-MM-DD (last valid day, São Paulo time) or never' })
+      .option('expires', {
+        type: 'string',
+        default: 'never',
+        describe: '30d (days from today), YYYY-MM-DD (last valid day, São Paulo time) or never',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print {"id","token"} as JSON' }),
   handler: (argv) =>
     withApp(argv, ({ sqlite }) => {
       const account = requireAccount(sqlite, argv.account);
-      const { id, token } = createToken(sqlite, { accountId: account.id, name: argv.name, expires: argv.expires, createdBy: 'cli' });
+      const { id, token } = createToken(sqlite, {
+        accountId: account.id,
+        name: argv.name,
+        expires: argv.expires,
+        createdBy: 'cli',
+      });
       // Alone on stdout so scripts can capture it: TOKEN=$(cnpj-api tokens create ...)
       console.log(argv.json ? JSON.stringify({ id, token }) : token);
     }),
@@ -50,7 +59,16 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
       if (!tokens.length) return void console.log('no tokens');
       printTable(
         ['ID', 'NAME', 'PREFIX', 'STATE', 'EXPIRES', 'CREATED', 'BY', 'LAST USED'],
-        tokens.map((t) => [t.id, t.name, `${t.displayPrefix}…`, t.state, t.expiresAt ?? 'never', t.createdAt.slice(0, 10), t.createdBy, t.lastUsedAt?.slice(0, 16).replace('T', ' ') ?? '-']),
+        tokens.map((t) => [
+          t.id,
+          t.name,
+          `${t.displayPrefix}…`,
+          t.state,
+          t.expiresAt ?? 'never',
+          t.createdAt.slice(0, 10),
+          t.createdBy,
+          t.lastUsedAt?.slice(0, 16).replace('T', ' ') ?? '-',
+        ]),
       );
     }),
 };
@@ -81,6 +99,11 @@ export const tokensCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'tokens',
   describe: 'manage API tokens (create, list, activate, deactivate)',
   builder: (y: Argv<GlobalArgs>) =>
-    y.command(create).command(list).command(activate).command(deactivate).demandCommand(1, 'Choose a tokens subcommand; see --help.'),
+    y
+      .command(create)
+      .command(list)
+      .command(activate)
+      .command(deactivate)
+      .demandCommand(1, 'Choose a tokens subcommand; see --help.'),
   handler: () => {},
 };

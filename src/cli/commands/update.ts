@@ -26,7 +26,8 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
       .option('allow-partial', {
         type: 'boolean',
         default: false,
-        describe: 'download and import a month lacking some of the 37 standard zips (default: refuse, publication may be in progress); the import still refuses an incomplete month',
+        describe:
+          'download and import a month lacking some of the 37 standard zips (default: refuse, publication may be in progress); the import still refuses an incomplete month',
       }),
   handler: async (argv) => {
     const dataDir = dataDirOf(argv);
@@ -49,7 +50,14 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
         importMonth: async (dir, month) => {
           // Loaded on demand: the importer is heavy and only this path needs it.
           const { runImport } = await import('../../../importer/run.ts');
-          imported.summary = await runImport({ dataDir, inputs: [dir], month, progress: tty, history: !argv['skip-history'], log: tty || argv.verbose ? log : undefined });
+          imported.summary = await runImport({
+            dataDir,
+            inputs: [dir],
+            month,
+            progress: tty,
+            history: !argv['skip-history'],
+            log: tty || argv.verbose ? log : undefined,
+          });
           return imported.summary;
         },
       });

@@ -2,7 +2,15 @@ import type { Argv, CommandModule } from 'yargs';
 import { requireAccount } from '../../domain/accounts/accounts.ts';
 import { passwordProblem } from '../../domain/accounts/passwords.ts';
 import { AccountsError } from '../../domain/accounts/errors.ts';
-import { createUser, listUsers, removeUser, requireUserByEmail, setUserPassword, USER_ROLES, type UserRole } from '../../domain/accounts/users.ts';
+import {
+  createUser,
+  listUsers,
+  removeUser,
+  requireUserByEmail,
+  setUserPassword,
+  USER_ROLES,
+  type UserRole,
+} from '../../domain/accounts/users.ts';
 import { forgetLoginFailures } from '../../domain/accounts/login-throttle.ts';
 import { CliError } from '../errors.ts';
 import type { GlobalArgs } from '../options.ts';
@@ -38,23 +46,34 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
     y
       .option('account', { type: 'string', demandOption: true, describe: 'account name' })
       .option('email', { type: 'string', demandOption: true, describe: 'login e-mail (stored lowercased)' })
-      .option('role', { type: 'string', demandOption: true, describe: 'billing_admin (manages tokens) or member (only views)' })
+      .option('role', {
+        type: 'string',
+        demandOption: true,
+        describe: 'billing_admin (manages tokens) or member (only views)',
+      })
       .example('echo "$PASSWORD" | $0 users create --account Acme --email ana@acme.com.br --role billing_admin', ''),
   handler: (argv) =>
     withApp(argv, async ({ sqlite }) => {
       // Validated here rather than with yargs choices, whose error spans several lines.
-      if (!(USER_ROLES as readonly string[]).includes(argv.role)) throw new CliError(`--role must be ${USER_ROLES.join(' or ')}, not "${argv.role}".`);
+      if (!(USER_ROLES as readonly string[]).includes(argv.role))
+        throw new CliError(`--role must be ${USER_ROLES.join(' or ')}, not "${argv.role}".`);
       // Validate what we can before asking for the password.
       const account = requireAccount(sqlite, argv.account);
       const password = await readPassword();
-      const u = await createUser(sqlite, { accountId: account.id, email: argv.email, password, role: argv.role as UserRole });
+      const u = await createUser(sqlite, {
+        accountId: account.id,
+        email: argv.email,
+        password,
+        role: argv.role as UserRole,
+      });
       console.log(`user ${u.email} created (id ${u.id}, ${u.role}) in account "${account.name}"`);
     }),
 };
 
 const setPassword: CommandModule<GlobalArgs, EmailArgs> = {
   command: 'set-password',
-  describe: "replace a user's password (read from stdin, one line); ends their web sessions and lifts the login throttle on their e-mail",
+  describe:
+    "replace a user's password (read from stdin, one line); ends their web sessions and lifts the login throttle on their e-mail",
   builder: (y) =>
     y
       .option('email', { type: 'string', demandOption: true, describe: 'login e-mail of the user' })
@@ -65,7 +84,9 @@ const setPassword: CommandModule<GlobalArgs, EmailArgs> = {
       const password = await readPassword();
       const ended = await setUserPassword(sqlite, user.id, password);
       forgetLoginFailures(sqlite, user.email);
-      console.log(`password of ${user.email} changed; ${ended} web session(s) ended, failed logins for the e-mail forgotten`);
+      console.log(
+        `password of ${user.email} changed; ${ended} web session(s) ended, failed logins for the e-mail forgotten`,
+      );
     }),
 };
 
@@ -73,14 +94,18 @@ const remove: CommandModule<GlobalArgs, EmailArgs> = {
   command: 'remove',
   describe: "remove a user and end their web sessions; the account's API tokens keep working",
   builder: (y) =>
-    y
-      .option('email', { type: 'string', demandOption: true, describe: 'login e-mail of the user' })
-      .option('force', { type: 'boolean', default: false, describe: 'remove even the last billing_admin of the account' }),
+    y.option('email', { type: 'string', demandOption: true, describe: 'login e-mail of the user' }).option('force', {
+      type: 'boolean',
+      default: false,
+      describe: 'remove even the last billing_admin of the account',
+    }),
   handler: (argv) =>
     withApp(argv, ({ sqlite }) => {
       try {
         const { user, sessionsEnded } = removeUser(sqlite, argv.email, { force: argv.force });
-        console.log(`user ${user.email} removed (${sessionsEnded} web session(s) ended); the account's API tokens are unaffected`);
+        console.log(
+          `user ${user.email} removed (${sessionsEnded} web session(s) ended); the account's API tokens are unaffected`,
+        );
       } catch (err) {
         if (err instanceof AccountsError && err.code === 'last_billing_admin') {
           throw new CliError(`${err.message} Create another billing_admin first, or pass --force.`);
@@ -101,13 +126,22 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
     withApp(argv, ({ sqlite }) => {
       const users = listUsers(sqlite, requireAccount(sqlite, argv.account).id);
       if (argv.json) return void console.log(JSON.stringify(users, null, 2));
-      printTable(['ID', 'EMAIL', 'ROLE', 'CREATED'], users.map((u) => [u.id, u.email, u.role, u.createdAt.slice(0, 10)]));
+      printTable(
+        ['ID', 'EMAIL', 'ROLE', 'CREATED'],
+        users.map((u) => [u.id, u.email, u.role, u.createdAt.slice(0, 10)]),
+      );
     }),
 };
 
 export const usersCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'users',
   describe: 'manage web app users (create, list, set-password, remove)',
-  builder: (y: Argv<GlobalArgs>) => y.command(create).command(list).command(setPassword).command(remove).demandCommand(1, 'Choose a users subcommand; see --help.'),
+  builder: (y: Argv<GlobalArgs>) =>
+    y
+      .command(create)
+      .command(list)
+      .command(setPassword)
+      .command(remove)
+      .demandCommand(1, 'Choose a users subcommand; see --help.'),
   handler: () => {},
 };

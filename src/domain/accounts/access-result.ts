@@ -59,7 +59,10 @@ export function deny(error: AccessError, message: string = ERRORS[error].message
  */
 export function quotaExceeded(quota: QuotaState, at: Date, needed = 1): AccessDenied {
   const renewsOn = spDay(new Date(quota.reset * 1000));
-  const d = deny('quota_exceeded', ERRORS.quota_exceeded.specific({ limit: quota.limit, renewsOn, needed, remaining: quota.remaining }));
+  const d = deny(
+    'quota_exceeded',
+    ERRORS.quota_exceeded.specific({ limit: quota.limit, renewsOn, needed, remaining: quota.remaining }),
+  );
   d.quota = quota;
   d.retryAfter = retryAfter('quota_exceeded', at, quota.reset);
   return d;

@@ -35,12 +35,18 @@ const fromRow = (r: AccountRow): Account => ({
 });
 
 function cleanName(name: string): string {
-  const n = String(name ?? '').trim().replace(/\s+/g, ' ');
+  const n = String(name ?? '')
+    .trim()
+    .replace(/\s+/g, ' ');
   if (!n || n.length > 120) throw new AccountsError('invalid_input', 'The account name must have 1 to 120 characters.');
   return n;
 }
 
-export function createAccount(sqlite: Sqlite, input: { name: string; plan: string }, now: Clock = systemClock): Account {
+export function createAccount(
+  sqlite: Sqlite,
+  input: { name: string; plan: string },
+  now: Clock = systemClock,
+): Account {
   const name = cleanName(input.name);
   const plan = requirePlan(sqlite, input.plan);
   try {
@@ -60,7 +66,8 @@ export function getAccount(sqlite: Sqlite, id: number): Account | null {
 
 /** Case-insensitive lookup by name. */
 export function getAccountByName(sqlite: Sqlite, name: string): Account | null {
-  const r = sqlite.prepare('SELECT * FROM accounts WHERE name = ?').get(String(name ?? '').trim()) as AccountRow | undefined;
+  const r = sqlite.prepare('SELECT * FROM accounts WHERE name = ?').get(String(name ?? '').trim()) as
+    AccountRow | undefined;
   return r ? fromRow(r) : null;
 }
 
@@ -85,25 +92,35 @@ export function changeAccountPlan(sqlite: Sqlite, name: string, planName: string
  * Suspends the account and invalidates all its tokens in the same transaction, so no request
  * can slip through between the two. Returns how many tokens were invalidated now.
  */
-export function suspendAccount(sqlite: Sqlite, name: string, now: Clock = systemClock): { account: Account; invalidatedTokens: number } {
-  return sqlite.transaction(() => {
-    const account = requireAccount(sqlite, name);
-    if (account.status === 'suspended') throw new AccountsError('invalid_state', `Account "${account.name}" is already suspended.`);
-    const at = now().toISOString();
-    sqlite.prepare("UPDATE accounts SET status = 'suspended', suspended_at = ? WHERE id = ?").run(at, account.id);
-    const { changes } = sqlite
-      .prepare('UPDATE api_tokens SET invalidated_at = ? WHERE account_id = ? AND invalidated_at IS NULL')
-      .run(at, account.id);
-    return { account: getAccount(sqlite, account.id)!, invalidatedTokens: changes };
-  }).immediate();
+export function suspendAccount(
+  sqlite: Sqlite,
+  name: string,
+  now: Clock = systemClock,
+): { account: Account; invalidatedTokens: number } {
+  return sqlite
+    .transaction(() => {
+      const account = requireAccount(sqlite, name);
+      if (account.status === 'suspended')
+        throw new AccountsError('invalid_state', `Account "${account.name}" is already suspended.`);
+      const at = now().toISOString();
+      sqlite.prepare("UPDATE accounts SET status = 'suspended', suspended_at = ? WHERE id = ?").run(at, account.id);
+      const { changes } = sqlite
+        .prepare('UPDATE api_tokens SET invalidated_at = ? WHERE account_id = ? AND invalidated_at IS NULL')
+        .run(at, account.id);
+      return { account: getAccount(sqlite, account.id)!, invalidatedTokens: changes };
+    })
+    .immediate();
 }
 
 /** Active again; the tokens invalidated by the suspension stay invalidated (new ones must be made). */
 export function reactivateAccount(sqlite: Sqlite, name: string): Account {
-  return sqlite.transaction(() => {
-    const account = requireAccount(sqlite, name);
-    if (account.status === 'active') throw new AccountsError('invalid_state', `Account "${account.name}" is not suspended.`);
-    sqlite.prepare("UPDATE accounts SET status = 'active', suspended_at = NULL WHERE id = ?").run(account.id);
-    return getAccount(sqlite, account.id)!;
-  }).immediate();
+  return sqlite
+    .transaction(() => {
+      const account = requireAccount(sqlite, name);
+      if (account.status === 'active')
+        throw new AccountsError('invalid_state', `Account "${account.name}" is not suspended.`);
+      sqlite.prepare("UPDATE accounts SET status = 'active', suspended_at = NULL WHERE id = ?").run(account.id);
+      return getAccount(sqlite, account.id)!;
+    })
+    .immediate();
 }

@@ -138,7 +138,11 @@ export class ApiAccess {
     const webCalls = new Map<number, number>();
     const out = ids.map((given): AccessResult => {
       const web = given.tokenId === NO_TOKEN;
-      const id = !recheck ? given : web ? this.identifyAccount(given.accountId) : this.identity.redecide(given.tokenId, at);
+      const id = !recheck
+        ? given
+        : web
+          ? this.identifyAccount(given.accountId)
+          : this.identity.redecide(given.tokenId, at);
       if (!id.ok) return id;
       const n = given.calls ?? 1;
       const calls = tally.take(id, n);

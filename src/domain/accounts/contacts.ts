@@ -36,10 +36,19 @@ function bad(line: number, what: string): AccountsError {
 }
 
 /** Parses and validates; throws AccountsError('invalid_csv') naming the first bad line. */
-export async function parseContactsCsv(input: string | Buffer | NodeJS.ReadableStream): Promise<{ cnpj: string; contact: ContatoExtra }[]> {
+export async function parseContactsCsv(
+  input: string | Buffer | NodeJS.ReadableStream,
+): Promise<{ cnpj: string; contact: ContatoExtra }[]> {
   const source = typeof input === 'string' || Buffer.isBuffer(input) ? Readable.from([input]) : input;
   const parser = source.pipe(
-    parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, info: true, max_record_size: 64 * 1024 }),
+    parse({
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+      max_record_size: 64 * 1024,
+    }),
   );
   const out: { cnpj: string; contact: ContatoExtra }[] = [];
   let first = true;
@@ -61,7 +70,8 @@ export async function parseContactsCsv(input: string | Buffer | NodeJS.ReadableS
       if (!cnpj) throw bad(line, `invalid CNPJ "${rawCnpj.slice(0, 40)}"`);
       if (!tipoContato) throw bad(line, 'empty tipo_contato');
       if (!contato) throw bad(line, 'empty contato');
-      if ([tipoContato, tipoWebsite, contato].some((f) => f.length > MAX_FIELD)) throw bad(line, `a field longer than ${MAX_FIELD} characters`);
+      if ([tipoContato, tipoWebsite, contato].some((f) => f.length > MAX_FIELD))
+        throw bad(line, `a field longer than ${MAX_FIELD} characters`);
       // Lowercased because 'website' drives has_website (docs/api-response.md).
       out.push({ cnpj, contact: { tipo_contato: tipoContato.toLowerCase(), tipo_website: tipoWebsite, contato } });
     }
@@ -74,8 +84,13 @@ export async function parseContactsCsv(input: string | Buffer | NodeJS.ReadableS
 }
 
 /** Loads a parsed set in one transaction. */
-export function storeContacts(sqlite: Sqlite, rows: { cnpj: string; contact: ContatoExtra }[], mode: ContactsLoadMode = 'replace'): ContactsLoadResult {
-  if (mode !== 'replace' && mode !== 'per-cnpj') throw new AccountsError('invalid_input', 'The mode must be replace or per-cnpj.');
+export function storeContacts(
+  sqlite: Sqlite,
+  rows: { cnpj: string; contact: ContatoExtra }[],
+  mode: ContactsLoadMode = 'replace',
+): ContactsLoadResult {
+  if (mode !== 'replace' && mode !== 'per-cnpj')
+    throw new AccountsError('invalid_input', 'The mode must be replace or per-cnpj.');
   const seen = new Set<string>();
   const unique = rows.filter(({ cnpj, contact: c }) => {
     const key = JSON.stringify([cnpj, c.tipo_contato, c.tipo_website, c.contato]);
@@ -83,20 +98,35 @@ export function storeContacts(sqlite: Sqlite, rows: { cnpj: string; contact: Con
   });
   const cnpjs = new Set(unique.map((r) => r.cnpj));
   const count = () => (sqlite.prepare('SELECT count(*) AS n FROM extra_contacts').get() as { n: number }).n;
-  return sqlite.transaction((): ContactsLoadResult => {
-    const before = count();
-    if (mode === 'replace') sqlite.prepare('DELETE FROM extra_contacts').run();
-    else {
-      const del = sqlite.prepare('DELETE FROM extra_contacts WHERE cnpj = ?');
-      for (const c of cnpjs) del.run(c);
-    }
-    const ins = sqlite.prepare('INSERT INTO extra_contacts (cnpj, tipo_contato, tipo_website, contato) VALUES (?, ?, ?, ?)');
-    for (const { cnpj, contact: c } of unique) ins.run(cnpj, c.tipo_contato, c.tipo_website, c.contato);
-    return { mode, rows: unique.length, cnpjs: cnpjs.size, duplicatesSkipped: rows.length - unique.length, before, after: count() };
-  }).immediate();
+  return sqlite
+    .transaction((): ContactsLoadResult => {
+      const before = count();
+      if (mode === 'replace') sqlite.prepare('DELETE FROM extra_contacts').run();
+      else {
+        const del = sqlite.prepare('DELETE FROM extra_contacts WHERE cnpj = ?');
+        for (const c of cnpjs) del.run(c);
+      }
+      const ins = sqlite.prepare(
+        'INSERT INTO extra_contacts (cnpj, tipo_contato, tipo_website, contato) VALUES (?, ?, ?, ?)',
+      );
+      for (const { cnpj, contact: c } of unique) ins.run(cnpj, c.tipo_contato, c.tipo_website, c.contato);
+      return {
+        mode,
+        rows: unique.length,
+        cnpjs: cnpjs.size,
+        duplicatesSkipped: rows.length - unique.length,
+        before,
+        after: count(),
+      };
+    })
+    .immediate();
 }
 
-export async function loadContactsFile(sqlite: Sqlite, file: string, mode: ContactsLoadMode = 'replace'): Promise<ContactsLoadResult> {
+export async function loadContactsFile(
+  sqlite: Sqlite,
+  file: string,
+  mode: ContactsLoadMode = 'replace',
+): Promise<ContactsLoadResult> {
   let stream: fs.ReadStream;
   try {
     await fs.promises.access(file, fs.constants.R_OK);
@@ -155,7 +185,10 @@ export class ContactsCache {
       return;
     }
     const map = new Map<string, ContatoExtra[]>();
-    const rows = this.sqlite.prepare('SELECT cnpj, tipo_contato, tipo_website, contato FROM extra_contacts ORDER BY id').raw().all() as string[][];
+    const rows = this.sqlite
+      .prepare('SELECT cnpj, tipo_contato, tipo_website, contato FROM extra_contacts ORDER BY id')
+      .raw()
+      .all() as string[][];
     for (const [cnpj, tipo_contato, tipo_website, contato] of rows) {
       // Shared by every lookup of the CNPJ: frozen, so no caller can change another's answer.
       const c: ContatoExtra = Object.freeze({ tipo_contato, tipo_website, contato });

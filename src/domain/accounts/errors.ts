@@ -2,12 +2,7 @@
 // when a page can meet them, a reason the web app turns into its own Portuguese sentence
 // (src/server/web/accounts-messages.ts): customers never see the operator's wording.
 export type AccountsErrorCode =
-  | 'invalid_input'
-  | 'not_found'
-  | 'already_exists'
-  | 'invalid_state'
-  | 'invalid_csv'
-  | 'last_billing_admin';
+  'invalid_input' | 'not_found' | 'already_exists' | 'invalid_state' | 'invalid_csv' | 'last_billing_admin';
 
 /** The errors a web page can meet, finer than the code. */
 export type AccountsReason =

@@ -35,7 +35,8 @@ export function throttleAddress(ip: string): string {
   const right = tail ? tail.split(':') : [];
   // A trailing dotted IPv4 part fills two groups.
   const width = (gs: string[]) => gs.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - width(left) - width(right)).fill('0'), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - width(left) - width(right)).fill('0'), ...right];
   return `${groups
     .slice(0, 4)
     .map((g) => parseInt(g, 16).toString(16))
@@ -56,16 +57,17 @@ export function reserveLoginAttempt(sqlite: Sqlite, email: string, ip: string, n
       sqlite.prepare('DELETE FROM login_attempts WHERE attempted_at <= ?').run(since);
       // When the oldest of the rows over the limit leaves the window, a slot frees up.
       const freeAt = (where: string, args: string[], max: number): number | null => {
-        const row = sqlite.prepare(`SELECT attempted_at FROM login_attempts WHERE ${where} ORDER BY attempted_at DESC LIMIT 1 OFFSET ?`).get(...args, max - 1) as
-          | { attempted_at: string }
-          | undefined;
+        const row = sqlite
+          .prepare(`SELECT attempted_at FROM login_attempts WHERE ${where} ORDER BY attempted_at DESC LIMIT 1 OFFSET ?`)
+          .get(...args, max - 1) as { attempted_at: string } | undefined;
         return row ? Date.parse(row.attempted_at) + WINDOW_MS : null;
       };
       const blockedUntil = Math.max(
         freeAt('email = ? AND ip = ?', [email, address], MAX_FAILURES_PER_PAIR) ?? 0,
         freeAt('ip = ?', [address], MAX_FAILURES_PER_IP) ?? 0,
       );
-      if (blockedUntil > 0) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000)) };
+      if (blockedUntil > 0)
+        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000)) };
       sqlite.prepare('INSERT INTO login_attempts (email, ip, attempted_at) VALUES (?, ?, ?)').run(email, address, at);
       return { ok: true };
     })

@@ -40,7 +40,9 @@ export function getPlan(sqlite: Sqlite, name: string): Plan | null {
 export function requirePlan(sqlite: Sqlite, name: string): Plan {
   const p = getPlan(sqlite, name);
   if (!p) {
-    const known = listPlans(sqlite).map((x) => x.name).join(', ');
+    const known = listPlans(sqlite)
+      .map((x) => x.name)
+      .join(', ');
     throw new AccountsError('not_found', `Plan "${name}" does not exist (plans: ${known}).`);
   }
   return p;
@@ -66,24 +68,36 @@ export function setPlan(sqlite: Sqlite, name: string, changes: PlanChanges): Pla
     throw new AccountsError('invalid_input', 'The watchlist limit must be an integer of 0 or more.');
   }
   const trimmed = String(name ?? '').trim();
-  return sqlite.transaction((): Plan => {
-    const existing = getPlan(sqlite, trimmed);
-    if (!existing) {
-      if (!trimmed || trimmed.length > 60) throw new AccountsError('invalid_input', 'The plan name must have 1 to 60 characters.');
-      if (q === undefined) throw new AccountsError('invalid_input', `Plan "${trimmed}" does not exist; to create it, give its monthly quota.`);
-      const { next } = sqlite.prepare('SELECT coalesce(max(sort_order), 0) + 10 AS next FROM plans').get() as { next: number };
-      sqlite
-        .prepare('INSERT INTO plans (name, monthly_quota, api_included, sort_order) VALUES (?, ?, ?, ?)')
-        .run(trimmed, q, changes.apiIncluded === false ? 0 : 1, next);
-      if (w !== undefined) sqlite.prepare('UPDATE plans SET watchlist_limit = ? WHERE name = ?').run(w, trimmed);
-    } else {
-      if (q !== undefined) sqlite.prepare('UPDATE plans SET monthly_quota = ? WHERE name = ?').run(q, existing.name);
-      if (changes.apiIncluded !== undefined) {
-        sqlite.prepare('UPDATE plans SET api_included = ? WHERE name = ?').run(changes.apiIncluded ? 1 : 0, existing.name);
+  return sqlite
+    .transaction((): Plan => {
+      const existing = getPlan(sqlite, trimmed);
+      if (!existing) {
+        if (!trimmed || trimmed.length > 60)
+          throw new AccountsError('invalid_input', 'The plan name must have 1 to 60 characters.');
+        if (q === undefined)
+          throw new AccountsError(
+            'invalid_input',
+            `Plan "${trimmed}" does not exist; to create it, give its monthly quota.`,
+          );
+        const { next } = sqlite.prepare('SELECT coalesce(max(sort_order), 0) + 10 AS next FROM plans').get() as {
+          next: number;
+        };
+        sqlite
+          .prepare('INSERT INTO plans (name, monthly_quota, api_included, sort_order) VALUES (?, ?, ?, ?)')
+          .run(trimmed, q, changes.apiIncluded === false ? 0 : 1, next);
+        if (w !== undefined) sqlite.prepare('UPDATE plans SET watchlist_limit = ? WHERE name = ?').run(w, trimmed);
+      } else {
+        if (q !== undefined) sqlite.prepare('UPDATE plans SET monthly_quota = ? WHERE name = ?').run(q, existing.name);
+        if (changes.apiIncluded !== undefined) {
+          sqlite
+            .prepare('UPDATE plans SET api_included = ? WHERE name = ?')
+            .run(changes.apiIncluded ? 1 : 0, existing.name);
+        }
+        // Lowering it below what accounts already watch removes nothing: they can only remove until under it.
+        if (w !== undefined)
+          sqlite.prepare('UPDATE plans SET watchlist_limit = ? WHERE name = ?').run(w, existing.name);
       }
-      // Lowering it below what accounts already watch removes nothing: they can only remove until under it.
-      if (w !== undefined) sqlite.prepare('UPDATE plans SET watchlist_limit = ? WHERE name = ?').run(w, existing.name);
-    }
-    return getPlan(sqlite, trimmed)!;
-  }).immediate();
+      return getPlan(sqlite, trimmed)!;
+    })
+    .immediate();
 }

@@ -23,7 +23,9 @@ export class QuotaCounter {
     sqlite: Sqlite,
     private readonly now: Clock,
   ) {
-    this.monthlyCalls = sqlite.prepare<[number, string], number>('SELECT calls FROM usage_monthly WHERE account_id = ? AND month = ?').pluck();
+    this.monthlyCalls = sqlite
+      .prepare<[number, string], number>('SELECT calls FROM usage_monthly WHERE account_id = ? AND month = ?')
+      .pluck();
     // Additive: written once per account at the end of a counting transaction (MonthTally),
     // which read the count under the same write lock.
     this.addMonthly = sqlite.prepare(
@@ -52,7 +54,11 @@ export class QuotaCounter {
   state(id: AccessIdentity): AccessResult {
     const at = this.now();
     const calls = this.monthlyCalls.get(id.accountId, spMonth(at)) ?? 0;
-    const quota: QuotaState = { limit: id.limit, remaining: Math.max(0, id.limit - calls), reset: nextMonthStartEpoch(at) };
+    const quota: QuotaState = {
+      limit: id.limit,
+      remaining: Math.max(0, id.limit - calls),
+      reset: nextMonthStartEpoch(at),
+    };
     if (quota.remaining === 0) return quotaExceeded(quota, at);
     return { ...id, quota };
   }
@@ -62,7 +68,11 @@ export class QuotaCounter {
    * transaction that holds the write lock from its start (BEGIN IMMEDIATE, as GroupCommit runs).
    */
   tally(month: string): MonthTally {
-    return new MonthTally(month, (accountId) => this.monthlyCalls.get(accountId, month) ?? 0, (accountId, n) => this.addMonthly.run(accountId, month, n));
+    return new MonthTally(
+      month,
+      (accountId) => this.monthlyCalls.get(accountId, month) ?? 0,
+      (accountId, n) => this.addMonthly.run(accountId, month, n),
+    );
   }
 
   /**
@@ -90,7 +100,14 @@ export class QuotaCounter {
     const reset = nextMonthStartEpoch(at);
     const limit = id.limit;
     if (calls === undefined) return quotaExceeded({ limit, remaining: Math.max(0, limit - used), reset }, at, needed);
-    return { ok: true, accountId: id.accountId, accountName: id.accountName, tokenId: id.tokenId, limit, quota: { limit, remaining: Math.max(0, limit - calls), reset } };
+    return {
+      ok: true,
+      accountId: id.accountId,
+      accountName: id.accountName,
+      tokenId: id.tokenId,
+      limit,
+      quota: { limit, remaining: Math.max(0, limit - calls), reset },
+    };
   }
 }
 

@@ -26,4 +26,3 @@ export function nextMonthStartEpoch(d: Date): number {
 export function spDayPlus(d: Date, days: number): string {
   return spDay(new Date(d.getTime() + days * 86_400_000));
 }
-

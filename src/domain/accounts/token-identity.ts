@@ -42,7 +42,13 @@ function decide(r: TokenRecord, at: Date): AccessIdentity | AccessDenied {
     return deny('token_expired', ERRORS.token_expired.specific({ expiresOn: r.expires_at }));
   }
   if (r.api_included !== 1) return deny('plan_without_api', ERRORS.plan_without_api.specific({ plan: r.plan }));
-  return { ok: true, accountId: r.account_id, accountName: r.account_name, tokenId: r.token_id, limit: r.monthly_quota };
+  return {
+    ok: true,
+    accountId: r.account_id,
+    accountName: r.account_name,
+    tokenId: r.token_id,
+    limit: r.monthly_quota,
+  };
 }
 
 export class TokenIdentity {
@@ -67,7 +73,9 @@ export class TokenIdentity {
        WHERE ${where}`;
     this.tokenByHash = sqlite.prepare(tokenSql('t.token_hash = ?'));
     this.tokenById = sqlite.prepare(tokenSql('t.id = ?'));
-    this.epochs = sqlite.prepare('SELECT (SELECT n FROM auth_epoch WHERE id = 1) AS auth, (SELECT n FROM contacts_epoch WHERE id = 1) AS contacts');
+    this.epochs = sqlite.prepare(
+      'SELECT (SELECT n FROM auth_epoch WHERE id = 1) AS auth, (SELECT n FROM contacts_epoch WHERE id = 1) AS contacts',
+    );
   }
 
   /**

@@ -76,21 +76,33 @@ export const MAX_EXPIRY_DAYS = 3650;
  * day, today or later), `never` / `permanent` / empty → null (permanent).
  */
 export function parseExpiry(spec: string | null | undefined, now: Clock = systemClock): string | null {
-  const s = String(spec ?? '').trim().toLowerCase();
+  const s = String(spec ?? '')
+    .trim()
+    .toLowerCase();
   if (s === '' || s === 'never' || s === 'permanent') return null;
   const days = /^(\d{1,5})d$/.exec(s);
   if (days) {
     const n = Number(days[1]);
-    if (n < 1 || n > MAX_EXPIRY_DAYS) throw new AccountsError('invalid_input', `The expiry must be 1 to ${MAX_EXPIRY_DAYS} days.`, 'expiry_days');
+    if (n < 1 || n > MAX_EXPIRY_DAYS)
+      throw new AccountsError('invalid_input', `The expiry must be 1 to ${MAX_EXPIRY_DAYS} days.`, 'expiry_days');
     return spDayPlus(now(), n);
   }
   if (isCalendarDate(s)) {
     const today = spDay(now());
     if (s < today) throw new AccountsError('invalid_input', `The expiry date ${s} is in the past.`, 'expiry_past');
-    if (s > spDayPlus(now(), MAX_EXPIRY_DAYS)) throw new AccountsError('invalid_input', `The expiry date ${s} is too far ahead (at most ${MAX_EXPIRY_DAYS} days).`, 'expiry_too_far');
+    if (s > spDayPlus(now(), MAX_EXPIRY_DAYS))
+      throw new AccountsError(
+        'invalid_input',
+        `The expiry date ${s} is too far ahead (at most ${MAX_EXPIRY_DAYS} days).`,
+        'expiry_too_far',
+      );
     return s;
   }
-  throw new AccountsError('invalid_input', `Expiry "${spec}" not recognised: use 30d (days), YYYY-MM-DD or never.`, 'expiry_unrecognised');
+  throw new AccountsError(
+    'invalid_input',
+    `Expiry "${spec}" not recognised: use 30d (days), YYYY-MM-DD or never.`,
+    'expiry_unrecognised',
+  );
 }
 
 export interface NewToken {
@@ -110,13 +122,20 @@ export interface CreatedToken {
 }
 
 export function createToken(sqlite: Sqlite, input: NewToken, now: Clock = systemClock): CreatedToken {
-  const name = String(input.name ?? '').trim().replace(/\s+/g, ' ');
-  if (!name || name.length > 100) throw new AccountsError('invalid_input', 'The token name must have 1 to 100 characters.', 'token_name');
+  const name = String(input.name ?? '')
+    .trim()
+    .replace(/\s+/g, ' ');
+  if (!name || name.length > 100)
+    throw new AccountsError('invalid_input', 'The token name must have 1 to 100 characters.', 'token_name');
   const expiresAt = parseExpiry(input.expires, now);
   const account = getAccount(sqlite, input.accountId);
   if (!account) throw new AccountsError('not_found', `Account ${input.accountId} does not exist.`);
   if (account.status !== 'active') {
-    throw new AccountsError('invalid_state', `Account "${account.name}" is suspended; no token can be created.`, 'account_suspended');
+    throw new AccountsError(
+      'invalid_state',
+      `Account "${account.name}" is suspended; no token can be created.`,
+      'account_suspended',
+    );
   }
   const token = generateToken();
   const r = sqlite
@@ -124,14 +143,22 @@ export function createToken(sqlite: Sqlite, input: NewToken, now: Clock = system
       `INSERT INTO api_tokens (account_id, name, token_hash, display_prefix, expires_at, enabled, created_at, created_by)
        VALUES (?, ?, ?, ?, ?, 1, ?, ?) RETURNING *`,
     )
-    .get(account.id, name, hashToken(token), displayPrefix(token), expiresAt, now().toISOString(), String(input.createdBy)) as TokenRow;
+    .get(
+      account.id,
+      name,
+      hashToken(token),
+      displayPrefix(token),
+      expiresAt,
+      now().toISOString(),
+      String(input.createdBy),
+    ) as TokenRow;
   return { id: r.id, token, info: fromRow(r, spDay(now())) };
 }
 
 export function listTokens(sqlite: Sqlite, accountId: number, now: Clock = systemClock): ApiTokenInfo[] {
   const today = spDay(now());
-  return (sqlite.prepare('SELECT * FROM api_tokens WHERE account_id = ? ORDER BY id').all(accountId) as TokenRow[]).map((r) =>
-    fromRow(r, today),
+  return (sqlite.prepare('SELECT * FROM api_tokens WHERE account_id = ? ORDER BY id').all(accountId) as TokenRow[]).map(
+    (r) => fromRow(r, today),
   );
 }
 
@@ -146,25 +173,41 @@ export interface TokenScope {
 }
 
 function setEnabled(sqlite: Sqlite, id: number, enabled: boolean, scope: TokenScope, now: Clock): ApiTokenInfo {
-  return sqlite.transaction(() => {
-    const t = getTokenInfo(sqlite, id, now);
-    if (!t || (scope.accountId !== undefined && t.accountId !== scope.accountId)) {
-      throw new AccountsError('not_found', `Token ${id} does not exist.`, 'token_not_found');
-    }
-    if (enabled && t.state === 'invalidated') {
-      throw new AccountsError('invalid_state', `Token ${id} was invalidated by the account's suspension and cannot be activated again; create a new one.`, 'token_invalidated');
-    }
-    sqlite.prepare('UPDATE api_tokens SET enabled = ? WHERE id = ?').run(enabled ? 1 : 0, id);
-    return getTokenInfo(sqlite, id, now)!;
-  }).immediate();
+  return sqlite
+    .transaction(() => {
+      const t = getTokenInfo(sqlite, id, now);
+      if (!t || (scope.accountId !== undefined && t.accountId !== scope.accountId)) {
+        throw new AccountsError('not_found', `Token ${id} does not exist.`, 'token_not_found');
+      }
+      if (enabled && t.state === 'invalidated') {
+        throw new AccountsError(
+          'invalid_state',
+          `Token ${id} was invalidated by the account's suspension and cannot be activated again; create a new one.`,
+          'token_invalidated',
+        );
+      }
+      sqlite.prepare('UPDATE api_tokens SET enabled = ? WHERE id = ?').run(enabled ? 1 : 0, id);
+      return getTokenInfo(sqlite, id, now)!;
+    })
+    .immediate();
 }
 
 /** Accepted again (unless expired or invalidated). Idempotent. */
-export function activateToken(sqlite: Sqlite, id: number, scope: TokenScope = {}, now: Clock = systemClock): ApiTokenInfo {
+export function activateToken(
+  sqlite: Sqlite,
+  id: number,
+  scope: TokenScope = {},
+  now: Clock = systemClock,
+): ApiTokenInfo {
   return setEnabled(sqlite, id, true, scope, now);
 }
 
 /** Refused from the next request on; other tokens unaffected. Idempotent. */
-export function deactivateToken(sqlite: Sqlite, id: number, scope: TokenScope = {}, now: Clock = systemClock): ApiTokenInfo {
+export function deactivateToken(
+  sqlite: Sqlite,
+  id: number,
+  scope: TokenScope = {},
+  now: Clock = systemClock,
+): ApiTokenInfo {
   return setEnabled(sqlite, id, false, scope, now);
 }

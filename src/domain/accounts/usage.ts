@@ -63,7 +63,11 @@ export const CONSULTA_WEB = 'Consulta (web)';
  * Calls per token per São Paulo day, and the Consulta page's calls of each day as one more row
  * (tokenId NO_TOKEN, first of its day); newest first; default: the last 31 days.
  */
-export function dailyUsage(sqlite: Sqlite, accountId: number, opts: { from?: string; to?: string; now?: Clock } = {}): DailyUsageRow[] {
+export function dailyUsage(
+  sqlite: Sqlite,
+  accountId: number,
+  opts: { from?: string; to?: string; now?: Clock } = {},
+): DailyUsageRow[] {
   const now = opts.now ?? systemClock;
   const to = opts.to ?? spDay(now());
   const from = opts.from ?? spDay(new Date(now().getTime() - 30 * 86_400_000));

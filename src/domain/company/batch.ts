@@ -24,15 +24,18 @@ const pt = (n: number) => n.toLocaleString('pt-BR');
  */
 export function readBatchRequest(body: unknown): { ok: true; cnpjs: string[] } | { ok: false; message: string } {
   const fail = (message: string) => ({ ok: false as const, message });
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail('O corpo deve ser um objeto JSON no formato {"cnpjs": ["..."]}.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return fail('O corpo deve ser um objeto JSON no formato {"cnpjs": ["..."]}.');
   for (const key of Object.keys(body)) {
-    if (key !== 'cnpjs') return fail(`O corpo tem o membro "${key.slice(0, 40)}", que não existe; envie só {"cnpjs": ["..."]}.`);
+    if (key !== 'cnpjs')
+      return fail(`O corpo tem o membro "${key.slice(0, 40)}", que não existe; envie só {"cnpjs": ["..."]}.`);
   }
   const list = (body as { cnpjs?: unknown }).cnpjs;
   if (list === undefined) return fail('Informe a lista "cnpjs" no corpo: {"cnpjs": ["..."]}.');
   if (!Array.isArray(list)) return fail('"cnpjs" deve ser uma lista de CNPJs em texto: {"cnpjs": ["..."]}.');
   if (list.length === 0) return fail(`A lista "cnpjs" está vazia; envie de 1 a ${pt(BATCH_MAX)} CNPJs.`);
-  if (list.length > BATCH_MAX) return fail(`A lista "cnpjs" tem ${pt(list.length)} itens; o limite é ${pt(BATCH_MAX)} por lote.`);
+  if (list.length > BATCH_MAX)
+    return fail(`A lista "cnpjs" tem ${pt(list.length)} itens; o limite é ${pt(BATCH_MAX)} por lote.`);
   const i = list.findIndex((v) => typeof v !== 'string');
   if (i >= 0) return fail(`O item ${i} de "cnpjs" (contando do 0) não é um texto: envie cada CNPJ entre aspas.`);
   return { ok: true, cnpjs: list as string[] };
@@ -55,8 +58,16 @@ export function answerBatch(plan: BatchPlan, lookup: (cnpj: string) => CompanyRe
   // cache then reads once instead of once per item.
   for (const cnpj of [...plan.distinct].sort()) found.set(cnpj, lookup(cnpj));
   return plan.normalised.map((cnpj, i): BatchItem => {
-    if (cnpj === null) return { cnpj: plan.inputs[i]!, status: 400, error: ERRORS.invalid_cnpj.error, message: ERRORS.invalid_cnpj.message };
+    if (cnpj === null)
+      return {
+        cnpj: plan.inputs[i]!,
+        status: 400,
+        error: ERRORS.invalid_cnpj.error,
+        message: ERRORS.invalid_cnpj.message,
+      };
     const data = found.get(cnpj);
-    return data ? { cnpj, status: 200, data } : { cnpj, status: 404, error: ERRORS.not_found.error, message: ERRORS.not_found.message };
+    return data
+      ? { cnpj, status: 200, data }
+      : { cnpj, status: 404, error: ERRORS.not_found.error, message: ERRORS.not_found.message };
   });
 }

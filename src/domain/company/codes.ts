@@ -97,7 +97,8 @@ export function moneyText(cents: number | string | null): string {
   }
   // Past 2^53 in a snapshot imported before such values were kept as text: the nearest the number
   // holds, still as reais (its digits are cents).
-  if (!Number.isSafeInteger(cents)) return Number.isInteger(cents) ? moneyText(BigInt(cents).toString()) : String(cents);
+  if (!Number.isSafeInteger(cents))
+    return Number.isInteger(cents) ? moneyText(BigInt(cents).toString()) : String(cents);
   const neg = cents < 0;
   const abs = Math.abs(cents);
   const c = abs % 100;

@@ -75,6 +75,9 @@ export function establishmentsPage(
   }
   // The company object of the lookup, rule for rule (map.ts): partners are not part of it.
   const base = rows.base(root);
-  const data = page.map((establishment) => mapCompany({ establishment, ...base, partners: [] }, snap.codeTables, contacts(establishment.cnpj ?? '')).company);
+  const data = page.map(
+    (establishment) =>
+      mapCompany({ establishment, ...base, partners: [] }, snap.codeTables, contacts(establishment.cnpj ?? '')).company,
+  );
   return { data, next_cursor };
 }

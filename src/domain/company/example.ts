@@ -1,7 +1,14 @@
 // A real public record (SERPRO, establishment 33.683.111/0002-80, Receita open data) as snapshot
 // rows. The docs and /openapi.json show exampleResponse(), produced by the real mapping, so the
 // documented example cannot drift from what the API returns.
-import type { CompanyRow, EstablishmentRow, CodeTable, PartnerRow, RegimeRow, SimplesRow } from '../../storage/snapshots/tables.ts';
+import type {
+  CompanyRow,
+  EstablishmentRow,
+  CodeTable,
+  PartnerRow,
+  RegimeRow,
+  SimplesRow,
+} from '../../storage/snapshots/tables.ts';
 import { mapCompany, type SnapshotRows } from './map.ts';
 import type { CompanyResponse, ContatoExtra } from './schema.ts';
 import { EXAMPLE_CNPJ } from '../cnpj.ts';
@@ -106,7 +113,9 @@ export const SERPRO_CODE_TABLES: Record<CodeTable, [number, string][]> = {
   ],
 };
 
-export const SERPRO_CONTACTS: ContatoExtra[] = [{ tipo_contato: 'website', tipo_website: 'institucional', contato: 'https://www.serpro.gov.br' }];
+export const SERPRO_CONTACTS: ContatoExtra[] = [
+  { tipo_contato: 'website', tipo_website: 'institucional', contato: 'https://www.serpro.gov.br' },
+];
 
 export function serproRows(): SnapshotRows {
   return {
@@ -123,7 +132,8 @@ let cached: CompanyResponse | undefined;
 export function exampleResponse(): CompanyResponse {
   if (!cached) {
     const codeTables = {} as Record<CodeTable, Map<number, string>>;
-    for (const [k, v] of Object.entries(SERPRO_CODE_TABLES) as [CodeTable, [number, string][]][]) codeTables[k] = new Map(v);
+    for (const [k, v] of Object.entries(SERPRO_CODE_TABLES) as [CodeTable, [number, string][]][])
+      codeTables[k] = new Map(v);
     cached = mapCompany(serproRows(), codeTables, SERPRO_CONTACTS);
   }
   return cached;

@@ -11,7 +11,12 @@ export const BATCH_MAX = 1000;
 
 /** `limit` and `cursor`, as every paged listing takes them. */
 export const PAGING_PARAMETERS = {
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Itens por página, de 1 a 100 (padrão 20).' }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Itens por página, de 1 a 100 (padrão 20).',
+  }),
   cursor: Type.Optional(
     Type.String({
       description:

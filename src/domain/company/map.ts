@@ -2,7 +2,13 @@
 // response field lives here and nowhere else; the reader only fetches rows.
 import { formatCnpj } from '../cnpj.ts';
 import type { CodeTables } from '../../storage/snapshots/code-tables.ts';
-import type { CompanyRow, EstablishmentRow, PartnerRow, RegimeRow, SimplesRow } from '../../storage/snapshots/tables.ts';
+import type {
+  CompanyRow,
+  EstablishmentRow,
+  PartnerRow,
+  RegimeRow,
+  SimplesRow,
+} from '../../storage/snapshots/tables.ts';
 import {
   CODE_WIDTH,
   FAIXA_ETARIA,
@@ -30,9 +36,29 @@ import type { Company, CompanyResponse, ContatoExtra, Socio } from './schema.ts'
  */
 export const MAPPED_COLUMNS = {
   establishment: [
-    'cnpj', 'matriz_filial', 'nome_fantasia', 'situacao_cadastral', 'data_situacao_cadastral', 'motivo_situacao_cadastral',
-    'data_inicio_atividade', 'cnae_fiscal', 'cnaes_secundarios', 'tipo_logradouro', 'logradouro', 'numero', 'complemento',
-    'bairro', 'cep', 'uf', 'municipio', 'ddd_1', 'telefone_1', 'ddd_2', 'telefone_2', 'email', 'situacao_especial',
+    'cnpj',
+    'matriz_filial',
+    'nome_fantasia',
+    'situacao_cadastral',
+    'data_situacao_cadastral',
+    'motivo_situacao_cadastral',
+    'data_inicio_atividade',
+    'cnae_fiscal',
+    'cnaes_secundarios',
+    'tipo_logradouro',
+    'logradouro',
+    'numero',
+    'complemento',
+    'bairro',
+    'cep',
+    'uf',
+    'municipio',
+    'ddd_1',
+    'telefone_1',
+    'ddd_2',
+    'telefone_2',
+    'email',
+    'situacao_especial',
     'data_situacao_especial',
   ],
   company: ['razao_social', 'natureza_juridica', 'capital_social_cents', 'porte'],
@@ -103,7 +129,8 @@ export function pickRegime(rows: readonly MappedRegime[], cnpj: string): RegimeF
   for (const r of rows) {
     const year = codeNumber(r.ano);
     if (year === null || r.forma === null || r.forma.trim() === '') continue;
-    const rank = (bareCnpj(r.cnpj) === cnpj ? 2 : 0) + (r.cnpj_scp === null || r.cnpj_scp === '' || r.cnpj_scp === '0' ? 1 : 0);
+    const rank =
+      (bareCnpj(r.cnpj) === cnpj ? 2 : 0) + (r.cnpj_scp === null || r.cnpj_scp === '' || r.cnpj_scp === '0' ? 1 : 0);
     if (year > bestYear || (year === bestYear && rank > bestRank)) {
       best = r;
       bestYear = year;
@@ -143,7 +170,11 @@ export function hasWebsite(contacts: readonly ContatoExtra[]): boolean {
   return contacts.some((c) => c.tipo_contato === 'website');
 }
 
-export function mapCompany(rows: SnapshotRows, codeTables: CodeTables, contacts: readonly ContatoExtra[]): CompanyResponse {
+export function mapCompany(
+  rows: SnapshotRows,
+  codeTables: CodeTables,
+  contacts: readonly ContatoExtra[],
+): CompanyResponse {
   const e = rows.establishment;
   const c = rows.company;
   const cnpj = e.cnpj ?? '';
@@ -195,6 +226,10 @@ export function mapCompany(rows: SnapshotRows, codeTables: CodeTables, contacts:
   return {
     company,
     socios: rows.partners.map((p) => mapSocio(p, codeTables)).sort(bySocioOrder),
-    contatos_extras: contacts.map((k) => ({ tipo_contato: k.tipo_contato, tipo_website: k.tipo_website, contato: k.contato })),
+    contatos_extras: contacts.map((k) => ({
+      tipo_contato: k.tipo_contato,
+      tipo_website: k.tipo_website,
+      contato: k.contato,
+    })),
   };
 }

@@ -13,7 +13,11 @@ const DateOrNull = (description: string) =>
 
 export const CompanySchema = Type.Object(
   {
-    cnpj: Type.String({ description: 'CNPJ com 14 caracteres, sem pontuação.', pattern: '^[0-9A-Z]{12}[0-9]{2}$', examples: [EXAMPLE_CNPJ] }),
+    cnpj: Type.String({
+      description: 'CNPJ com 14 caracteres, sem pontuação.',
+      pattern: '^[0-9A-Z]{12}[0-9]{2}$',
+      examples: [EXAMPLE_CNPJ],
+    }),
     cnpj_pretty: Type.String({ description: 'CNPJ formatado: NN.NNN.NNN/NNNN-NN.', examples: [EXAMPLE_CNPJ_PRETTY] }),
     razao_social: Text('Razão social (nome empresarial), com espaços repetidos removidos.'),
     nome_fantasia: Text('Nome fantasia do estabelecimento.'),
@@ -26,7 +30,9 @@ export const CompanySchema = Type.Object(
       'CNAE principal formatado com a descrição; cortado em 100 caracteres terminando em "..." quando mais longo.',
       { examples: ['6204-0/00 - Consultoria em tecnologia da informação'] },
     ),
-    cnaes_secundarios: Type.Array(Type.Integer(), { description: 'Códigos CNAE secundários (inteiros); [] quando não há.' }),
+    cnaes_secundarios: Type.Array(Type.Integer(), {
+      description: 'Códigos CNAE secundários (inteiros); [] quando não há.',
+    }),
     cnaes_secundarios_human: Text('CNAEs secundários formatados com a descrição, separados por "; ".'),
     data_inicio_atividade: DateOrNull('Data de início da atividade.'),
     natureza_juridica: Text('Natureza jurídica (descrição; o código quando a tabela da Receita não o traz).', {
@@ -57,16 +63,23 @@ export const CompanySchema = Type.Object(
           'Forma de tributação (LUCRO REAL, LUCRO PRESUMIDO, LUCRO ARBITRADO, IMUNE DO IRPJ, ISENTA DO IRPJ) do ano mais recente da empresa (8 primeiros caracteres do CNPJ); dentro do ano, a linha deste CNPJ prevalece. Ausente quando não há dados.',
       }),
     ),
-    ano_regime_tributario: Type.Optional(Type.Integer({ description: 'Ano do regime tributário. Ausente quando não há dados.' })),
+    ano_regime_tributario: Type.Optional(
+      Type.Integer({ description: 'Ano do regime tributário. Ausente quando não há dados.' }),
+    ),
     escrituracoes_regime_tributario: Type.Optional(
       Type.Integer({ description: 'Quantidade de escriturações (ECF) do regime no ano. Ausente quando não há dados.' }),
     ),
     numero_funcionarios: Type.Optional(
-      Type.String({ description: 'Faixa de número de funcionários. Não existe nos dados abertos: ausente salvo enriquecimento pelo operador.' }),
+      Type.String({
+        description:
+          'Faixa de número de funcionários. Não existe nos dados abertos: ausente salvo enriquecimento pelo operador.',
+      }),
     ),
     // Extra fields, documented in docs/api-response.md.
     data_situacao_cadastral: DateOrNull('(extra) Data da situação cadastral.'),
-    motivo_situacao_cadastral: Text('(extra) Motivo da situação cadastral (descrição da tabela de motivos; o código quando ausente).'),
+    motivo_situacao_cadastral: Text(
+      '(extra) Motivo da situação cadastral (descrição da tabela de motivos; o código quando ausente).',
+    ),
     situacao_especial: Text('(extra) Situação especial, em palavras (ex.: RECUPERACAO JUDICIAL).'),
     data_situacao_especial: DateOrNull('(extra) Data da situação especial.'),
     ddd_2: Text('(extra) DDD do telefone 2.'),
@@ -85,7 +98,10 @@ export const SocioSchema = Type.Object(
     faixa_etaria: Text('Faixa etária (Não se aplica, 0 a 12 anos, ..., Maior de 80 anos).'),
     qualificacao_socio: Text('(extra) Qualificação do sócio (tabela de qualificações; o código quando ausente).'),
   },
-  { additionalProperties: false, description: 'Sócio ou administrador (QSA), comum a todos os estabelecimentos da empresa.' },
+  {
+    additionalProperties: false,
+    description: 'Sócio ou administrador (QSA), comum a todos os estabelecimentos da empresa.',
+  },
 );
 
 export const ContatoExtraSchema = Type.Object(
@@ -123,8 +139,13 @@ export const StatusSchema = Type.Object(
         month: Type.String({ description: 'Mês dos dados da Receita, AAAA-MM.' }),
         imported_at: Type.String({ description: 'Quando a importação foi publicada (ISO 8601).' }),
         schema_version: Type.Integer(),
-        synthetic: Type.Boolean({ description: 'true quando os dados são sintéticos (demonstração do primeiro uso), não da Receita.' }),
-        partial: Type.Boolean({ description: 'true quando o mês foi publicado incompleto (faltam arquivos ou linhas da Receita), por decisão do operador.' }),
+        synthetic: Type.Boolean({
+          description: 'true quando os dados são sintéticos (demonstração do primeiro uso), não da Receita.',
+        }),
+        partial: Type.Boolean({
+          description:
+            'true quando o mês foi publicado incompleto (faltam arquivos ou linhas da Receita), por decisão do operador.',
+        }),
         counts: Type.Record(Type.String(), Type.Integer(), { description: 'Linhas por tabela.' }),
       }),
       Type.Null(),

@@ -10,7 +10,10 @@ import type { FeedFilters } from './feed-filters.ts';
 
 /** A subject as read: its CNPJ first, then SUBJECT_COLUMNS in order. */
 export type Row = [string, ...unknown[]];
-export const col = Object.fromEntries(SUBJECT_COLUMNS.map((c, i) => [c, i])) as Record<(typeof SUBJECT_COLUMNS)[number], number>;
+export const col = Object.fromEntries(SUBJECT_COLUMNS.map((c, i) => [c, i])) as Record<
+  (typeof SUBJECT_COLUMNS)[number],
+  number
+>;
 
 /** A CNAE prefix as a code range [low, high). */
 export const cnaeRange = (p: string): [number, number] => {
@@ -42,7 +45,10 @@ const ALWAYS: readonly Column[] = ['cnpj', 'kinds', 'company'];
  * the others are not fetched (a page with a rare tipo/campo examines up to SCAN_BUDGET subjects,
  * and turning each one's names and CNAE texts into JavaScript strings was most of its time).
  */
-export function rowCheck(f: FeedFilters, municipios: Set<number> | null): { check: (r: Row) => boolean; columns: Set<Column> } {
+export function rowCheck(
+  f: FeedFilters,
+  municipios: Set<number> | null,
+): { check: (r: Row) => boolean; columns: Set<Column> } {
   const checks: ((r: Row) => boolean)[] = [];
   const columns = new Set<Column>(ALWAYS);
   const use = (c: Column) => {
@@ -54,16 +60,26 @@ export function rowCheck(f: FeedFilters, municipios: Set<number> | null): { chec
     const [i, s] = [use(c), new Set<unknown>(values)];
     checks.push((r) => s.has(r[i]));
   };
-  inSet('uf', f.uf?.map((u) => u.toUpperCase()));
+  inSet(
+    'uf',
+    f.uf?.map((u) => u.toUpperCase()),
+  );
   if (municipios) inSet('municipio', [...municipios]);
   if (f.cnae) {
     const ranges = f.cnae.map(cnaeRange);
     const within = (c: number | null) => c !== null && ranges.some(([lo, hi]) => c >= lo && c < hi);
     const main = use('cnae');
     const secondary = f.cnae_secundario === true ? use('cnaes') : -1;
-    checks.push((r) => within(r[main] as number | null) || (secondary >= 0 && secondaryCnaes(r[secondary] as string | null).some(within)));
+    checks.push(
+      (r) =>
+        within(r[main] as number | null) ||
+        (secondary >= 0 && secondaryCnaes(r[secondary] as string | null).some(within)),
+    );
   }
-  inSet('situacao', f.situacao_cadastral?.map((s) => SITUACOES[s]));
+  inSet(
+    'situacao',
+    f.situacao_cadastral?.map((s) => SITUACOES[s]),
+  );
   if (f.matriz_filial) inSet('matriz', [MATRIZ_FILIAL[f.matriz_filial]]);
   inSet('natureza', f.natureza_juridica);
   inSet('porte', f.porte);
@@ -80,9 +96,16 @@ export function rowCheck(f: FeedFilters, municipios: Set<number> | null): { chec
     const i = use(c);
     checks.push((r) => typeof r[i] === 'number' && (r[i] as number) >= min && (r[i] as number) <= max);
   };
-  if (f.inicio_atividade_min !== undefined || f.inicio_atividade_max !== undefined) between('inicio', [date('inicio_atividade_min', f.inicio_atividade_min, 0), date('inicio_atividade_max', f.inicio_atividade_max, 99999999)]);
+  if (f.inicio_atividade_min !== undefined || f.inicio_atividade_max !== undefined)
+    between('inicio', [
+      date('inicio_atividade_min', f.inicio_atividade_min, 0),
+      date('inicio_atividade_max', f.inicio_atividade_max, 99999999),
+    ]);
   if (f.capital_social_min !== undefined || f.capital_social_max !== undefined) {
-    between('capital', [Math.round((f.capital_social_min ?? 0) * 100), f.capital_social_max === undefined ? Infinity : Math.round(f.capital_social_max * 100)]);
+    between('capital', [
+      Math.round((f.capital_social_min ?? 0) * 100),
+      f.capital_social_max === undefined ? Infinity : Math.round(f.capital_social_max * 100),
+    ]);
   }
   return { check: (r) => checks.every((c) => c(r)), columns };
 }
@@ -108,4 +131,3 @@ function namesCheck(q: string, i: number): (r: Row) => boolean {
     return exact.every((w) => have.includes(w)) && (last.length < 2 || have.some((h) => h.startsWith(last)));
   };
 }
-

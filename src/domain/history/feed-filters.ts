@@ -14,17 +14,37 @@ export type FeedFilters = Pick<CompanyFilters, (typeof V2_FILTERS)[number] | (ty
 };
 
 /** The attribute filters every recorded month answers. */
-export const V2_FILTERS = ['uf', 'municipio', 'cnae', 'situacao_cadastral', 'matriz_filial', 'natureza_juridica', 'porte', 'opc_simples', 'opc_mei'] as const;
+export const V2_FILTERS = [
+  'uf',
+  'municipio',
+  'cnae',
+  'situacao_cadastral',
+  'matriz_filial',
+  'natureza_juridica',
+  'porte',
+  'opc_simples',
+  'opc_mei',
+] as const;
 /** Those that read subject columns of layout 3 (storage/history/subjects.ts): a month recorded before lacks them. */
 export const V3_FILTERS = [
-  'q', 'cep', 'cnae_secundario', 'has_email', 'has_telefone', 'inicio_atividade_min', 'inicio_atividade_max', 'capital_social_min', 'capital_social_max',
+  'q',
+  'cep',
+  'cnae_secundario',
+  'has_email',
+  'has_telefone',
+  'inicio_atividade_min',
+  'inicio_atividade_max',
+  'capital_social_min',
+  'capital_social_max',
 ] as const;
 
 /** A filter the month's recorded subjects cannot answer (recorded by an older version). */
 export class FilterUnavailable extends Error {
   override name = 'FilterUnavailable';
-  constructor(readonly param: string, readonly month: string) {
+  constructor(
+    readonly param: string,
+    readonly month: string,
+  ) {
     super(`${param} needs a month recorded with subjects layout ${SUBJECTS_VERSION}; ${month} was recorded before`);
   }
 }
-

@@ -40,14 +40,22 @@ export const ChangesQuerySchema = Type.Object(
       Type.String({
         pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$',
         'x-allowed': 'um mês no formato AAAA-MM',
-        description: 'O mês das mudanças (AAAA-MM): o que mudou da base do mês anterior para a deste mês. Padrão: o mês mais recente registrado.',
+        description:
+          'O mês das mudanças (AAAA-MM): o que mudou da base do mês anterior para a deste mês. Padrão: o mês mais recente registrado.',
       }),
     ),
-    tipo: Type.Optional(Type.Array(literals(TIPOS), { maxItems: 3, description: 'Tipos de mudança separados por vírgula: abertura (CNPJ novo), encerramento (CNPJ que saiu da base), alteracao (um campo mudou).' })),
+    tipo: Type.Optional(
+      Type.Array(literals(TIPOS), {
+        maxItems: 3,
+        description:
+          'Tipos de mudança separados por vírgula: abertura (CNPJ novo), encerramento (CNPJ que saiu da base), alteracao (um campo mudou).',
+      }),
+    ),
     campo: Type.Optional(
       Type.Array(literals(CAMPOS), {
         maxItems: CAMPOS.length,
-        description: 'Campos alterados, separados por vírgula, com os nomes da resposta da consulta por CNPJ (situacao_cadastral, municipio, razao_social, socios, ...). Só alterações têm campo.',
+        description:
+          'Campos alterados, separados por vírgula, com os nomes da resposta da consulta por CNPJ (situacao_cadastral, municipio, razao_social, socios, ...). Só alterações têm campo.',
       }),
     ),
     ...ATTRIBUTE_FILTERS,
@@ -59,11 +67,25 @@ export type ChangesQuery = Static<typeof ChangesQuerySchema>;
 
 export const ChangeItemSchema = Type.Object(
   {
-    cnpj: Type.String({ description: 'CNPJ de 14 caracteres. Uma mudança da empresa (razão social, natureza jurídica, capital, porte, Simples/MEI, sócios) aparece sob o CNPJ da matriz.' }),
+    cnpj: Type.String({
+      description:
+        'CNPJ de 14 caracteres. Uma mudança da empresa (razão social, natureza jurídica, capital, porte, Simples/MEI, sócios) aparece sob o CNPJ da matriz.',
+    }),
     tipo: literals(TIPOS),
-    campo: Type.Optional(Type.String({ description: 'O campo alterado, com o nome da resposta da consulta por CNPJ; só em alteracao.' })),
-    antes: Type.Optional(Type.Unknown({ description: 'O valor como a consulta o mostrava no mês anterior; só em alteracao. Em socios: os sócios que saíram.' })),
-    depois: Type.Optional(Type.Unknown({ description: 'O valor como a consulta o mostra neste mês; só em alteracao. Em socios: os sócios que entraram.' })),
+    campo: Type.Optional(
+      Type.String({ description: 'O campo alterado, com o nome da resposta da consulta por CNPJ; só em alteracao.' }),
+    ),
+    antes: Type.Optional(
+      Type.Unknown({
+        description:
+          'O valor como a consulta o mostrava no mês anterior; só em alteracao. Em socios: os sócios que saíram.',
+      }),
+    ),
+    depois: Type.Optional(
+      Type.Unknown({
+        description: 'O valor como a consulta o mostra neste mês; só em alteracao. Em socios: os sócios que entraram.',
+      }),
+    ),
   },
   { additionalProperties: false, description: 'Uma mudança registrada.' },
 );
@@ -85,9 +107,16 @@ export const HistoryQuerySchema = Type.Object({}, { additionalProperties: false 
 export const CompanyHistorySchema = Type.Object(
   {
     cnpj: Type.String({ description: 'O CNPJ consultado (14 caracteres).' }),
-    data: Type.Array(Type.Composite([Type.Object({ month: Type.String({ description: 'O mês da mudança (AAAA-MM).' }) }), ChangeItemSchema], { additionalProperties: false }), {
-      description: 'Cada mudança registrada do estabelecimento e da sua empresa, o mês mais recente primeiro (no mesmo mês, por campo). Vazia quando nada mudou desde o primeiro mês registrado.',
-    }),
+    data: Type.Array(
+      Type.Composite(
+        [Type.Object({ month: Type.String({ description: 'O mês da mudança (AAAA-MM).' }) }), ChangeItemSchema],
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Cada mudança registrada do estabelecimento e da sua empresa, o mês mais recente primeiro (no mesmo mês, por campo). Vazia quando nada mudou desde o primeiro mês registrado.',
+      },
+    ),
   },
   { additionalProperties: false },
 );
@@ -97,7 +126,8 @@ export type CompanyHistory = Static<typeof CompanyHistorySchema>;
 export function toFeedFilters(v: ChangesQuery): FeedFilters {
   const { month: _m, limit: _l, cursor: _c, municipio, ...rest } = v;
   const f: FeedFilters = { ...rest } as FeedFilters;
-  if (municipio) (f as { municipio?: (number | string)[] }).municipio = municipio.map((m) => (/^\d{1,4}$/.test(m) ? Number(m) : m));
+  if (municipio)
+    (f as { municipio?: (number | string)[] }).municipio = municipio.map((m) => (/^\d{1,4}$/.test(m) ? Number(m) : m));
   return f;
 }
 

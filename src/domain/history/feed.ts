@@ -47,17 +47,31 @@ const END = '~';
 export const AFTER_CNPJ = '~';
 
 /** The subjects from `from` on, in CNPJ order, through the most selective index the filters allow. */
-function drivers(db: Sqlite, month: string, f: FeedFilters, municipios: number[] | null, range: ScanRange, columns: string): Statement[] {
+function drivers(
+  db: Sqlite,
+  month: string,
+  f: FeedFilters,
+  municipios: number[] | null,
+  range: ScanRange,
+  columns: string,
+): Statement[] {
   const { from, upper, mask } = range;
-  const byValue = (column: IndexedColumn, values: readonly unknown[]) => values.map(() => db.prepare(SUBJECTS_SQL.fromValue(column, columns)).raw(true));
-  if (municipios) return byValue('municipio', municipios).map((s, i) => s.bind(month, municipios[i], from, upper, mask));
+  const byValue = (column: IndexedColumn, values: readonly unknown[]) =>
+    values.map(() => db.prepare(SUBJECTS_SQL.fromValue(column, columns)).raw(true));
+  if (municipios)
+    return byValue('municipio', municipios).map((s, i) => s.bind(month, municipios[i], from, upper, mask));
   // The index holds the CNAE fiscal only: with the secondary ones, it cannot drive.
   if (f.cnae && f.cnae_secundario !== true) {
     // The CNAE codes present in the month under each prefix: one index seek each.
     const next = db.prepare(SUBJECTS_SQL.nextValue('cnae')).pluck();
     const codes = new Set<number>();
     for (const [lo, hi] of f.cnae.map(cnaeRange)) {
-      for (let c = next.get(month, lo - 1, hi) as number | null; c !== null; c = next.get(month, c, hi) as number | null) codes.add(c);
+      for (
+        let c = next.get(month, lo - 1, hi) as number | null;
+        c !== null;
+        c = next.get(month, c, hi) as number | null
+      )
+        codes.add(c);
     }
     const list = [...codes];
     return byValue('cnae', list).map((s, i) => s.bind(month, list[i], from, upper, mask));
@@ -76,7 +90,8 @@ function* merged(streams: Statement[]): Generator<Row> {
   try {
     for (;;) {
       let best = -1;
-      for (let i = 0; i < heads.length; i++) if (!heads[i].done && (best < 0 || (heads[i].value as Row)[0] < (heads[best].value as Row)[0])) best = i;
+      for (let i = 0; i < heads.length; i++)
+        if (!heads[i].done && (best < 0 || (heads[i].value as Row)[0] < (heads[best].value as Row)[0])) best = i;
       if (best < 0) return;
       yield heads[best].value as Row;
       heads[best] = its[best].next();
@@ -86,10 +101,20 @@ function* merged(streams: Statement[]): Generator<Row> {
   }
 }
 
-export function feedPage(db: Sqlite, month: string, f: FeedFilters, after: FeedKey | null, limit: number, budget = SCAN_BUDGET, ranges: readonly number[] = SCAN_RANGES): FeedPage {
+export function feedPage(
+  db: Sqlite,
+  month: string,
+  f: FeedFilters,
+  after: FeedKey | null,
+  limit: number,
+  budget = SCAN_BUDGET,
+  ranges: readonly number[] = SCAN_RANGES,
+): FeedPage {
   const layout = db.prepare(HISTORY_SQL.subjectsVersion).pluck().get(month) as number | undefined;
   // (cnae_secundario changes nothing without true and a cnae)
-  const missing = V3_FILTERS.find((k) => (k === 'cnae_secundario' ? f.cnae_secundario === true && f.cnae !== undefined : f[k] !== undefined));
+  const missing = V3_FILTERS.find((k) =>
+    k === 'cnae_secundario' ? f.cnae_secundario === true && f.cnae !== undefined : f[k] !== undefined,
+  );
   if (missing !== undefined && (layout ?? 0) < 3) throw new FilterUnavailable(missing, month);
   const codes = f.municipio ? municipioCodes(db, f.municipio) : null;
   const { check, columns } = rowCheck(f, codes && new Set(codes));
@@ -98,7 +123,8 @@ export function feedPage(db: Sqlite, month: string, f: FeedFilters, after: FeedK
   const mask = kindsMask(f.tipo, f.campo);
   const tipos = f.tipo && new Set<string>(f.tipo);
   const campos = f.campo && new Set(f.campo);
-  const wanted = (c: ChangeRow) => (tipos === undefined || tipos.has(c.tipo)) && (campos === undefined || campos.has(c.campo));
+  const wanted = (c: ChangeRow) =>
+    (tipos === undefined || tipos.has(c.tipo)) && (campos === undefined || campos.has(c.campo));
   const ofKey = db.prepare(SUBJECTS_SQL.changesOfKey);
   const items: ChangeItem[] = [];
   const keys: FeedKey[] = [];
@@ -118,7 +144,9 @@ export function feedPage(db: Sqlite, month: string, f: FeedFilters, after: FeedK
       // Out of budget: resume after the last subject read whole (every wanted change of it given).
       if (++examined > budget && done !== null) return { items, next: [done, AFTER_CNPJ] };
       if (check(r)) {
-        const rows = (ofKey.all(month, cnpj) as ChangeRow[]).concat(r[col.company] ? (ofKey.all(month, cnpj.slice(0, 8)) as ChangeRow[]) : []);
+        const rows = (ofKey.all(month, cnpj) as ChangeRow[]).concat(
+          r[col.company] ? (ofKey.all(month, cnpj.slice(0, 8)) as ChangeRow[]) : [],
+        );
         rows.sort((a, b) => (a.campo < b.campo ? -1 : a.campo > b.campo ? 1 : 0));
         for (const c of rows) {
           if (!wanted(c) || (after && cnpj === after[0] && c.campo <= after[1])) continue;

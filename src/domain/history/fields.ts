@@ -51,7 +51,10 @@ export const REGIME_FIELDS = ['regime_tributario', 'ano_regime_tributario', 'esc
 export const SOCIOS = 'socios';
 
 /** Positions of each field's column in a level's column list (the order rows are read in). */
-export function positions<F extends Record<string, string>>(fields: F, columns: readonly string[]): [keyof F & string, number][] {
+export function positions<F extends Record<string, string>>(
+  fields: F,
+  columns: readonly string[],
+): [keyof F & string, number][] {
   return Object.entries(fields).map(([campo, col]) => {
     const i = columns.indexOf(col);
     if (i < 0) throw new Error(`column ${col} is not read`);

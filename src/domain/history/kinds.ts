@@ -7,11 +7,37 @@ export const TIPOS = ['abertura', 'encerramento', 'alteracao'] as const;
 
 /** abertura, encerramento, then every compared campo. */
 export const KINDS = [
-  'abertura', 'encerramento',
-  'situacao_cadastral', 'data_situacao_cadastral', 'motivo_situacao_cadastral', 'tipo_logradouro', 'logradouro', 'numero',
-  'complemento', 'bairro', 'cep', 'municipio', 'uf', 'cnae_fiscal', 'cnaes_secundarios', 'nome_fantasia', 'ddd_1', 'telefone_1',
-  'ddd_2', 'telefone_2', 'email', 'razao_social', 'natureza_juridica', 'capital_social', 'porte', 'opc_simples', 'opc_mei', 'socios',
-  'regime_tributario', 'ano_regime_tributario', 'escrituracoes_regime_tributario',
+  'abertura',
+  'encerramento',
+  'situacao_cadastral',
+  'data_situacao_cadastral',
+  'motivo_situacao_cadastral',
+  'tipo_logradouro',
+  'logradouro',
+  'numero',
+  'complemento',
+  'bairro',
+  'cep',
+  'municipio',
+  'uf',
+  'cnae_fiscal',
+  'cnaes_secundarios',
+  'nome_fantasia',
+  'ddd_1',
+  'telefone_1',
+  'ddd_2',
+  'telefone_2',
+  'email',
+  'razao_social',
+  'natureza_juridica',
+  'capital_social',
+  'porte',
+  'opc_simples',
+  'opc_mei',
+  'socios',
+  'regime_tributario',
+  'ano_regime_tributario',
+  'escrituracoes_regime_tributario',
 ] as const;
 
 /** The campos a change may name (the feed's `campo` filter). */
@@ -23,12 +49,18 @@ export const CAMPOS = KINDS.slice(2) as readonly string[];
  * holds at most 31, below it (it was bit 30, which the 31st kind came to share).
  */
 const OTHER = 1 << 31;
-if (KINDS.length > 31) throw new Error('KINDS has outgrown the 31 bits of a subject\'s kinds below OTHER');
+if (KINDS.length > 31) throw new Error("KINDS has outgrown the 31 bits of a subject's kinds below OTHER");
 
 const BIT = new Map<string, number>(KINDS.map((k, i) => [k, 1 << i]));
 
 // A campo compared (fields.ts) and missing here would only cost speed (OTHER), but say it early.
-for (const campo of [...Object.keys(ESTABLISHMENT_FIELDS), ...Object.keys(COMPANY_FIELDS), ...Object.keys(SIMPLES_FIELDS), SOCIOS, ...REGIME_FIELDS]) {
+for (const campo of [
+  ...Object.keys(ESTABLISHMENT_FIELDS),
+  ...Object.keys(COMPANY_FIELDS),
+  ...Object.keys(SIMPLES_FIELDS),
+  SOCIOS,
+  ...REGIME_FIELDS,
+]) {
   if (!BIT.has(campo)) throw new Error(`campo ${campo} has no bit in KINDS (domain/history/kinds.ts)`);
 }
 
@@ -41,7 +73,12 @@ export function kindsMask(tipos: readonly string[] | undefined, campos: readonly
   const wantAlteracao = tipos === undefined || tipos.includes('alteracao');
   for (const k of KINDS) {
     const isTipo = k === 'abertura' || k === 'encerramento';
-    if (isTipo ? (tipos === undefined || tipos.includes(k)) && campos === undefined : wantAlteracao && (campos === undefined || campos.includes(k))) mask |= BIT.get(k)!;
+    if (
+      isTipo
+        ? (tipos === undefined || tipos.includes(k)) && campos === undefined
+        : wantAlteracao && (campos === undefined || campos.includes(k))
+    )
+      mask |= BIT.get(k)!;
   }
   return mask;
 }

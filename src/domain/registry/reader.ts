@@ -96,21 +96,39 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
     } catch (err) {
       throw new SnapshotRefused(`snapshot ${snap.id} is unreadable: ${(err as Error).message}`);
     }
-    this.search = typeof searchParts === 'number' ? { sqlite, parts: Array.from({ length: searchParts }, (_, i) => searchPartSchema(i)) } : null;
+    this.search =
+      typeof searchParts === 'number'
+        ? { sqlite, parts: Array.from({ length: searchParts }, (_, i) => searchPartSchema(i)) }
+        : null;
     this.searchProblem = typeof searchParts === 'string' ? searchParts : null;
     const counts: Record<string, number> = {};
     for (const [name, t] of Object.entries(snap.stats?.tables ?? {})) counts[name] = t.rows;
-    this.info = { id: snap.id, month: snap.month, importedAt: snap.importedAt, schemaVersion: version, counts, synthetic: snap.stats?.synthetic === true, partial: !!snap.stats?.partial?.length, search: this.search !== null };
+    this.info = {
+      id: snap.id,
+      month: snap.month,
+      importedAt: snap.importedAt,
+      schemaVersion: version,
+      counts,
+      synthetic: snap.stats?.synthetic === true,
+      partial: !!snap.stats?.partial?.length,
+      search: this.search !== null,
+    };
   }
 
-  static open<C extends ColumnSelection>(dataDir: string, snap: SnapshotInfo, compiled: Compiled<C>): SnapshotHandle<C> {
+  static open<C extends ColumnSelection>(
+    dataDir: string,
+    snap: SnapshotInfo,
+    compiled: Compiled<C>,
+  ): SnapshotHandle<C> {
     const sqlite = openAppSqlite(dataDir, 'reader');
     try {
       attachSnapshot(sqlite, snap.dir);
       const search = attachSearch(sqlite, snap.dir);
-      const searchSchemas = 'parts' in search ? Array.from({ length: search.parts }, (_, i) => searchPartSchema(i)) : [];
+      const searchSchemas =
+        'parts' in search ? Array.from({ length: search.parts }, (_, i) => searchPartSchema(i)) : [];
       // The snapshot files are immutable: memory-map them whole (see SNAPSHOT_MMAP_BYTES).
-      for (const schema of ['est', 'reg', ...searchSchemas]) sqlite.pragma(`${schema}.mmap_size = ${SNAPSHOT_MMAP_BYTES}`);
+      for (const schema of ['est', 'reg', ...searchSchemas])
+        sqlite.pragma(`${schema}.mmap_size = ${SNAPSHOT_MMAP_BYTES}`);
       // app.db too: every counted call commits on another connection, which empties this
       // connection's page cache for app.db; mapped pages come back without a read() each.
       sqlite.pragma('main.mmap_size = 268435456');
@@ -134,7 +152,8 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
 
 function readSchemaVersion(sqlite: Sqlite): number | null {
   try {
-    const r = sqlite.prepare(`SELECT value FROM reg.meta WHERE key = 'schema_version'`).get() as { value: unknown } | undefined;
+    const r = sqlite.prepare(`SELECT value FROM reg.meta WHERE key = 'schema_version'`).get() as
+      { value: unknown } | undefined;
     if (r === undefined || r.value === null) return null;
     const n = Number(r.value);
     return Number.isInteger(n) ? n : null;
@@ -207,7 +226,9 @@ export class RegistryReader<C extends ColumnSelection> {
     // Nothing can be mid-lookup here (lookups are synchronous), so the old handle closes now.
     old?.close();
     const search = next.searchProblem ? `; search unavailable: ${next.searchProblem}` : '';
-    this.log(`registry: serving snapshot ${snap.id} (month ${snap.month})${old ? `, replaced ${old.info.id}` : ''}${search}`);
+    this.log(
+      `registry: serving snapshot ${snap.id} (month ${snap.month})${old ? `, replaced ${old.info.id}` : ''}${search}`,
+    );
     return true;
   }
 

@@ -29,7 +29,9 @@ export interface RootRows<C extends ColumnSelection> {
 
 /** The statements, apart so a test can read their query plans. */
 export function rootRowsSql(columns: ColumnSelection) {
-  const estCols = columnNames(columns.establishment).map((n) => `e.${n}`).join(', ');
+  const estCols = columnNames(columns.establishment)
+    .map((n) => `e.${n}`)
+    .join(', ');
   const from = `FROM est.${establishments.name} e`;
   return {
     exists: `SELECT 1 ${from} WHERE e.cnpj = ?`,
@@ -60,7 +62,11 @@ export function prepareRootRows<C extends ColumnSelection>(sqlite: Sqlite, colum
     after: (root, after, skip, limit) => range.all(after, rootEnd(root), skip, limit).map(establishment),
     base(root) {
       const [c, s, r] = JSON.parse(base.get(root, root, root)!) as [unknown[] | null, unknown[] | null, unknown[][]];
-      return { company: c === null ? null : company(c), simples: s === null ? null : simples(s), regimes: r.map(regime) };
+      return {
+        company: c === null ? null : company(c),
+        simples: s === null ? null : simples(s),
+        regimes: r.map(regime),
+      };
     },
   };
 }

@@ -54,11 +54,16 @@ function lookupSql(m: ColumnSelection): string {
   return `SELECT '[' || ${parts.join(" || ',' || ")} || ']' FROM est.${establishments.name} e WHERE e.cnpj = ?`;
 }
 
-const cols = (names: readonly string[], prefix = '') => `json_array(${columnNames(names).map((n) => prefix + n).join(', ')})`;
+const cols = (names: readonly string[], prefix = '') =>
+  `json_array(${columnNames(names)
+    .map((n) => prefix + n)
+    .join(', ')})`;
 /** The row of a table keyed by the 8-character base, as a JSON array ('null' when absent). */
-const one = (names: readonly string[], table: string, base: string) => `ifnull((SELECT ${cols(names)} FROM reg.${table} WHERE basico = ${base}), 'null')`;
+const one = (names: readonly string[], table: string, base: string) =>
+  `ifnull((SELECT ${cols(names)} FROM reg.${table} WHERE basico = ${base}), 'null')`;
 /** All rows of a table for the base, as a JSON array of arrays. */
-const all = (names: readonly string[], table: string, base: string) => `(SELECT json_group_array(${cols(names)}) FROM reg.${table} WHERE basico = ${base})`;
+const all = (names: readonly string[], table: string, base: string) =>
+  `(SELECT json_group_array(${cols(names)}) FROM reg.${table} WHERE basico = ${base})`;
 
 /** What every establishment of one base shares (company, Simples, regimes), in one JSON text; the base is bound three times. */
 export function baseSql(m: ColumnSelection): string {
@@ -73,7 +78,12 @@ export function columnNames(names: readonly string[]): readonly string[] {
 
 /** Array of values (in `names` order) → row object, through a generated object literal. */
 export function hydrator<R>(names: readonly string[]): (values: unknown[]) => R {
-  return new Function('v', `return { ${columnNames(names).map((n, i) => `${n}: v[${i}]`).join(', ')} };`) as (values: unknown[]) => R;
+  return new Function(
+    'v',
+    `return { ${columnNames(names)
+      .map((n, i) => `${n}: v[${i}]`)
+      .join(', ')} };`,
+  ) as (values: unknown[]) => R;
 }
 
 type LookupJson = [unknown[], unknown[] | null, unknown[] | null, unknown[][], unknown[][]];

@@ -35,7 +35,11 @@ export const checkedPrefixes = (plan: Plan) => plan.clauses.filter((c) => c.chec
 
 /** A checked prefix as the index can answer it: the OR of its words, `word*` (prefix.ts), else null. */
 const indexForm = (c: Clause): Clause | null =>
-  c.switchMs === undefined ? null : c.terms.length ? { param: c.param, terms: c.terms } : { param: c.param, terms: [], prefix: c.prefix };
+  c.switchMs === undefined
+    ? null
+    : c.terms.length
+      ? { param: c.param, terms: c.terms }
+      : { param: c.param, terms: [], prefix: c.prefix };
 
 /** The plan with each checked prefix in its index form; null when one has none. */
 export function indexOnly(plan: Plan): Plan | null {
@@ -68,12 +72,18 @@ export function variantsOf(st: Statements, plan: Plan): Variant[] {
 
 /** Whether one of `words` (normalised, space-separated) starts with `prefix`. */
 export const hasWordStarting = (words: string, prefix: string) => {
-  for (let i = words.indexOf(prefix); i >= 0; i = words.indexOf(prefix, i + 1)) if (i === 0 || words.charCodeAt(i - 1) === 32) return true;
+  for (let i = words.indexOf(prefix); i >= 0; i = words.indexOf(prefix, i + 1))
+    if (i === 0 || words.charCodeAt(i - 1) === 32) return true;
   return false;
 };
 
 /** The check of a candidate row, or null when there is nothing to check. */
-export function rowCheck(st: Statements, cut: readonly RangeClause[], cep: readonly string[] | null, prefixes: readonly string[]): ((cnpj: string) => boolean) | null {
+export function rowCheck(
+  st: Statements,
+  cut: readonly RangeClause[],
+  cep: readonly string[] | null,
+  prefixes: readonly string[],
+): ((cnpj: string) => boolean) | null {
   if (!cut.length && cep === null && !prefixes.length) return null;
   const fetch = st
     .get(

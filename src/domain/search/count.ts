@@ -38,10 +38,28 @@ const COLUMNS: Partial<Record<Clause['param'], [string, (t: string) => string | 
   natureza_juridica: ['natureza', (t) => Number(t.slice(2))],
 };
 /** Count-table columns of the yes/no filters (one flags clause stands for all of them). */
-const FLAG_COLUMNS: Record<keyof typeof FLAG, string> = { opc_simples: 'simples', opc_mei: 'mei', has_email: 'email', has_telefone: 'telefone' };
+const FLAG_COLUMNS: Record<keyof typeof FLAG, string> = {
+  opc_simples: 'simples',
+  opc_mei: 'mei',
+  has_email: 'email',
+  has_telefone: 'telefone',
+};
 /** The count tables (storage/snapshots/search-schema.ts) and the filters each covers, tried in this order. */
 const TABLES: [string, Set<Clause['param']>][] = [
-  ['agg_uf', new Set(['uf', 'situacao_cadastral', 'matriz_filial', 'porte', 'natureza_juridica', 'opc_simples', 'opc_mei', 'has_email', 'has_telefone'])],
+  [
+    'agg_uf',
+    new Set([
+      'uf',
+      'situacao_cadastral',
+      'matriz_filial',
+      'porte',
+      'natureza_juridica',
+      'opc_simples',
+      'opc_mei',
+      'has_email',
+      'has_telefone',
+    ]),
+  ],
   ['agg_municipio', new Set(['uf', 'municipio', 'situacao_cadastral', 'matriz_filial', 'porte'])],
   ['agg_cnae', new Set(['cnae', 'uf', 'situacao_cadastral', 'matriz_filial'])],
 ];
@@ -78,7 +96,10 @@ function fromTables(st: Statements, clauses: readonly Clause[], secondary: boole
     args.push(...c.terms.map(value));
   }
   const sql = `SELECT coalesce(sum(n), 0) FROM ${st.main}.${table}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
-  return st.get(sql).pluck().get(...args) as number;
+  return st
+    .get(sql)
+    .pluck()
+    .get(...args) as number;
 }
 
 /** FTS count of `clauses` over every part, stopping once past `stopAfter`. */
@@ -89,7 +110,10 @@ function ftsCount(st: Statements, clauses: readonly Clause[], stopAfter: number)
   for (const p of st.files.parts) {
     if (n > stopAfter) break;
     const limit = Number.isFinite(stopAfter) ? stopAfter + 1 - n : -1;
-    n += st.get(`SELECT count(*) FROM (SELECT 1 FROM ${p}.est_fts WHERE est_fts MATCH ? LIMIT ?)`).pluck().get(match, limit) as number;
+    n += st
+      .get(`SELECT count(*) FROM (SELECT 1 FROM ${p}.est_fts WHERE est_fts MATCH ? LIMIT ?)`)
+      .pluck()
+      .get(match, limit) as number;
   }
   return n;
 }
@@ -98,7 +122,13 @@ function ftsCount(st: Statements, clauses: readonly Clause[], stopAfter: number)
  * Matches of `clauses` that pass `check`, counted one by one, up to past `stopAfter`; `complete`
  * false when `maxRejected` candidates failed the check first (the count is then a minimum).
  */
-function checkedCount(st: Statements, clauses: readonly Clause[], check: (cnpj: string) => boolean, stopAfter: number, maxRejected: number): { n: number; complete: boolean } {
+function checkedCount(
+  st: Statements,
+  clauses: readonly Clause[],
+  check: (cnpj: string) => boolean,
+  stopAfter: number,
+  maxRejected: number,
+): { n: number; complete: boolean } {
   const match = matchSql(clauses)!;
   let n = 0;
   let rejected = 0;
@@ -132,7 +162,8 @@ export function countPlan(st: Statements, checkedPlan: Plan, f: CompanyFilters, 
     const r = plan.ranges[0];
     const docs = st.get(`SELECT n FROM ${st.main}.term_docs WHERE term = ?`).pluck();
     for (const t of r.whole) n += (docs.get(t) as number | undefined) ?? 0;
-    if (r.cut.length) n += checkedCount(st, [rangeClause(r, r.cut)], rowCheck(st, [r], null, [])!, Infinity, Infinity).n;
+    if (r.cut.length)
+      n += checkedCount(st, [rangeClause(r, r.cut)], rowCheck(st, [r], null, [])!, Infinity, Infinity).n;
     return { count: n, exact: true, source: 'tables' };
   }
   // The variants (checks.ts) are disjoint, so their counts add up. Only a checked name prefix

@@ -44,7 +44,10 @@ export type CountedSearch<T> =
   /** The answer, its call counted: the quota after it. */
   | { kind: 'answered'; value: T; quota: QuotaState };
 
-export async function countedSearch<V, T>(deps: CountedSearchDeps, steps: CountedSearchSteps<V, T>): Promise<CountedSearch<T>> {
+export async function countedSearch<V, T>(
+  deps: CountedSearchDeps,
+  steps: CountedSearchSteps<V, T>,
+): Promise<CountedSearch<T>> {
   const id = steps.identify();
   if (!id.ok) return { kind: 'denied', denied: id };
   steps.identified?.(id);
@@ -72,7 +75,12 @@ export async function countedSearch<V, T>(deps: CountedSearchDeps, steps: Counte
  * One page of the company search (the API's JSON and CSV, the Consulta page and its CSV): the
  * companies of the page in CNPJ order and the next page's cursor. May throw InvalidFilter.
  */
-export function companiesPage(reader: CompanyRegistry, search: SearchIndex, snap: Snapshot, v: Static<typeof CompanySearchQuerySchema>): { data: Company[]; next: string | null } {
+export function companiesPage(
+  reader: CompanyRegistry,
+  search: SearchIndex,
+  snap: Snapshot,
+  v: Static<typeof CompanySearchQuerySchema>,
+): { data: Company[]; next: string | null } {
   const scope = scopeOf(v);
   const page = search.search(toCompanyFilters(v), { limit: v.limit, after: cursorKey(scope, v.cursor) });
   return { data: reader.companies(snap, page.cnpjs), next: nextCursor(scope, page.next) };

@@ -38,7 +38,10 @@ export class SnapshotIndexTables implements IndexTables {
   wordsWithPrefix(prefix: string, max: number): string[] {
     const found = new Set<string>();
     for (const p of this.st.files.parts) {
-      const rows = this.st.get(`SELECT term FROM ${p}.vocabulary WHERE term >= ? AND term < ? LIMIT ?`).pluck().all(prefix, prefixEnd(prefix), max + 1) as string[];
+      const rows = this.st
+        .get(`SELECT term FROM ${p}.vocabulary WHERE term >= ? AND term < ? LIMIT ?`)
+        .pluck()
+        .all(prefix, prefixEnd(prefix), max + 1) as string[];
       for (const t of rows) found.add(t);
       if (found.size > max) break;
     }
@@ -63,7 +66,8 @@ export class SnapshotIndexTables implements IndexTables {
     if (names === 'partners') return null;
     if (this.namePrefixLength === undefined) {
       // Indexes built before the name prefix terms have no such key.
-      const v = this.st.get(`SELECT value FROM ${this.st.main}.meta WHERE key = 'name_prefix_terms'`).pluck().get() as string | undefined;
+      const v = this.st.get(`SELECT value FROM ${this.st.main}.meta WHERE key = 'name_prefix_terms'`).pluck().get() as
+        string | undefined;
       this.namePrefixLength = v === undefined ? null : Number(v);
     }
     return this.namePrefixLength;
@@ -73,7 +77,10 @@ export class SnapshotIndexTables implements IndexTables {
   private hasWordCounts(p: string): boolean {
     let has = this.wordCounts.get(p);
     if (has === undefined) {
-      has = (this.st.files.sqlite.prepare(`SELECT 1 FROM pragma_table_info('vocabulary', ?) WHERE name = 'partner_docs'`).get(p) as unknown) !== undefined;
+      has =
+        (this.st.files.sqlite
+          .prepare(`SELECT 1 FROM pragma_table_info('vocabulary', ?) WHERE name = 'partner_docs'`)
+          .get(p) as unknown) !== undefined;
       this.wordCounts.set(p, has);
     }
     return has;
@@ -84,8 +91,13 @@ export class SnapshotIndexTables implements IndexTables {
     for (const p of this.st.files.parts) {
       // fts5vocab reads each listed term's doclist: fine for CEP terms (a few hundred rows each).
       // A temp table: the connection's own, allowed on a read-only connection.
-      this.st.files.sqlite.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab_${p} USING fts5vocab(${p}, est_fts, 'row')`);
-      const rows = this.st.get(`SELECT term FROM temp.vocab_${p} WHERE term >= ? AND term < ?`).pluck().all(prefix, prefixEnd(prefix)) as string[];
+      this.st.files.sqlite.exec(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab_${p} USING fts5vocab(${p}, est_fts, 'row')`,
+      );
+      const rows = this.st
+        .get(`SELECT term FROM temp.vocab_${p} WHERE term >= ? AND term < ?`)
+        .pluck()
+        .all(prefix, prefixEnd(prefix)) as string[];
       for (const t of rows) found.add(t);
     }
     return [...found].sort();
@@ -94,13 +106,19 @@ export class SnapshotIndexTables implements IndexTables {
   cnaeCodes(prefix: string): number[] {
     const scale = 10 ** (7 - prefix.length);
     const low = Number(prefix) * scale;
-    return this.st.get(`SELECT code FROM ${this.st.main}.cnae_codes WHERE code >= ? AND code < ?`).pluck().all(low, low + scale) as number[];
+    return this.st
+      .get(`SELECT code FROM ${this.st.main}.cnae_codes WHERE code >= ? AND code < ?`)
+      .pluck()
+      .all(low, low + scale) as number[];
   }
 
   municipioCodes(name: string, ufs: readonly string[]): number[] {
     if (ufs.length) {
       const sql = `SELECT code FROM ${this.st.main}.municipios WHERE name = ? AND uf IN (${ufs.map(() => '?').join(', ')})`;
-      return this.st.get(sql).pluck().all(name, ...ufs) as number[];
+      return this.st
+        .get(sql)
+        .pluck()
+        .all(name, ...ufs) as number[];
     }
     return this.st.get(`SELECT code FROM ${this.st.main}.municipios WHERE name = ?`).pluck().all(name) as number[];
   }
@@ -108,7 +126,10 @@ export class SnapshotIndexTables implements IndexTables {
   rangeTerms(kind: '_y' | '_k'): ReadonlyMap<string, number> {
     let m = this.ranges.get(kind);
     if (m === undefined) {
-      const rows = this.st.get(`SELECT term, n FROM ${this.st.main}.term_docs WHERE term >= ? AND term < ?`).raw().all(kind, prefixEnd(kind)) as [string, number][];
+      const rows = this.st
+        .get(`SELECT term, n FROM ${this.st.main}.term_docs WHERE term >= ? AND term < ?`)
+        .raw()
+        .all(kind, prefixEnd(kind)) as [string, number][];
       m = new Map(rows);
       this.ranges.set(kind, m);
     }

@@ -33,14 +33,16 @@ export type SearchableSnapshot = Pick<OpenSnapshot<ColumnSelection>, 'search' | 
 const CNPJ_BODY = /^[0-9A-Z]{12}/;
 
 function checkLimit(limit: number): number {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new InvalidFilter('limit', `expected 1 to ${MAX_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new InvalidFilter('limit', `expected 1 to ${MAX_LIMIT}`);
   return limit;
 }
 
 /** The plan of filters that select something (`cnae_secundario` alone, say, does not). */
 function planOf(f: CompanyFilters, ix: IndexTables, opts: PlanOptions): Plan {
   const plan = hasFilter(f) ? compilePlan(f, ix, opts) : null;
-  if (plan === null || (!plan.clauses.length && !plan.ranges.length)) throw new InvalidFilter('q', 'at least one filter is needed');
+  if (plan === null || (!plan.clauses.length && !plan.ranges.length))
+    throw new InvalidFilter('q', 'at least one filter is needed');
   return plan;
 }
 
@@ -76,8 +78,15 @@ export class SearchIndex {
   /** Partner rows by name words and/or cnpj_cpf, in the partners table's order, after rowid `after`. */
   partners(f: PartnerFilters, page: { limit: number; after?: number | null }): PartnerPage {
     const after = page.after ?? null;
-    if (after !== null && !(Number.isSafeInteger(after) && after >= 0)) throw new InvalidFilter('cursor', 'not a cursor of this search');
-    return searchPartners(this.st, partnerClauses(f, this.tables, this.plans), this.snapshot.codeTables, checkLimit(page.limit), after);
+    if (after !== null && !(Number.isSafeInteger(after) && after >= 0))
+      throw new InvalidFilter('cursor', 'not a cursor of this search');
+    return searchPartners(
+      this.st,
+      partnerClauses(f, this.tables, this.plans),
+      this.snapshot.codeTables,
+      checkLimit(page.limit),
+      after,
+    );
   }
 }
 

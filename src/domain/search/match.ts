@@ -45,23 +45,50 @@ export function compilePlan(f: CompanyFilters, ix: IndexTables, opts: PlanOption
   });
   if (f.uf?.length) add('uf', ufs.map(term.uf));
   if (f.municipio?.length) {
-    add('municipio', f.municipio.flatMap((m) => (typeof m === 'number' ? [code('municipio', m)] : ix.municipioCodes(normalizeText(String(m)), ufs))).map(term.municipio));
+    add(
+      'municipio',
+      f.municipio
+        .flatMap((m) =>
+          typeof m === 'number' ? [code('municipio', m)] : ix.municipioCodes(normalizeText(String(m)), ufs),
+        )
+        .map(term.municipio),
+    );
   }
   const ceps = (f.cep ?? []).map((p) => digits('cep', p, 2, 8));
-  if (ceps.length) add('cep', ceps.flatMap((p) => cepTerms(p, ix)));
-  if (f.cnae?.length) add('cnae', f.cnae.flatMap((p) => cnaeTerms(p, f.cnae_secundario === true, ix)));
+  if (ceps.length)
+    add(
+      'cep',
+      ceps.flatMap((p) => cepTerms(p, ix)),
+    );
+  if (f.cnae?.length)
+    add(
+      'cnae',
+      f.cnae.flatMap((p) => cnaeTerms(p, f.cnae_secundario === true, ix)),
+    );
   if (f.situacao_cadastral?.length) {
-    add('situacao_cadastral', f.situacao_cadastral.map((s) => {
-      if (!Object.hasOwn(SITUACOES, s)) throw new InvalidFilter('situacao_cadastral', `unknown value ${String(s)}`);
-      return term.situacao(SITUACOES[s]);
-    }));
+    add(
+      'situacao_cadastral',
+      f.situacao_cadastral.map((s) => {
+        if (!Object.hasOwn(SITUACOES, s)) throw new InvalidFilter('situacao_cadastral', `unknown value ${String(s)}`);
+        return term.situacao(SITUACOES[s]);
+      }),
+    );
   }
   if (f.matriz_filial !== undefined) {
-    if (!Object.hasOwn(MATRIZ_FILIAL, f.matriz_filial)) throw new InvalidFilter('matriz_filial', 'expected matriz or filial');
+    if (!Object.hasOwn(MATRIZ_FILIAL, f.matriz_filial))
+      throw new InvalidFilter('matriz_filial', 'expected matriz or filial');
     add('matriz_filial', [term.matrizFilial(MATRIZ_FILIAL[f.matriz_filial])]);
   }
-  if (f.natureza_juridica?.length) add('natureza_juridica', f.natureza_juridica.map((n) => term.natureza(code('natureza_juridica', n))));
-  if (f.porte?.length) add('porte', f.porte.map((n) => term.porte(code('porte', n))));
+  if (f.natureza_juridica?.length)
+    add(
+      'natureza_juridica',
+      f.natureza_juridica.map((n) => term.natureza(code('natureza_juridica', n))),
+    );
+  if (f.porte?.length)
+    add(
+      'porte',
+      f.porte.map((n) => term.porte(code('porte', n))),
+    );
   const flags: Partial<Record<keyof typeof FLAG, boolean>> = {};
   for (const k of Object.keys(FLAG) as (keyof typeof FLAG)[]) {
     const v = f[k];
@@ -72,7 +99,9 @@ export function compilePlan(f: CompanyFilters, ix: IndexTables, opts: PlanOption
   const flagParams = Object.keys(flags) as (keyof typeof FLAG)[];
   if (flagParams.length) clauses.push({ param: flagParams[0], terms: flagTerms(flags), flags });
   const ranges = [dateRange(f, ix), capitalRange(f, ix)].filter((r): r is RangeClause => r !== null);
-  const empty = clauses.some((c) => c.prefix === undefined && c.terms.length === 0) || ranges.some((r) => !r.whole.length && !r.cut.length);
+  const empty =
+    clauses.some((c) => c.prefix === undefined && c.terms.length === 0) ||
+    ranges.some((r) => !r.whole.length && !r.cut.length);
   return { clauses, ranges, cep: ceps.some((p) => p.length > 5) ? ceps : null, empty };
 }
 

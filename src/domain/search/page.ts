@@ -40,13 +40,21 @@ export interface Page {
 }
 
 /** The CNPJs of one part and rowid range, in order, read lazily. */
-function* stream(st: Statements, part: string, alnum: boolean, match: string, after: string | null, variant: number): Generator<string> {
+function* stream(
+  st: Statements,
+  part: string,
+  alnum: boolean,
+  match: string,
+  after: string | null,
+  variant: number,
+): Generator<string> {
   const b = boundsAfter(after);
   const range = alnum ? '' : ` AND rowid < ${ALNUM_BASE}`;
   // One statement per variant: the variants' streams of a part are open at the same time.
   const sql = `SELECT rowid FROM ${part}.est_fts WHERE est_fts MATCH ? AND rowid > ?${range} ORDER BY rowid /* ${variant} */`;
   const stmt = st.get(sql).pluck(true).safeIntegers(alnum);
-  for (const rowid of stmt.iterate(match, alnum ? b.alnum : BigInt(b.numeric)) as Iterable<number | bigint>) yield cnpjOfRowid(rowid);
+  for (const rowid of stmt.iterate(match, alnum ? b.alnum : BigInt(b.numeric)) as Iterable<number | bigint>)
+    yield cnpjOfRowid(rowid);
 }
 
 export function searchPage(st: Statements, plan: Plan, limit: number, after: string | null): Page {
@@ -63,7 +71,13 @@ export function searchPage(st: Statements, plan: Plan, limit: number, after: str
 }
 
 /** A page of `plan`, ending early (`stopped`) at its budget of rejected candidates or time. */
-function scan(st: Statements, plan: Plan, limit: number, after: string | null, budget: Budget): Page & { stopped?: 'rejections' | 'time' } {
+function scan(
+  st: Statements,
+  plan: Plan,
+  limit: number,
+  after: string | null,
+  budget: Budget,
+): Page & { stopped?: 'rejections' | 'time' } {
   const until = budget.ms === undefined ? Infinity : performance.now() + budget.ms;
   const streams: Generator<string>[] = [];
   const checks: (((cnpj: string) => boolean) | null)[] = [];

@@ -9,10 +9,12 @@ import { toCompanyFilters, type CompanyFilterValues } from './query-schema.ts';
 export const scopeOf = (v: CompanyFilterValues) => `companies ${JSON.stringify(toCompanyFilters(v))}`;
 
 /** The partner search's cursor scope: its two filters. */
-export const partnersScope = (f: { nome?: string; cnpj_cpf?: string }) => `partners ${JSON.stringify({ nome: f.nome, cnpj_cpf: f.cnpj_cpf })}`;
+export const partnersScope = (f: { nome?: string; cnpj_cpf?: string }) =>
+  `partners ${JSON.stringify({ nome: f.nome, cnpj_cpf: f.cnpj_cpf })}`;
 
 /** `cnae_secundario` alone selects nothing: the engine would refuse it too. */
-export const missingFilter = (v: CompanyFilterValues) => (hasFilter({ ...toCompanyFilters(v), cnae_secundario: undefined }) ? null : { key: 'missing_filter' as const });
+export const missingFilter = (v: CompanyFilterValues) =>
+  hasFilter({ ...toCompanyFilters(v), cnae_secundario: undefined }) ? null : { key: 'missing_filter' as const };
 
 /** What a client reads for a value the engine refused: the parameter named, in Portuguese. */
 export function filterMessage(e: InvalidFilter): string {
@@ -29,4 +31,5 @@ export function cursorKey(scope: string, cursor: string | undefined): string | n
 }
 
 /** The next page's cursor, or null on the last page. */
-export const nextCursor = (scope: string, key: string | number | null): string | null => (key === null ? null : encodeCursor(scope, String(key)));
+export const nextCursor = (scope: string, key: string | number | null): string | null =>
+  key === null ? null : encodeCursor(scope, String(key));

@@ -37,13 +37,26 @@ export interface PartnerPage {
   next: number | null;
 }
 
-type PartnerRow = { basico: string; nome: string | null; cnpj_cpf: string | null; qualificacao: number | string | null; data_entrada: number | null; faixa_etaria: number | string | null };
-type Office = { cnpj: string; situacao_cadastral: number | string | null; uf: string | null; municipio: number | string | null };
+type PartnerRow = {
+  basico: string;
+  nome: string | null;
+  cnpj_cpf: string | null;
+  qualificacao: number | string | null;
+  data_entrada: number | null;
+  faixa_etaria: number | string | null;
+};
+type Office = {
+  cnpj: string;
+  situacao_cadastral: number | string | null;
+  uf: string | null;
+  municipio: number | string | null;
+};
 
 export function partnerClauses(f: PartnerFilters, ix: IndexTables, opts: PlanOptions = PLAN_DEFAULTS): Clause[] {
   const clauses: Clause[] = [];
   // The checks of a name prefix have their own budgets and fallbacks here (searchPartners).
-  if (f.nome !== undefined) clauses.push(...wordClauses('nome', f.nome, ix, 'partners', { ...opts, prefixFallbackDocs: 0 }));
+  if (f.nome !== undefined)
+    clauses.push(...wordClauses('nome', f.nome, ix, 'partners', { ...opts, prefixFallbackDocs: 0 }));
   if (f.cnpj_cpf !== undefined) {
     const key = typeof f.cnpj_cpf === 'string' ? partnerKeyTerm(f.cnpj_cpf) : null;
     if (key === null) throw new InvalidFilter('cnpj_cpf', 'expected a CNPJ, a CPF or a masked CPF (***123456**)');
@@ -54,7 +67,12 @@ export function partnerClauses(f: PartnerFilters, ix: IndexTables, opts: PlanOpt
 }
 
 /** A checked prefix as an index clause: the OR of its words when kept, else FTS5's `word*`. */
-const indexed = (c: Clause): Clause => (!c.checked ? c : c.terms.length ? { param: c.param, terms: c.terms } : { param: c.param, terms: [], prefix: c.prefix });
+const indexed = (c: Clause): Clause =>
+  !c.checked
+    ? c
+    : c.terms.length
+      ? { param: c.param, terms: c.terms }
+      : { param: c.param, terms: [], prefix: c.prefix };
 
 /**
  * A name prefix of too many words (prefix.ts) is checked on the partner's name: the candidates
@@ -65,7 +83,13 @@ const indexed = (c: Clause): Clause => (!c.checked ? c : c.terms.length ? { para
  * the index alone, such a prefix opened up to MAX_OR doclists per part, or FTS5 merged every
  * doclist of its words (`word*`) before the first row: seconds when they are not cached.
  */
-export function searchPartners(st: Statements, clauses: Clause[], codeTables: CodeTables, limit: number, after: number | null): PartnerPage {
+export function searchPartners(
+  st: Statements,
+  clauses: Clause[],
+  codeTables: CodeTables,
+  limit: number,
+  after: number | null,
+): PartnerPage {
   const prefix = clauses.find((c) => c.checked);
   const others = clauses.filter((c) => !c.checked);
   let found: Scan;
@@ -92,14 +116,23 @@ export function searchPartners(st: Statements, clauses: Clause[], codeTables: Co
 type Scan = { ids: number[]; next: number | null; stopped?: true };
 
 /** Up to `limit` partner rowids after `after` that FTS matches and `check` passes; stops early after `budget` rejections. */
-function scanPartners(st: Statements, clauses: Clause[], check: ((id: number) => boolean) | null, limit: number, after: number | null, budget: number): Scan {
+function scanPartners(
+  st: Statements,
+  clauses: Clause[],
+  check: ((id: number) => boolean) | null,
+  limit: number,
+  after: number | null,
+  budget: number,
+): Scan {
   const match = matchSql(clauses)!;
   // The parts hold consecutive rowid ranges: read one after the other, they come in rowid order.
   function* matches(): Iterable<number> {
     for (const p of st.files.parts) {
       // A BigInt binds as an INTEGER: FTS5 ignores a rowid bound that is a REAL (a JS number) and
       // SQLite then filters every match before it one by one.
-      const stmt = st.get(`SELECT rowid FROM ${p}.partner_fts WHERE partner_fts MATCH ? AND rowid > ? ORDER BY rowid`).pluck(true);
+      const stmt = st
+        .get(`SELECT rowid FROM ${p}.partner_fts WHERE partner_fts MATCH ? AND rowid > ? ORDER BY rowid`)
+        .pluck(true);
       yield* stmt.iterate(match, BigInt(after ?? -1)) as Iterable<number>;
     }
   }
@@ -107,13 +140,31 @@ function scanPartners(st: Statements, clauses: Clause[], check: ((id: number) =>
 }
 
 /** Up to `limit` partner rowids after `after` whose name passes `check`, read in the table's order; stops after `budget` rejections. */
-function scanRows(st: Statements, check: (nome: string | null) => boolean, limit: number, after: number | null, budget: number): Scan {
+function scanRows(
+  st: Statements,
+  check: (nome: string | null) => boolean,
+  limit: number,
+  after: number | null,
+  budget: number,
+): Scan {
   const rows = st.get('SELECT rowid, nome FROM reg.partners WHERE rowid > ? ORDER BY rowid').raw(true);
-  return collect(rows.iterate(after ?? -1) as Iterable<[number, string | null]>, ([id]) => id, ([, nome]) => check(nome), limit, budget);
+  return collect(
+    rows.iterate(after ?? -1) as Iterable<[number, string | null]>,
+    ([id]) => id,
+    ([, nome]) => check(nome),
+    limit,
+    budget,
+  );
 }
 
 /** The page of `candidates` (in rowid order): up to `limit` passing `passes`, or stopped after `budget` rejections. */
-function collect<T>(candidates: Iterable<T>, idOf: (c: T) => number, passes: ((c: T) => boolean) | null, limit: number, budget: number): Scan {
+function collect<T>(
+  candidates: Iterable<T>,
+  idOf: (c: T) => number,
+  passes: ((c: T) => boolean) | null,
+  limit: number,
+  budget: number,
+): Scan {
   const ids: number[] = [];
   let rejected = 0;
   for (const c of candidates) {
@@ -129,12 +180,23 @@ function collect<T>(candidates: Iterable<T>, idOf: (c: T) => number, passes: ((c
 }
 
 function partnerHit(st: Statements, id: number, codeTables: CodeTables): PartnerHit {
-  const p = st.get('SELECT basico, nome, cnpj_cpf, qualificacao, data_entrada, faixa_etaria FROM reg.partners WHERE rowid = ?').get(id) as PartnerRow;
-  const razao = st.get('SELECT razao_social FROM reg.companies WHERE basico = ?').pluck().get(p.basico) as string | null | undefined;
+  const p = st
+    .get('SELECT basico, nome, cnpj_cpf, qualificacao, data_entrada, faixa_etaria FROM reg.partners WHERE rowid = ?')
+    .get(id) as PartnerRow;
+  const razao = st.get('SELECT razao_social FROM reg.companies WHERE basico = ?').pluck().get(p.basico) as
+    string | null | undefined;
   // The establishments of a base are a range of the cnpj index; the head office is usually its first.
   const range = [p.basico, `${p.basico}~`];
-  const office = (st.get('SELECT cnpj, situacao_cadastral, uf, municipio FROM est.establishments WHERE cnpj >= ? AND cnpj < ? AND matriz_filial = 1 LIMIT 1').get(...range) ??
-    st.get('SELECT cnpj, situacao_cadastral, uf, municipio FROM est.establishments WHERE cnpj >= ? AND cnpj < ? ORDER BY cnpj LIMIT 1').get(...range)) as Office | undefined;
+  const office = (st
+    .get(
+      'SELECT cnpj, situacao_cadastral, uf, municipio FROM est.establishments WHERE cnpj >= ? AND cnpj < ? AND matriz_filial = 1 LIMIT 1',
+    )
+    .get(...range) ??
+    st
+      .get(
+        'SELECT cnpj, situacao_cadastral, uf, municipio FROM est.establishments WHERE cnpj >= ? AND cnpj < ? ORDER BY cnpj LIMIT 1',
+      )
+      .get(...range)) as Office | undefined;
   return {
     ...mapSocio(p, codeTables),
     company: {

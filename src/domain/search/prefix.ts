@@ -94,7 +94,13 @@ export function queryWords(q: string): string[] {
  * Clauses for name words: each word exact, the last (≥ 2 characters) also as a prefix, routed by
  * the number of its words and of the `names` documents holding it (see above and `opts`).
  */
-export function wordClauses(param: Clause['param'], text: string, ix: IndexTables, names: NameDocuments, opts: PlanOptions = PLAN_DEFAULTS): Clause[] {
+export function wordClauses(
+  param: Clause['param'],
+  text: string,
+  ix: IndexTables,
+  names: NameDocuments,
+  opts: PlanOptions = PLAN_DEFAULTS,
+): Clause[] {
   const words = queryWords(text);
   if (!words.length) throw new InvalidFilter(param, 'no word to search for');
   if (words.length > 20) throw new InvalidFilter(param, 'too many words (20 at most)');
@@ -104,25 +110,35 @@ export function wordClauses(param: Clause['param'], text: string, ix: IndexTable
     if (!/^[a-z]/.test(w)) return [{ param, terms: [], prefix: w }];
     if (w.length === indexed) return [{ param, terms: [term.namePrefix(w)] }];
     // One character shorter: the word itself or a prefix term of one more character, exactly.
-    if (indexed !== null && w.length === indexed - 1) return [{ param, terms: [w, ...NEXT_CHARACTERS.map((c) => term.namePrefix(w + c))] }];
+    if (indexed !== null && w.length === indexed - 1)
+      return [{ param, terms: [w, ...NEXT_CHARACTERS.map((c) => term.namePrefix(w + c))] }];
     const clause = lastWordClause(param, w, ix, names, opts);
     // Candidates for the checks: the names holding a word with the indexed start.
-    return clause.checked && indexed !== null && w.length > indexed ? [{ param, terms: [term.namePrefix(w.slice(0, indexed))] }, clause] : [clause];
+    return clause.checked && indexed !== null && w.length > indexed
+      ? [{ param, terms: [term.namePrefix(w.slice(0, indexed))] }, clause]
+      : [clause];
   });
 }
 
 /** The clause of a last word of letters (≥ 2 characters) as a prefix, routed as above. */
-function lastWordClause(param: Clause['param'], w: string, ix: IndexTables, names: NameDocuments, opts: PlanOptions): Clause {
+function lastWordClause(
+  param: Clause['param'],
+  w: string,
+  ix: IndexTables,
+  names: NameDocuments,
+  opts: PlanOptions,
+): Clause {
   const found = ix.wordsWithPrefix(w, MAX_OR);
   // The word itself stays even when absent: an absent term costs one lookup and matches nothing.
   const terms = found.includes(w) ? found : [w, ...found];
   if (found.length < MIN_STAR_WORDS) return { param, terms };
   const bound = Math.max(opts.prefixQueryDocs, opts.prefixFallbackDocs);
   const docs = bound > 0 ? ix.prefixDocuments(w, bound, names) : null;
-  if (docs !== null && docs <= Math.min(opts.prefixQueryDocs, found.length * STAR_DOCS_PER_WORD)) return { param, terms: [], prefix: w };
+  if (docs !== null && docs <= Math.min(opts.prefixQueryDocs, found.length * STAR_DOCS_PER_WORD))
+    return { param, terms: [], prefix: w };
   if (found.length <= MAX_EXPANSION) return { param, terms };
-  if (found.length <= MAX_OR) return { param, terms, prefix: w, checked: true, switchMs: terms.length * opts.orMsPerWord };
+  if (found.length <= MAX_OR)
+    return { param, terms, prefix: w, checked: true, switchMs: terms.length * opts.orMsPerWord };
   if (docs === null || docs > opts.prefixFallbackDocs) return { param, terms: [], prefix: w, checked: true };
   return { param, terms: [], prefix: w, checked: true, switchMs: docs * opts.starMsPerDoc };
 }
-

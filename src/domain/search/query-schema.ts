@@ -9,7 +9,8 @@ import { CompanySchema, SocioSchema } from '../company/schema.ts';
 import type { CompanyFilters, Situacao } from './filters.ts';
 
 const bool = (description: string) => Type.Optional(Type.Boolean({ description }));
-const list = <T extends Parameters<typeof Type.Array>[0]>(item: T, description: string, maxItems = 50) => Type.Optional(Type.Array(item, { maxItems, description }));
+const list = <T extends Parameters<typeof Type.Array>[0]>(item: T, description: string, maxItems = 50) =>
+  Type.Optional(Type.Array(item, { maxItems, description }));
 const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 /** The filters, shared by the search and the count (and their cursor's scope, in this order). */
@@ -21,26 +22,64 @@ export const COMPANY_FILTER_PARAMETERS = {
         'Palavras da razão social e do nome fantasia, sem distinção de maiúsculas e acentos ("sao joao" encontra "SÃO JOÃO"). Cada palavra deve estar em um dos dois nomes; a última vale também como prefixo (2 caracteres ou mais).',
     }),
   ),
-  uf: list(Type.String({ pattern: '^[A-Za-z]{2}$', 'x-allowed': 'uma sigla de UF de 2 letras' }), 'UFs separadas por vírgula (SP,RJ).', 27),
+  uf: list(
+    Type.String({ pattern: '^[A-Za-z]{2}$', 'x-allowed': 'uma sigla de UF de 2 letras' }),
+    'UFs separadas por vírgula (SP,RJ).',
+    27,
+  ),
   municipio: list(
-    Type.String({ minLength: 1, maxLength: 80, 'x-allowed': 'o código de 4 dígitos do município na base da Receita, ou o nome do município' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 80,
+      'x-allowed': 'o código de 4 dígitos do município na base da Receita, ou o nome do município',
+    }),
     'Municípios: o código de 4 dígitos da Receita (7107) ou o nome, sem distinção de acentos (use com uf para nomes repetidos em outros estados).',
   ),
-  cep: list(Type.String({ pattern: '^[0-9]{2,8}$', 'x-allowed': 'um prefixo de CEP de 2 a 8 dígitos' }), 'Prefixos de CEP de 2 a 8 dígitos.'),
-  cnae: list(Type.String({ pattern: '^[0-9]{2,7}$', 'x-allowed': 'um prefixo de CNAE de 2 a 7 dígitos' }), 'Prefixos do CNAE principal, de 2 a 7 dígitos (divisão, grupo, classe, subclasse).'),
+  cep: list(
+    Type.String({ pattern: '^[0-9]{2,8}$', 'x-allowed': 'um prefixo de CEP de 2 a 8 dígitos' }),
+    'Prefixos de CEP de 2 a 8 dígitos.',
+  ),
+  cnae: list(
+    Type.String({ pattern: '^[0-9]{2,7}$', 'x-allowed': 'um prefixo de CNAE de 2 a 7 dígitos' }),
+    'Prefixos do CNAE principal, de 2 a 7 dígitos (divisão, grupo, classe, subclasse).',
+  ),
   cnae_secundario: bool('true: cnae também encontra as atividades secundárias.'),
-  situacao_cadastral: list(literals(['ativa', 'inapta', 'suspensa', 'baixada', 'nula'] as const), 'Situações cadastrais: ativa, inapta, suspensa, baixada, nula.', 5),
-  matriz_filial: Type.Optional(Type.Union([Type.Literal('matriz'), Type.Literal('filial')], { description: 'matriz ou filial.' })),
-  natureza_juridica: list(Type.Integer({ minimum: 0, maximum: 9999 }), 'Códigos de natureza jurídica de 4 dígitos (2062).'),
-  porte: list(Type.Integer({ minimum: 0, maximum: 5 }), 'Códigos de porte da base da Receita: 00 (não informado), 01 (micro empresa), 03 (pequeno porte), 05 (demais).', 4),
+  situacao_cadastral: list(
+    literals(['ativa', 'inapta', 'suspensa', 'baixada', 'nula'] as const),
+    'Situações cadastrais: ativa, inapta, suspensa, baixada, nula.',
+    5,
+  ),
+  matriz_filial: Type.Optional(
+    Type.Union([Type.Literal('matriz'), Type.Literal('filial')], { description: 'matriz ou filial.' }),
+  ),
+  natureza_juridica: list(
+    Type.Integer({ minimum: 0, maximum: 9999 }),
+    'Códigos de natureza jurídica de 4 dígitos (2062).',
+  ),
+  porte: list(
+    Type.Integer({ minimum: 0, maximum: 5 }),
+    'Códigos de porte da base da Receita: 00 (não informado), 01 (micro empresa), 03 (pequeno porte), 05 (demais).',
+    4,
+  ),
   opc_simples: bool('Optante pelo Simples Nacional (true ou false).'),
   opc_mei: bool('Optante pelo MEI (true ou false).'),
   has_email: bool('Tem e-mail na base (true ou false).'),
   has_telefone: bool('Tem telefone na base (true ou false).'),
-  inicio_atividade_min: Type.Optional(Type.String({ format: 'date', description: 'Início de atividade a partir desta data (AAAA-MM-DD), inclusive.' })),
-  inicio_atividade_max: Type.Optional(Type.String({ format: 'date', description: 'Início de atividade até esta data (AAAA-MM-DD), inclusive.' })),
-  capital_social_min: Type.Optional(Type.Number({ minimum: 0, description: 'Capital social mínimo, em reais, inclusive (ponto como separador decimal).' })),
-  capital_social_max: Type.Optional(Type.Number({ minimum: 0, description: 'Capital social máximo, em reais, inclusive.' })),
+  inicio_atividade_min: Type.Optional(
+    Type.String({ format: 'date', description: 'Início de atividade a partir desta data (AAAA-MM-DD), inclusive.' }),
+  ),
+  inicio_atividade_max: Type.Optional(
+    Type.String({ format: 'date', description: 'Início de atividade até esta data (AAAA-MM-DD), inclusive.' }),
+  ),
+  capital_social_min: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description: 'Capital social mínimo, em reais, inclusive (ponto como separador decimal).',
+    }),
+  ),
+  capital_social_max: Type.Optional(
+    Type.Number({ minimum: 0, description: 'Capital social máximo, em reais, inclusive.' }),
+  ),
 };
 
 export const CompanySearchQuerySchema = Type.Object(
@@ -61,7 +100,10 @@ export const CompanyCountQuerySchema = Type.Object(COMPANY_FILTER_PARAMETERS, { 
 export const CountResponseSchema = Type.Object(
   {
     count: Type.Integer({ minimum: 0, description: 'Quantos estabelecimentos atendem a todos os filtros.' }),
-    exact: Type.Boolean({ description: 'true quando a contagem é exata; com q, a contagem pode parar num limite e responder false (count é então um mínimo).' }),
+    exact: Type.Boolean({
+      description:
+        'true quando a contagem é exata; com q, a contagem pode parar num limite e responder false (count é então um mínimo).',
+    }),
   },
   { additionalProperties: false },
 );
@@ -83,12 +125,17 @@ export function toCompanyFilters(v: CompanyFilterValues): CompanyFilters {
 export const PartnerSearchQuerySchema = Type.Object(
   {
     nome: Type.Optional(
-      Type.String({ maxLength: 200, description: 'Palavras do nome do sócio, com as regras de q: sem distinção de maiúsculas e acentos, a última também como prefixo.' }),
+      Type.String({
+        maxLength: 200,
+        description:
+          'Palavras do nome do sócio, com as regras de q: sem distinção de maiúsculas e acentos, a última também como prefixo.',
+      }),
     ),
     cnpj_cpf: Type.Optional(
       Type.String({
         maxLength: 20,
-        description: 'O CNPJ de um sócio pessoa jurídica, o CPF mascarado como a Receita o publica (***123456**), ou um CPF completo (valem os seis dígitos do meio, os únicos publicados).',
+        description:
+          'O CNPJ de um sócio pessoa jurídica, o CPF mascarado como a Receita o publica (***123456**), ou um CPF completo (valem os seis dígitos do meio, os únicos publicados).',
       }),
     ),
     ...PAGING_PARAMETERS,
@@ -98,7 +145,9 @@ export const PartnerSearchQuerySchema = Type.Object(
 
 export const PartnerCompanySchema = Type.Object(
   {
-    cnpj: Type.Union([Type.String(), Type.Null()], { description: 'CNPJ da matriz (ou do primeiro estabelecimento, se nenhum é matriz); null sem estabelecimentos.' }),
+    cnpj: Type.Union([Type.String(), Type.Null()], {
+      description: 'CNPJ da matriz (ou do primeiro estabelecimento, se nenhum é matriz); null sem estabelecimentos.',
+    }),
     razao_social: Type.String(),
     situacao_cadastral: Type.String({ description: 'Situação cadastral da matriz.' }),
     uf: Type.String(),
@@ -116,6 +165,9 @@ export const CompanySearchPageSchema = pageSchema(
   CompanySchema,
   'Estabelecimentos que atendem a todos os filtros, em ordem de CNPJ. Cada item é o objeto company da consulta por CNPJ. Uma página pode vir com menos itens que limit e ainda ter next_cursor: continue até next_cursor ser null.',
 );
-export const PartnersPageSchema = pageSchema(PartnerHitSchema, 'Uma linha por sócio em cada empresa, na ordem da tabela de sócios da Receita.');
+export const PartnersPageSchema = pageSchema(
+  PartnerHitSchema,
+  'Uma linha por sócio em cada empresa, na ordem da tabela de sócios da Receita.',
+);
 export type CompanySearchPage = Static<typeof CompanySearchPageSchema>;
 export type PartnersPage = Static<typeof PartnersPageSchema>;

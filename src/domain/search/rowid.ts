@@ -35,7 +35,9 @@ export function rowidOfCnpj(cnpj: string): number | bigint {
 /** The full 14-character CNPJ of a rowid. */
 export function cnpjOfRowid(rowid: number | bigint): string {
   const body =
-    rowid < ALNUM_BASE ? String(rowid).padStart(12, '0') : (BigInt(rowid) - ALNUM_BASE_N).toString(36).toUpperCase().padStart(12, '0');
+    rowid < ALNUM_BASE
+      ? String(rowid).padStart(12, '0')
+      : (BigInt(rowid) - ALNUM_BASE_N).toString(36).toUpperCase().padStart(12, '0');
   return body + checkDigits(body);
 }
 

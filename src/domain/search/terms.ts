@@ -80,7 +80,9 @@ export const term = {
 export function flagTerms(wanted: Partial<Record<keyof typeof FLAG, boolean>>): string[] {
   const out: string[] = [];
   for (let bits = 0; bits < 16; bits++) {
-    const ok = (Object.keys(FLAG) as (keyof typeof FLAG)[]).every((k) => wanted[k] === undefined || ((bits & FLAG[k]) !== 0) === wanted[k]);
+    const ok = (Object.keys(FLAG) as (keyof typeof FLAG)[]).every(
+      (k) => wanted[k] === undefined || ((bits & FLAG[k]) !== 0) === wanted[k],
+    );
     if (ok) out.push(term.flags(bits));
   }
   return out;
@@ -106,4 +108,3 @@ export function capitalBucketRange(b: number): [number, number] {
   const low = STEPS[b % 3] * 10 ** Math.floor(b / 3);
   return [low, b === LAST_CAPITAL_BUCKET ? Infinity : STEPS[(b + 1) % 3] * 10 ** Math.floor((b + 1) / 3)];
 }
-

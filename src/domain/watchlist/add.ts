@@ -51,7 +51,8 @@ export function addWatched(app: Sqlite, accountId: number, cnpjs: readonly strin
         else rows.set(cnpj, { cnpj, added_at: at, added: false });
       }
       const remaining = Math.max(0, usage.limit - usage.used);
-      if (fresh.length > remaining) return { ok: false, needed: fresh.length, remaining, used: usage.used, limit: usage.limit, plan: usage.plan };
+      if (fresh.length > remaining)
+        return { ok: false, needed: fresh.length, remaining, used: usage.used, limit: usage.limit, plan: usage.plan };
       const at = now.toISOString();
       for (const cnpj of fresh) {
         insert.run(accountId, cnpj, at);

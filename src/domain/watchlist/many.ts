@@ -19,7 +19,12 @@ export function planAdd(inputs: readonly string[]): AddPlan {
   return { inputs, normalised, valid: [...new Set(normalised.filter((c): c is string => c !== null))] };
 }
 
-const invalid = (input: string): WatchlistAddItem => ({ cnpj: input, status: 400, error: 'invalid_cnpj', message: ERRORS.invalid_cnpj.message });
+const invalid = (input: string): WatchlistAddItem => ({
+  cnpj: input,
+  status: 400,
+  error: 'invalid_cnpj',
+  message: ERRORS.invalid_cnpj.message,
+});
 
 /** Every input answered once the valid ones are added; a CNPJ added now is 201 at its first place, 200 after. */
 export function addAnswer(plan: AddPlan, added: Extract<AddResult, { ok: true }>): WatchlistAddResponse {

@@ -3,5 +3,8 @@ import type { Sqlite } from '../../storage/sqlite.ts';
 
 /** The account's watched CNPJs (14 characters), in CNPJ order. */
 export function watchedCnpjs(app: Sqlite, accountId: number): string[] {
-  return app.prepare('SELECT cnpj FROM watchlist WHERE account_id = ? ORDER BY cnpj').pluck().all(accountId) as string[];
+  return app
+    .prepare('SELECT cnpj FROM watchlist WHERE account_id = ? ORDER BY cnpj')
+    .pluck()
+    .all(accountId) as string[];
 }

@@ -9,16 +9,30 @@ export const WATCHLIST_ADD_MAX = BATCH_MAX;
 
 export const WatchlistQuerySchema = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Itens por página, de 1 a 1.000 (padrão 100).' }),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: 100,
+      description: 'Itens por página, de 1 a 1.000 (padrão 100).',
+    }),
     cursor: Type.Optional(
-      Type.String({ description: 'Para a página seguinte: o next_cursor da página anterior, como veio (texto opaco); omita-o na primeira página.' }),
+      Type.String({
+        description:
+          'Para a página seguinte: o next_cursor da página anterior, como veio (texto opaco); omita-o na primeira página.',
+      }),
     ),
   },
   { additionalProperties: false },
 );
 
-const cnpj = Type.String({ description: 'O CNPJ normalizado (14 caracteres, sem pontuação).', examples: [EXAMPLE_CNPJ] });
-const addedAt = Type.String({ description: 'Quando o CNPJ entrou na lista (ISO 8601, UTC).', examples: ['2026-11-20T15:00:00.000Z'] });
+const cnpj = Type.String({
+  description: 'O CNPJ normalizado (14 caracteres, sem pontuação).',
+  examples: [EXAMPLE_CNPJ],
+});
+const addedAt = Type.String({
+  description: 'Quando o CNPJ entrou na lista (ISO 8601, UTC).',
+  examples: ['2026-11-20T15:00:00.000Z'],
+});
 const total = Type.Integer({ description: 'Quantos CNPJs a conta monitora agora.' });
 const watchlistLimit = Type.Integer({ description: 'Quantos CNPJs o plano da conta permite monitorar.' });
 
@@ -27,14 +41,19 @@ export const WatchedSchema = Type.Object({ cnpj, added_at: addedAt }, { addition
 export const WatchlistPageSchema = Type.Object(
   {
     data: Type.Array(WatchedSchema, { description: 'CNPJs monitorados, em ordem de CNPJ.' }),
-    next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Cursor da próxima página (passe-o no parâmetro cursor); null quando esta é a última.' }),
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Cursor da próxima página (passe-o no parâmetro cursor); null quando esta é a última.',
+    }),
     total,
     watchlist_limit: watchlistLimit,
   },
   { additionalProperties: false },
 );
 
-export const WatchlistPutSchema = Type.Object({ cnpj, added_at: addedAt, total, watchlist_limit: watchlistLimit }, { additionalProperties: false });
+export const WatchlistPutSchema = Type.Object(
+  { cnpj, added_at: addedAt, total, watchlist_limit: watchlistLimit },
+  { additionalProperties: false },
+);
 
 export const WatchlistAddRequestSchema = Type.Object(
   {
@@ -51,7 +70,9 @@ export const WatchlistAddItemSchema = Type.Union([
   Type.Object(
     {
       cnpj,
-      status: Type.Union([Type.Literal(201), Type.Literal(200)], { description: '201: entrou agora na lista; 200: já estava (ou repetido mais acima na mesma lista).' }),
+      status: Type.Union([Type.Literal(201), Type.Literal(200)], {
+        description: '201: entrou agora na lista; 200: já estava (ou repetido mais acima na mesma lista).',
+      }),
       added_at: addedAt,
     },
     { additionalProperties: false, description: 'CNPJ válido, monitorado.' },

@@ -16,14 +16,16 @@ for (const [prefix, bits] of [
   ['198.18.0.0', 15], // benchmarking
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
-] as const) blocked.addSubnet(prefix, bits, 'ipv4');
+] as const)
+  blocked.addSubnet(prefix, bits, 'ipv4');
 for (const [prefix, bits] of [
   ['::', 128], // unspecified
   ['::1', 128],
   ['fc00::', 7], // unique-local
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
-] as const) blocked.addSubnet(prefix, bits, 'ipv6');
+] as const)
+  blocked.addSubnet(prefix, bits, 'ipv6');
 
 /** Why `ip` may not be reached (a Portuguese phrase for the web app), or null when it may. */
 export function forbiddenAddress(ip: string): string | null {

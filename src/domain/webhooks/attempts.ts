@@ -40,23 +40,37 @@ export interface AttemptOutcome {
 /** Records one attempt: delivered, or the next attempt's time, or failed once the window closed. */
 export function recordAttempt(app: Sqlite, id: string, outcome: AttemptOutcome, now: Date, random?: number): void {
   const at = now.toISOString();
-  app.transaction(() => {
-    const row = app.prepare("SELECT attempts, retry_until FROM webhook_deliveries WHERE id = ? AND status = 'pending'").get(id) as
-      | { attempts: number; retry_until: string }
-      | undefined;
-    if (!row) return; // deleted meanwhile
-    const attempts = row.attempts + 1;
-    if (outcome.ok) {
+  app
+    .transaction(() => {
+      const row = app
+        .prepare("SELECT attempts, retry_until FROM webhook_deliveries WHERE id = ? AND status = 'pending'")
+        .get(id) as { attempts: number; retry_until: string } | undefined;
+      if (!row) return; // deleted meanwhile
+      const attempts = row.attempts + 1;
+      if (outcome.ok) {
+        app
+          .prepare(
+            "UPDATE webhook_deliveries SET status = 'delivered', attempts = ?, last_attempt_at = ?, last_status_code = ?, last_error = NULL, delivered_at = ? WHERE id = ?",
+          )
+          .run(attempts, at, outcome.statusCode, at, id);
+        return;
+      }
+      const next = nextAttemptAfterFailure(attempts, now, new Date(row.retry_until), random);
       app
-        .prepare("UPDATE webhook_deliveries SET status = 'delivered', attempts = ?, last_attempt_at = ?, last_status_code = ?, last_error = NULL, delivered_at = ? WHERE id = ?")
-        .run(attempts, at, outcome.statusCode, at, id);
-      return;
-    }
-    const next = nextAttemptAfterFailure(attempts, now, new Date(row.retry_until), random);
-    app
-      .prepare('UPDATE webhook_deliveries SET status = ?, attempts = ?, last_attempt_at = ?, last_status_code = ?, last_error = ?, next_attempt_at = ? WHERE id = ?')
-      .run(next ? 'pending' : 'failed', attempts, at, outcome.statusCode, outcome.error, next ? next.toISOString() : at, id);
-  }).immediate();
+        .prepare(
+          'UPDATE webhook_deliveries SET status = ?, attempts = ?, last_attempt_at = ?, last_status_code = ?, last_error = ?, next_attempt_at = ? WHERE id = ?',
+        )
+        .run(
+          next ? 'pending' : 'failed',
+          attempts,
+          at,
+          outcome.statusCode,
+          outcome.error,
+          next ? next.toISOString() : at,
+          id,
+        );
+    })
+    .immediate();
 }
 
 /** Delivered and failed deliveries are kept this long (the web app's history), then deleted. */
@@ -69,5 +83,7 @@ export const KEEP_FINISHED_MS = 90 * 24 * 3600_000;
  */
 export function pruneFinished(app: Sqlite, now: Date): number {
   const before = new Date(now.getTime() - KEEP_FINISHED_MS).toISOString();
-  return app.prepare("DELETE FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND created_at < ?").run(before).changes;
+  return app
+    .prepare("DELETE FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND created_at < ?")
+    .run(before).changes;
 }

@@ -18,7 +18,8 @@ export const MAX_URL_LENGTH = 2000;
 /** The URL as it will be stored, or a WebhookError saying (in Portuguese) what is wrong with it. */
 export function parseWebhookUrl(raw: string, policy: DestinationPolicy): URL {
   const text = raw.trim();
-  if (text.length > MAX_URL_LENGTH) throw new WebhookError('invalid_url', `A URL tem mais de ${MAX_URL_LENGTH} caracteres.`);
+  if (text.length > MAX_URL_LENGTH)
+    throw new WebhookError('invalid_url', `A URL tem mais de ${MAX_URL_LENGTH} caracteres.`);
   let url: URL;
   try {
     url = new URL(text);
@@ -26,7 +27,10 @@ export function parseWebhookUrl(raw: string, policy: DestinationPolicy): URL {
     throw new WebhookError('invalid_url', 'URL inválida: use o formato https://exemplo.com.br/caminho.');
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
-    throw new WebhookError('invalid_url', policy.allowHttp ? 'A URL deve começar com https:// ou http://.' : 'A URL deve começar com https://.');
+    throw new WebhookError(
+      'invalid_url',
+      policy.allowHttp ? 'A URL deve começar com https:// ou http://.' : 'A URL deve começar com https://.',
+    );
   }
   if (url.username || url.password) throw new WebhookError('invalid_url', 'A URL não pode conter usuário ou senha.');
   url.hash = '';
@@ -57,7 +61,11 @@ export async function checkDestination(url: URL, policy: DestinationPolicy): Pro
   }
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A `lookup` for net/tls.connect that refuses forbidden addresses: the check happens on the
@@ -71,8 +79,10 @@ export function validatingLookup(policy: DestinationPolicy) {
       if (err) return callback(err, '');
       const list = addresses as dns.LookupAddress[];
       const bad = policy.allowPrivate ? null : list.map((a) => forbiddenAddress(a.address)).find((w) => w !== null);
-      if (bad) return callback(Object.assign(new Error(`destination refused: ${bad}`), { code: 'EWEBHOOKFORBIDDEN' }), '');
-      if (list.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
+      if (bad)
+        return callback(Object.assign(new Error(`destination refused: ${bad}`), { code: 'EWEBHOOKFORBIDDEN' }), '');
+      if (list.length === 0)
+        return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');
       if (options.all) return callback(null, list);
       callback(null, list[0]!.address, list[0]!.family);
     });

@@ -25,10 +25,19 @@ export interface ChangesBody {
 const INSERT = `INSERT INTO webhook_deliveries (id, webhook_id, event, month, body, created_at, next_attempt_at, retry_until)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 
-function insertDelivery(app: Sqlite, webhookId: number, event: 'changes' | 'test', month: string | null, body: (id: string) => string, now: Date): string {
+function insertDelivery(
+  app: Sqlite,
+  webhookId: number,
+  event: 'changes' | 'test',
+  month: string | null,
+  body: (id: string) => string,
+  now: Date,
+): string {
   const id = randomUUID();
   const at = now.toISOString();
-  app.prepare(INSERT).run(id, webhookId, event, month, body(id), at, at, new Date(now.getTime() + RETRY_WINDOW_MS).toISOString());
+  app
+    .prepare(INSERT)
+    .run(id, webhookId, event, month, body(id), at, at, new Date(now.getTime() + RETRY_WINDOW_MS).toISOString());
   return id;
 }
 
@@ -37,16 +46,24 @@ function insertDelivery(app: Sqlite, webhookId: number, event: 'changes' | 'test
  * webhook was created (a new webhook gets no old history), not yet in webhook_months. Oldest month
  * first. Cheap: a few small reads, run on every check.
  */
-export function monthsToQueue(app: Sqlite, months: readonly HistoryMonth[]): { webhookId: number; accountId: number; month: string }[] {
+export function monthsToQueue(
+  app: Sqlite,
+  months: readonly HistoryMonth[],
+): { webhookId: number; accountId: number; month: string }[] {
   if (months.length === 0) return [];
-  const hooks = app.prepare('SELECT id, account_id, created_at FROM webhooks WHERE enabled = 1 ORDER BY id').all() as { id: number; account_id: number; created_at: string }[];
-  const done = new Set((app.prepare('SELECT webhook_id || \' \' || month FROM webhook_months').pluck().all() as string[]));
+  const hooks = app.prepare('SELECT id, account_id, created_at FROM webhooks WHERE enabled = 1 ORDER BY id').all() as {
+    id: number;
+    account_id: number;
+    created_at: string;
+  }[];
+  const done = new Set(app.prepare("SELECT webhook_id || ' ' || month FROM webhook_months").pluck().all() as string[]);
   const ascending = [...months].sort((a, b) => a.month.localeCompare(b.month));
   const out: { webhookId: number; accountId: number; month: string }[] = [];
   for (const h of hooks) {
     const created = Date.parse(h.created_at);
     for (const m of ascending) {
-      if (Date.parse(m.recordedAt) >= created && !done.has(`${h.id} ${m.month}`)) out.push({ webhookId: h.id, accountId: h.account_id, month: m.month });
+      if (Date.parse(m.recordedAt) >= created && !done.has(`${h.id} ${m.month}`))
+        out.push({ webhookId: h.id, accountId: h.account_id, month: m.month });
     }
   }
   return out;
@@ -60,7 +77,12 @@ const SLICE = 100;
  * is 100,000 index reads (~0.2 s in one statement; 2.4-10 s on a loaded machine when each CNPJ
  * prepared its own two), which must not stall the requests the same process serves.
  */
-async function watchedChangesInSlices(app: Sqlite, history: Sqlite, accountId: number, month: string): Promise<ChangeItem[]> {
+async function watchedChangesInSlices(
+  app: Sqlite,
+  history: Sqlite,
+  accountId: number,
+  month: string,
+): Promise<ChangeItem[]> {
   const cnpjs = watchedCnpjs(app, accountId);
   const out: ChangeItem[] = [];
   for (let i = 0; i < cnpjs.length; i += SLICE) {
@@ -76,30 +98,60 @@ async function watchedChangesInSlices(app: Sqlite, history: Sqlite, accountId: n
  * restarts (a second call, here or in another process, finds the row and adds nothing). A month
  * without changes for the watchlist is marked with no delivery. Returns the deliveries added.
  */
-export async function queueMonth(app: Sqlite, history: Sqlite, job: { webhookId: number; accountId: number; month: string }, now: Date, batchSize = BATCH_SIZE): Promise<number> {
+export async function queueMonth(
+  app: Sqlite,
+  history: Sqlite,
+  job: { webhookId: number; accountId: number; month: string },
+  now: Date,
+  batchSize = BATCH_SIZE,
+): Promise<number> {
   const changes = await watchedChangesInSlices(app, history, job.accountId, job.month);
   const count = Math.ceil(changes.length / batchSize);
-  return app.transaction(() => {
-    const marked = app
-      .prepare('INSERT INTO webhook_months (webhook_id, month, queued_at, changes) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = ? AND enabled = 1) ON CONFLICT DO NOTHING')
-      .run(job.webhookId, job.month, now.toISOString(), changes.length, job.webhookId);
-    if (marked.changes === 0) return 0;
-    for (let i = 0; i < count; i++) {
-      const data = changes.slice(i * batchSize, (i + 1) * batchSize);
-      insertDelivery(app, job.webhookId, 'changes', job.month, (id) => {
-        const body: ChangesBody = { event: 'changes', delivery_id: id, month: job.month, batch: { index: i + 1, count }, data };
-        return JSON.stringify(body);
-      }, now);
-    }
-    return count;
-  }).immediate();
+  return app
+    .transaction(() => {
+      const marked = app
+        .prepare(
+          'INSERT INTO webhook_months (webhook_id, month, queued_at, changes) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = ? AND enabled = 1) ON CONFLICT DO NOTHING',
+        )
+        .run(job.webhookId, job.month, now.toISOString(), changes.length, job.webhookId);
+      if (marked.changes === 0) return 0;
+      for (let i = 0; i < count; i++) {
+        const data = changes.slice(i * batchSize, (i + 1) * batchSize);
+        insertDelivery(
+          app,
+          job.webhookId,
+          'changes',
+          job.month,
+          (id) => {
+            const body: ChangesBody = {
+              event: 'changes',
+              delivery_id: id,
+              month: job.month,
+              batch: { index: i + 1, count },
+              data,
+            };
+            return JSON.stringify(body);
+          },
+          now,
+        );
+      }
+      return count;
+    })
+    .immediate();
 }
 
 /** A test event for one of the account's webhooks; returns its delivery id. */
 export function queueTestEvent(app: Sqlite, accountId: number, webhookId: number, now: Date): string {
   const owned = app.prepare('SELECT 1 FROM webhooks WHERE id = ? AND account_id = ?').get(webhookId, accountId);
   if (!owned) throw new WebhookError('not_found', 'Webhook não encontrado.');
-  return insertDelivery(app, webhookId, 'test', null, (id) => JSON.stringify({ event: 'test', delivery_id: id, month: null, data: [] }), now);
+  return insertDelivery(
+    app,
+    webhookId,
+    'test',
+    null,
+    (id) => JSON.stringify({ event: 'test', delivery_id: id, month: null, data: [] }),
+    now,
+  );
 }
 
 /**

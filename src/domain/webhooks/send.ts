@@ -34,7 +34,8 @@ export async function sendDelivery(
   } catch {
     return { ok: false, statusCode: null, error: 'invalid URL' };
   }
-  if (url.protocol === 'http:' && !policy.allowHttp) return { ok: false, statusCode: null, error: 'http:// not allowed (--webhooks-allow-http)' };
+  if (url.protocol === 'http:' && !policy.allowHttp)
+    return { ok: false, statusCode: null, error: 'http:// not allowed (--webhooks-allow-http)' };
   const refused = literalRefusal(url, policy);
   if (refused) return { ok: false, statusCode: null, error: `destination refused: ${refused}` };
   const timestamp = Math.floor(now.getTime() / 1000);

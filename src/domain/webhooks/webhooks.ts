@@ -58,16 +58,26 @@ export async function createWebhook(
   const url = parseWebhookUrl(input.url, policy);
   await checkDestination(url, policy);
   const secret = newSecret();
-  const id = app.transaction(() => {
-    const count = app.prepare('SELECT count(*) FROM webhooks WHERE account_id = ?').pluck().get(input.accountId) as number;
-    if (count >= MAX_WEBHOOKS_PER_ACCOUNT) {
-      throw new WebhookError('limit_reached', `Limite de ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks por conta atingido: exclua um antes de cadastrar outro.`);
-    }
-    return app
-      .prepare('INSERT INTO webhooks (account_id, url, secret, created_at, created_by) VALUES (?, ?, ?, ?, ?) RETURNING id')
-      .pluck()
-      .get(input.accountId, url.href, secret, now().toISOString(), input.createdBy) as number;
-  }).immediate();
+  const id = app
+    .transaction(() => {
+      const count = app
+        .prepare('SELECT count(*) FROM webhooks WHERE account_id = ?')
+        .pluck()
+        .get(input.accountId) as number;
+      if (count >= MAX_WEBHOOKS_PER_ACCOUNT) {
+        throw new WebhookError(
+          'limit_reached',
+          `Limite de ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks por conta atingido: exclua um antes de cadastrar outro.`,
+        );
+      }
+      return app
+        .prepare(
+          'INSERT INTO webhooks (account_id, url, secret, created_at, created_by) VALUES (?, ?, ?, ?, ?) RETURNING id',
+        )
+        .pluck()
+        .get(input.accountId, url.href, secret, now().toISOString(), input.createdBy) as number;
+    })
+    .immediate();
   return { webhook: getWebhook(app, input.accountId, id), secret };
 }
 
@@ -83,7 +93,9 @@ export function getWebhook(app: Sqlite, accountId: number, id: number): Webhook 
 
 /** A disabled webhook gets nothing queued and nothing sent; its pending deliveries wait. */
 export function setWebhookEnabled(app: Sqlite, accountId: number, id: number, enabled: boolean): Webhook {
-  const r = app.prepare('UPDATE webhooks SET enabled = ? WHERE id = ? AND account_id = ?').run(enabled ? 1 : 0, id, accountId);
+  const r = app
+    .prepare('UPDATE webhooks SET enabled = ? WHERE id = ? AND account_id = ?')
+    .run(enabled ? 1 : 0, id, accountId);
   if (r.changes === 0) throw new WebhookError('not_found', 'Webhook não encontrado.');
   return getWebhook(app, accountId, id);
 }

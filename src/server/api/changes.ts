@@ -12,7 +12,14 @@ import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE } from '../../domain
 import { historyItems } from '../../domain/history/company-history.ts';
 import { feedPage, type FeedKey } from '../../domain/history/feed.ts';
 import { FilterUnavailable } from '../../domain/history/feed-filters.ts';
-import { ChangesQuerySchema, feedScope, HistoryQuerySchema, toFeedFilters, type ChangesPage, type CompanyHistory } from '../../domain/history/feed-schema.ts';
+import {
+  ChangesQuerySchema,
+  feedScope,
+  HistoryQuerySchema,
+  toFeedFilters,
+  type ChangesPage,
+  type CompanyHistory,
+} from '../../domain/history/feed-schema.ts';
 import type { HistoryReader } from '../../domain/history/reader.ts';
 import { InvalidFilter } from '../../domain/search/filters.ts';
 import { filterMessage } from '../../domain/search/paging.ts';
@@ -39,7 +46,8 @@ const keyOf = (month: string, k: FeedKey) => `${month} ${k[0]} ${k[1]}`;
 
 /** The sentence of month_not_recorded: what is recorded. */
 function monthMessage(month: string | undefined, latest: string | null): string {
-  if (latest === null) return 'Nenhum mês de mudanças foi registrado ainda neste servidor: as mudanças de um mês são registradas quando ele é importado depois do mês anterior.';
+  if (latest === null)
+    return 'Nenhum mês de mudanças foi registrado ainda neste servidor: as mudanças de um mês são registradas quando ele é importado depois do mês anterior.';
   return `Não há mudanças registradas para o mês ${month} neste servidor; o mais recente é ${latest}. Omita month para o mês mais recente.`;
 }
 
@@ -61,20 +69,23 @@ export function changesHandler(deps: ChangesDeps) {
     let after: FeedKey | null = null;
     if (v.cursor !== undefined) {
       const m = KEY.exec(decodeCursor(scope, v.cursor) ?? '');
-      if (m === null || (month !== undefined && m[1] !== month)) return sendUncounted(res, access, token, 'invalid_parameter', INVALID_CURSOR_MESSAGE);
+      if (m === null || (month !== undefined && m[1] !== month))
+        return sendUncounted(res, access, token, 'invalid_parameter', INVALID_CURSOR_MESSAGE);
       [month, after] = [m[1], [m[2], m[3]]];
     }
     const db = history.connection();
     const months = db === null ? [] : history.months().map((r) => r.month);
     month ??= months[0];
-    if (db === null || month === undefined || !months.includes(month)) return sendUncounted(res, access, token, 'month_not_recorded', monthMessage(month, months[0] ?? null));
+    if (db === null || month === undefined || !months.includes(month))
+      return sendUncounted(res, access, token, 'month_not_recorded', monthMessage(month, months[0] ?? null));
     let body: ChangesPage;
     try {
       const page = feedPage(db, month, filters, after, v.limit);
       body = { month, data: page.items, next_cursor: page.next && encodeCursor(scope, keyOf(month, page.next)) };
     } catch (e) {
       if (e instanceof InvalidFilter) return sendUncounted(res, access, token, 'invalid_parameter', filterMessage(e));
-      if (e instanceof FilterUnavailable) return sendUncounted(res, access, token, 'invalid_parameter', unavailableMessage(e));
+      if (e instanceof FilterUnavailable)
+        return sendUncounted(res, access, token, 'invalid_parameter', unavailableMessage(e));
       throw e;
     }
     // Counted after the page is read (a refused value costs nothing), in this event-loop turn (group commit).
@@ -98,7 +109,8 @@ export function historyHandler(deps: ChangesDeps) {
       const db = history.connection();
       const rows = db === null ? [] : changesOf(db, cnpj);
       // Known: a change of its own (its company's alone does not make a CNPJ), or in the snapshot.
-      if (!rows.some((r) => r.cnpj === cnpj) && reader.lookup(cnpj) === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
+      if (!rows.some((r) => r.cnpj === cnpj) && reader.lookup(cnpj) === null)
+        return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
       const body: CompanyHistory = { cnpj, data: historyItems(rows, cnpj) };
       sendJson(res, 200, body, rateLimitHeaders(counted.quota));
     });

@@ -18,7 +18,10 @@ export const COMPANY_ROUTE_SLASHED = '/api/v1/brazilian_companies/:a/:b/company'
 
 /** The normalised CNPJ of a `:cnpj` route (or its `:a/:b` form); null when invalid. */
 export function pathCnpj(req: RouteRequest): string | null {
-  const raw = req.params.cnpj !== undefined ? decodeSafe(req.params.cnpj) : `${decodeSafe(req.params.a ?? '')}/${decodeSafe(req.params.b ?? '')}`;
+  const raw =
+    req.params.cnpj !== undefined
+      ? decodeSafe(req.params.cnpj)
+      : `${decodeSafe(req.params.a ?? '')}/${decodeSafe(req.params.b ?? '')}`;
   return normalizeCnpj(raw);
 }
 

@@ -5,7 +5,12 @@ import type { ServerResponse } from 'node:http';
 export { CSV_COLUMNS, companiesCsv, csvCell } from '../../domain/company/csv.ts';
 
 /** The CSV answer: the next page's cursor in X-Next-Cursor (absent on the last page). */
-export function sendCsv(res: ServerResponse, body: string, nextCursor: string | null, headers: Record<string, number>): void {
+export function sendCsv(
+  res: ServerResponse,
+  body: string,
+  nextCursor: string | null,
+  headers: Record<string, number>,
+): void {
   res.writeHead(200, {
     ...headers,
     'Content-Type': 'text/csv; charset=utf-8',

@@ -5,11 +5,21 @@ import { ERRORS, type ErrorDef, type ErrorKey } from '../../domain/api-errors.ts
 import type { ErrorBody } from '../../domain/company/schema.ts';
 
 /** Writes a JSON body with its length (no chunked encoding for a few hundred bytes). */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string | number>): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers?: Record<string, string | number>,
+): void {
   const json = JSON.stringify(body);
   // One writeHead instead of a setHeader per header: this is every API answer. nosniff: a
   // browser never reads a JSON answer as anything else (HTML, script).
-  res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json), 'X-Content-Type-Options': 'nosniff' });
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(json),
+    'X-Content-Type-Options': 'nosniff',
+  });
   res.end(json);
 }
 
@@ -18,7 +28,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  * specific sentence, else the table's. A fixed Retry-After of the table is added here; one that
  * depends on the quota comes in `headers` (see retryAfter()).
  */
-export function sendError(res: ServerResponse, key: ErrorKey, headers?: Record<string, string | number>, message?: string): void {
+export function sendError(
+  res: ServerResponse,
+  key: ErrorKey,
+  headers?: Record<string, string | number>,
+  message?: string,
+): void {
   const def: ErrorDef = ERRORS[key];
   const body: ErrorBody = { error: def.error, message: message ?? def.message };
   const seconds = def.retryAfter;

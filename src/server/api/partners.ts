@@ -15,7 +15,8 @@ const MISSING = 'Informe ao menos um filtro da busca de sócios: nome ou cnpj_cp
 export function partnersHandler(deps: SearchDeps) {
   return searchRoute(deps, {
     schema: PartnerSearchQuerySchema,
-    check: (v) => (v.nome === undefined && v.cnpj_cpf === undefined ? { key: 'missing_filter', message: MISSING } : null),
+    check: (v) =>
+      v.nome === undefined && v.cnpj_cpf === undefined ? { key: 'missing_filter', message: MISSING } : null,
     answer: (search, _snap, v) => {
       const filters = { nome: v.nome, cnpj_cpf: v.cnpj_cpf };
       const scope = partnersScope(filters);

@@ -57,7 +57,15 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     const body: StatusBody = info
       ? {
           status: 'ok',
-          registry: { id: info.id, month: info.month, imported_at: info.importedAt, schema_version: info.schemaVersion, synthetic: info.synthetic, partial: info.partial, counts: info.counts },
+          registry: {
+            id: info.id,
+            month: info.month,
+            imported_at: info.importedAt,
+            schema_version: info.schemaVersion,
+            synthetic: info.synthetic,
+            partial: info.partial,
+            counts: info.counts,
+          },
         }
       : { status: 'registry_unavailable', registry: null };
     sendJson(res, 200, body, { 'Cache-Control': 'no-store' });
@@ -75,10 +83,24 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     { method: 'GET', path: HISTORY_ROUTE, handler: history },
     { method: 'GET', path: HISTORY_ROUTE_SLASHED, handler: history },
     ...watchlistRoutes({ access: deps.access, now: deps.now, ...(deps.apiDb ?? { sqlite: deps.sqlite }) }),
-    { method: 'GET', path: '/healthz', handler: (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }) },
+    {
+      method: 'GET',
+      path: '/healthz',
+      handler: (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }),
+    },
     { method: 'GET', path: '/api/v1/status', handler: status },
-    { method: 'GET', path: '/openapi.json', handler: fixed(JSON.stringify(buildOpenApi(deps.baseUrl)), 'application/json; charset=utf-8', (res) => res.setHeader('X-Content-Type-Options', 'nosniff')) },
+    {
+      method: 'GET',
+      path: '/openapi.json',
+      handler: fixed(JSON.stringify(buildOpenApi(deps.baseUrl)), 'application/json; charset=utf-8', (res) =>
+        res.setHeader('X-Content-Type-Options', 'nosniff'),
+      ),
+    },
     // /docs is a page in the web app's layout: the same rules (CSP, no framing).
-    { method: 'GET', path: '/docs', handler: fixed(buildDocsHtml(deps.baseUrl), 'text/html; charset=utf-8', setSecurityHeaders) },
+    {
+      method: 'GET',
+      path: '/docs',
+      handler: fixed(buildDocsHtml(deps.baseUrl), 'text/html; charset=utf-8', setSecurityHeaders),
+    },
   ];
 }

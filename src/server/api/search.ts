@@ -4,11 +4,14 @@
 // answers the same page as CSV (csv.ts); the filters, not the format, scope the cursor.
 import { companiesPage } from '../../domain/search/counted.ts';
 import { missingFilter } from '../../domain/search/paging.ts';
-import { CompanyCountQuerySchema, CompanySearchQuerySchema, toCompanyFilters } from '../../domain/search/query-schema.ts';
+import {
+  CompanyCountQuerySchema,
+  CompanySearchQuerySchema,
+  toCompanyFilters,
+} from '../../domain/search/query-schema.ts';
 import { companiesCsv, sendCsv } from './csv.ts';
 import { sendJson } from './errors.ts';
 import { searchRoute, type SearchDeps } from './search-route.ts';
-
 
 export const SEARCH_ROUTE = '/api/v1/brazilian_companies';
 export const COUNT_ROUTE = '/api/v1/brazilian_companies/count';

@@ -1,6 +1,12 @@
 // The watchlist's entries of the route table (server/api/routes.ts).
 import type { Route } from '../http/router.ts';
-import { WATCHLIST_ITEM_ROUTE, WATCHLIST_ITEM_ROUTE_SLASHED, WATCHLIST_ROUTE, watchlistHandlers, type WatchlistDeps } from './watchlist.ts';
+import {
+  WATCHLIST_ITEM_ROUTE,
+  WATCHLIST_ITEM_ROUTE_SLASHED,
+  WATCHLIST_ROUTE,
+  watchlistHandlers,
+  type WatchlistDeps,
+} from './watchlist.ts';
 
 export function watchlistRoutes(deps: WatchlistDeps): Route[] {
   const h = watchlistHandlers(deps);

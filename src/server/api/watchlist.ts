@@ -45,7 +45,17 @@ type Headers = Record<string, number>;
 
 /** The limit refusal: counted, with the numbers in the sentence. */
 function sendFull(res: ServerResponse, r: Extract<AddResult, { ok: false }>, headers: Headers): void {
-  sendError(res, 'watchlist_limit_exceeded', headers, ERRORS.watchlist_limit_exceeded.specific({ plan: r.plan, limit: r.limit, needed: r.needed, remaining: r.remaining }));
+  sendError(
+    res,
+    'watchlist_limit_exceeded',
+    headers,
+    ERRORS.watchlist_limit_exceeded.specific({
+      plan: r.plan,
+      limit: r.limit,
+      needed: r.needed,
+      remaining: r.remaining,
+    }),
+  );
 }
 
 export function watchlistHandlers(deps: WatchlistDeps) {
@@ -97,7 +107,11 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     // One read transaction: the page and the total are of the same moment.
     const body = sqlite.transaction((): WatchlistPage => {
       const usage = watchlistUsage(sqlite, id.accountId)!;
-      return { ...watchedPage(sqlite, id.accountId, query.value.limit, after), total: usage.used, watchlist_limit: usage.limit };
+      return {
+        ...watchedPage(sqlite, id.accountId, query.value.limit, after),
+        total: usage.used,
+        watchlist_limit: usage.limit,
+      };
     })();
     sendJson(res, 200, body, rateLimitHeaders(c.quota));
   });

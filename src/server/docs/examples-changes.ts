@@ -12,8 +12,10 @@ export const CHANGES_EXAMPLE_QUERY = 'month=2026-10&uf=DF&tipo=abertura,alteraca
 const MONTH = '2026-10';
 const VALUES = { tipo: ['abertura' as const, 'alteracao' as const], campo: ['situacao_cadastral'], uf: ['DF'] };
 
-export const changesCurl = (baseUrl: string, cursor?: string) => `${AUTH} "${root(baseUrl)}/api/v1/changes?${CHANGES_EXAMPLE_QUERY}${cursor ? `&cursor=${cursor}` : ''}"`;
-export const historyCurl = (baseUrl: string) => `${AUTH} "${root(baseUrl)}/api/v1/brazilian_companies/${EXAMPLE_CNPJ}/history"`;
+export const changesCurl = (baseUrl: string, cursor?: string) =>
+  `${AUTH} "${root(baseUrl)}/api/v1/changes?${CHANGES_EXAMPLE_QUERY}${cursor ? `&cursor=${cursor}` : ''}"`;
+export const historyCurl = (baseUrl: string) =>
+  `${AUTH} "${root(baseUrl)}/api/v1/brazilian_companies/${EXAMPLE_CNPJ}/history"`;
 
 export function changesExample(): ChangesPage {
   return {
@@ -30,9 +32,23 @@ export function historyExample(): CompanyHistory {
   return {
     cnpj: EXAMPLE_CNPJ,
     data: [
-      { month: '2026-11', cnpj: EXAMPLE_CNPJ, tipo: 'alteracao', campo: 'razao_social', antes: 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS', depois: 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)' },
+      {
+        month: '2026-11',
+        cnpj: EXAMPLE_CNPJ,
+        tipo: 'alteracao',
+        campo: 'razao_social',
+        antes: 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS',
+        depois: 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)',
+      },
       { month: '2026-10', cnpj: EXAMPLE_CNPJ, tipo: 'alteracao', campo: 'cep', antes: '70836900', depois: '70836901' },
-      { month: '2026-10', cnpj: EXAMPLE_CNPJ, tipo: 'alteracao', campo: 'logradouro', antes: 'SGAN 601', depois: 'SGAN 601 MODULO V' },
+      {
+        month: '2026-10',
+        cnpj: EXAMPLE_CNPJ,
+        tipo: 'alteracao',
+        campo: 'logradouro',
+        antes: 'SGAN 601',
+        depois: 'SGAN 601 MODULO V',
+      },
     ],
   };
 }

@@ -16,11 +16,14 @@ export const searchCurl = (baseUrl: string, cursor?: string) =>
   `${AUTH} "${root(baseUrl)}/api/v1/brazilian_companies?${SEARCH_EXAMPLE_QUERY}${cursor ? `&cursor=${cursor}` : ''}"`;
 
 /** The CSV of the same page, saved to a file; -D - shows the headers (X-Next-Cursor among them). */
-export const searchCsvCurl = (baseUrl: string) => `${AUTH} -D - -o empresas.csv "${root(baseUrl)}/api/v1/brazilian_companies?${SEARCH_EXAMPLE_QUERY.replace('limit=1', 'limit=100')}&format=csv"`;
+export const searchCsvCurl = (baseUrl: string) =>
+  `${AUTH} -D - -o empresas.csv "${root(baseUrl)}/api/v1/brazilian_companies?${SEARCH_EXAMPLE_QUERY.replace('limit=1', 'limit=100')}&format=csv"`;
 
-export const countCurl = (baseUrl: string) => `${AUTH} "${root(baseUrl)}/api/v1/brazilian_companies/count?cnae=6204&uf=DF,GO&situacao_cadastral=ativa"`;
+export const countCurl = (baseUrl: string) =>
+  `${AUTH} "${root(baseUrl)}/api/v1/brazilian_companies/count?cnae=6204&uf=DF,GO&situacao_cadastral=ativa"`;
 
-export const partnersCurl = (baseUrl: string) => `${AUTH} "${root(baseUrl)}/api/v1/partners?nome=andre%20cesero&limit=20"`;
+export const partnersCurl = (baseUrl: string) =>
+  `${AUTH} "${root(baseUrl)}/api/v1/partners?nome=andre%20cesero&limit=20"`;
 
 export function searchExample(): CompanySearchPage {
   const company = exampleResponse().company;
@@ -31,6 +34,15 @@ export const countExample = () => ({ count: 128, exact: true });
 
 export function partnersExample(): PartnersPage {
   const { company, socios } = exampleResponse();
-  const summary = { cnpj: company.cnpj.slice(0, 8) + '000180', razao_social: company.razao_social, situacao_cadastral: company.situacao_cadastral, uf: company.uf, municipio: company.municipio };
-  return { data: [{ ...socios[0]!, company: summary }], next_cursor: encodeCursor(partnersScope({ nome: 'andre cesero' }), '1234') };
+  const summary = {
+    cnpj: company.cnpj.slice(0, 8) + '000180',
+    razao_social: company.razao_social,
+    situacao_cadastral: company.situacao_cadastral,
+    uf: company.uf,
+    municipio: company.municipio,
+  };
+  return {
+    data: [{ ...socios[0]!, company: summary }],
+    next_cursor: encodeCursor(partnersScope({ nome: 'andre cesero' }), '1234'),
+  };
 }

@@ -13,7 +13,8 @@ const WRONG_CHECK_DIGITS = EXAMPLE_CNPJ.slice(0, 13) + '1';
 const ABSENT = makeCnpj('99999999', '0001');
 const api = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '')}/api/v1/brazilian_companies`;
 
-export const lookupCurl = (baseUrl: string) => `curl -H "Authorization: Bearer $CNPJ_API_TOKEN" ${api(baseUrl)}/${EXAMPLE_CNPJ}/company`;
+export const lookupCurl = (baseUrl: string) =>
+  `curl -H "Authorization: Bearer $CNPJ_API_TOKEN" ${api(baseUrl)}/${EXAMPLE_CNPJ}/company`;
 
 export const establishmentsCurl = (baseUrl: string, cursor?: string) =>
   `curl -H "Authorization: Bearer $CNPJ_API_TOKEN" "${api(baseUrl)}/${EXAMPLE_CNPJ}/establishments?limit=20${cursor ? `&cursor=${cursor}` : ''}"`;
@@ -25,10 +26,17 @@ export const batchCurl = (baseUrl: string) =>
 
 /** The second page of SERPRO's establishments with limit=1 (the head office was the first), as the listing answers it. */
 export function establishmentsExample(): EstablishmentsPage {
-  return { data: [exampleResponse().company], next_cursor: establishmentsCursor(EXAMPLE_BASE, EXAMPLE_CNPJ, HEAD_OFFICE) };
+  return {
+    data: [exampleResponse().company],
+    next_cursor: establishmentsCursor(EXAMPLE_BASE, EXAMPLE_CNPJ, HEAD_OFFICE),
+  };
 }
 
 /** The batch's answer to BATCH_EXAMPLE_REQUEST: found, invalid (as sent), not found. */
 export function batchExample(): BatchResponse {
-  return { results: answerBatch(planBatch(BATCH_EXAMPLE_REQUEST.cnpjs), (cnpj) => (cnpj === EXAMPLE_CNPJ ? exampleResponse() : null)) };
+  return {
+    results: answerBatch(planBatch(BATCH_EXAMPLE_REQUEST.cnpjs), (cnpj) =>
+      cnpj === EXAMPLE_CNPJ ? exampleResponse() : null,
+    ),
+  };
 }

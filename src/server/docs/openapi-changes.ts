@@ -39,7 +39,8 @@ export function changesPaths(baseUrl: string): Record<string, unknown> {
             name: 'cnpj',
             in: 'path',
             required: true,
-            description: 'CNPJ com 14 caracteres, com ou sem pontuação. Também um CNPJ que já saiu da base, se o histórico o conhece.',
+            description:
+              'CNPJ com 14 caracteres, com ou sem pontuação. Também um CNPJ que já saiu da base, se o histórico o conhece.',
             schema: { type: 'string', examples: [EXAMPLE_CNPJ] },
           },
         ],

@@ -1,7 +1,13 @@
 // The /openapi.json operations of the routes that answer many companies: a company's
 // establishments and the batch lookup (the search adds its own beside them).
 import { BatchRequestSchema, EstablishmentsQuerySchema } from '../../domain/company/list-schema.ts';
-import { BATCH_EXAMPLE_REQUEST, batchCurl, batchExample, establishmentsCurl, establishmentsExample } from './examples.ts';
+import {
+  BATCH_EXAMPLE_REQUEST,
+  batchCurl,
+  batchExample,
+  establishmentsCurl,
+  establishmentsExample,
+} from './examples.ts';
 import { COMMON_ERRORS, curlSample, errorResponses, okJson, queryParameters } from './openapi-parts.ts';
 import { EXAMPLE_CNPJ } from '../../domain/cnpj.ts';
 
@@ -9,7 +15,8 @@ const CNPJ_PARAMETER = {
   name: 'cnpj',
   in: 'path',
   required: true,
-  description: 'Qualquer CNPJ da empresa (14 caracteres, com ou sem pontuação): a listagem é a da raiz, os 8 primeiros caracteres.',
+  description:
+    'Qualquer CNPJ da empresa (14 caracteres, com ou sem pontuação): a listagem é a da raiz, os 8 primeiros caracteres.',
   schema: { type: 'string', examples: [EXAMPLE_CNPJ] },
 };
 
@@ -43,12 +50,23 @@ export function listPaths(baseUrl: string): Record<string, unknown> {
           'Corpo JSON de até 64 KB com Content-Type: application/json.',
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchRequest' }, example: BATCH_EXAMPLE_REQUEST } },
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/BatchRequest' },
+              example: BATCH_EXAMPLE_REQUEST,
+            },
+          },
         },
         'x-codeSamples': curlSample(batchCurl(baseUrl)),
         responses: {
           ...okJson('Uma resposta por CNPJ enviado, na mesma ordem.', 'BatchResponse', batchExample()),
-          ...errorResponses([...COMMON_ERRORS, 'invalid_body', 'body_too_large', 'request_too_large', 'unsupported_media_type']),
+          ...errorResponses([
+            ...COMMON_ERRORS,
+            'invalid_body',
+            'body_too_large',
+            'request_too_large',
+            'unsupported_media_type',
+          ]),
         },
       },
     },

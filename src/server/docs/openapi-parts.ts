@@ -10,13 +10,24 @@ export const plain = (s: unknown) => JSON.parse(JSON.stringify(s)) as Record<str
 export const RATE_HEADERS = {
   'X-RateLimit-Limit': { description: 'Consultas por mês do plano.', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Consultas restantes neste mês.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Início do próximo mês (America/Sao_Paulo), em segundos desde 1970.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': {
+    description: 'Início do próximo mês (America/Sao_Paulo), em segundos desde 1970.',
+    schema: { type: 'integer' },
+  },
 };
 
 /** The headers an error status carries once the token is known (docs/errors.md). */
 function headersOf(status: number): Record<string, unknown> {
-  if (status === 429) return { ...RATE_HEADERS, 'Retry-After': { description: 'Segundos até a renovação da cota.', schema: { type: 'integer' } } };
-  if (status === 503) return { ...RATE_HEADERS, 'Retry-After': { description: 'Segundos para tentar de novo (server_busy).', schema: { type: 'integer' } } };
+  if (status === 429)
+    return {
+      ...RATE_HEADERS,
+      'Retry-After': { description: 'Segundos até a renovação da cota.', schema: { type: 'integer' } },
+    };
+  if (status === 503)
+    return {
+      ...RATE_HEADERS,
+      'Retry-After': { description: 'Segundos para tentar de novo (server_busy).', schema: { type: 'integer' } },
+    };
   if (status === 401 || status === 403 || status === 500) return {};
   return RATE_HEADERS;
 }
@@ -41,7 +52,8 @@ const TABLE_ORDER = Object.keys(ERRORS);
 /** The `responses` entries of `keys`, one per status, each code described and exemplified (in the table's order). */
 export function errorResponses(keys: readonly ErrorKey[]): Record<string, unknown> {
   const byStatus = new Map<number, ErrorKey[]>();
-  for (const k of [...keys].sort((a, b) => TABLE_ORDER.indexOf(a) - TABLE_ORDER.indexOf(b))) byStatus.set(ERRORS[k].status, [...(byStatus.get(ERRORS[k].status) ?? []), k]);
+  for (const k of [...keys].sort((a, b) => TABLE_ORDER.indexOf(a) - TABLE_ORDER.indexOf(b)))
+    byStatus.set(ERRORS[k].status, [...(byStatus.get(ERRORS[k].status) ?? []), k]);
   const out: Record<string, unknown> = {};
   for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     const defs = list.map((k) => ERRORS[k]);
@@ -69,9 +81,14 @@ export function queryParameters(schema: TObject): Record<string, unknown>[] {
 }
 
 /** The `x-codeSamples` of an operation (shown by Redoc and similar readers): one curl line or several. */
-export const curlSample = (...sources: string[]) => sources.map((source, i) => ({ lang: 'curl', label: i ? `curl (${i + 1})` : 'curl', source }));
+export const curlSample = (...sources: string[]) =>
+  sources.map((source, i) => ({ lang: 'curl', label: i ? `curl (${i + 1})` : 'curl', source }));
 
 /** An operation's 200: a JSON answer of a component schema, with the quota headers and an example. */
 export const okJson = (description: string, schema: string, example: unknown) => ({
-  '200': { description, headers: RATE_HEADERS, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` }, example } } },
+  '200': {
+    description,
+    headers: RATE_HEADERS,
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` }, example } },
+  },
 });

@@ -1,12 +1,25 @@
 // The /openapi.json operations of the search routes: the company search (JSON or CSV), its count
 // and the partner search, their parameters from the very schemas the routes read them with.
-import { CompanyCountQuerySchema, CompanySearchQuerySchema, PartnerSearchQuerySchema } from '../../domain/search/query-schema.ts';
-import { countCurl, countExample, partnersCurl, partnersExample, searchCsvCurl, searchCurl, searchExample } from './examples-search.ts';
+import {
+  CompanyCountQuerySchema,
+  CompanySearchQuerySchema,
+  PartnerSearchQuerySchema,
+} from '../../domain/search/query-schema.ts';
+import {
+  countCurl,
+  countExample,
+  partnersCurl,
+  partnersExample,
+  searchCsvCurl,
+  searchCurl,
+  searchExample,
+} from './examples-search.ts';
 import { COMMON_ERRORS, RATE_HEADERS, curlSample, errorResponses, okJson, queryParameters } from './openapi-parts.ts';
 import { EXAMPLE_CNPJ, EXAMPLE_CNPJ_PRETTY } from '../../domain/cnpj.ts';
 
 const SEARCH_ERRORS = [...COMMON_ERRORS, 'invalid_parameter', 'missing_filter', 'search_unavailable'] as const;
-const COUNTS = 'Conta uma consulta na cota por requisição, qualquer que seja o tamanho da página; erros (400, 503) e falhas de autenticação não contam.';
+const COUNTS =
+  'Conta uma consulta na cota por requisição, qualquer que seja o tamanho da página; erros (400, 503) e falhas de autenticação não contam.';
 export function searchPaths(baseUrl: string): Record<string, unknown> {
   return {
     '/api/v1/brazilian_companies': {
@@ -25,11 +38,20 @@ export function searchPaths(baseUrl: string): Record<string, unknown> {
             description: 'Uma página de empresas (JSON), ou a mesma página em CSV com format=csv.',
             headers: {
               ...RATE_HEADERS,
-              'X-Next-Cursor': { description: 'Só com format=csv: o cursor da próxima página; ausente na última.', schema: { type: 'string' } },
+              'X-Next-Cursor': {
+                description: 'Só com format=csv: o cursor da próxima página; ausente na última.',
+                schema: { type: 'string' },
+              },
             },
             content: {
-              'application/json': { schema: { $ref: '#/components/schemas/CompanySearchPage' }, example: searchExample() },
-              'text/csv': { schema: { type: 'string' }, example: `cnpj;cnpj_pretty;razao_social;…\r\n${EXAMPLE_CNPJ};${EXAMPLE_CNPJ_PRETTY};SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO);…\r\n` },
+              'application/json': {
+                schema: { $ref: '#/components/schemas/CompanySearchPage' },
+                example: searchExample(),
+              },
+              'text/csv': {
+                schema: { type: 'string' },
+                example: `cnpj;cnpj_pretty;razao_social;…\r\n${EXAMPLE_CNPJ};${EXAMPLE_CNPJ_PRETTY};SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO);…\r\n`,
+              },
             },
           },
           ...errorResponses(SEARCH_ERRORS),

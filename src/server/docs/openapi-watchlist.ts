@@ -1,6 +1,12 @@
 // The /openapi.json operations of the watchlist (docs/watchlists.md).
 import type { ErrorKey } from '../../domain/api-errors.ts';
-import { WatchlistAddRequestSchema, WatchlistAddResponseSchema, WatchlistPageSchema, WatchlistPutSchema, WatchlistQuerySchema } from '../../domain/watchlist/schema.ts';
+import {
+  WatchlistAddRequestSchema,
+  WatchlistAddResponseSchema,
+  WatchlistPageSchema,
+  WatchlistPutSchema,
+  WatchlistQuerySchema,
+} from '../../domain/watchlist/schema.ts';
 import {
   WATCHLIST_ADD_EXAMPLE_REQUEST,
   watchlistAddCurl,
@@ -11,7 +17,15 @@ import {
   watchlistPutCurl,
   watchlistPutExample,
 } from './examples-watchlist.ts';
-import { COMMON_ERRORS, RATE_HEADERS, curlSample, errorResponses, okJson, plain, queryParameters } from './openapi-parts.ts';
+import {
+  COMMON_ERRORS,
+  RATE_HEADERS,
+  curlSample,
+  errorResponses,
+  okJson,
+  plain,
+  queryParameters,
+} from './openapi-parts.ts';
 import { EXAMPLE_CNPJ } from '../../domain/cnpj.ts';
 
 /** The watchlist needs no snapshot: no registry_unavailable. */
@@ -32,7 +46,8 @@ export const WATCHLIST_SCHEMAS = {
   WatchlistAddResponse: plain(WatchlistAddResponseSchema),
 };
 
-const COUNTS = 'Cada requisição conta uma consulta na cota mensal; erros de CNPJ, parâmetro ou corpo (400, 413, 415) e de autenticação não contam.';
+const COUNTS =
+  'Cada requisição conta uma consulta na cota mensal; erros de CNPJ, parâmetro ou corpo (400, 413, 415) e de autenticação não contam.';
 
 export function watchlistPaths(baseUrl: string): Record<string, unknown> {
   const put = okJson('O CNPJ já estava na lista (nada muda).', 'WatchlistPut', watchlistPutExample());
@@ -44,7 +59,10 @@ export function watchlistPaths(baseUrl: string): Record<string, unknown> {
         description: `Em ordem de CNPJ, em páginas de até 1.000; total e watchlist_limit dizem quantos a conta monitora e quantos o plano permite. ${COUNTS}`,
         parameters: queryParameters(WatchlistQuerySchema),
         'x-codeSamples': curlSample(watchlistListCurl(baseUrl)),
-        responses: { ...okJson('Uma página da lista.', 'WatchlistPage', watchlistPageExample()), ...errorResponses([...ERRORS_OF, 'invalid_parameter']) },
+        responses: {
+          ...okJson('Uma página da lista.', 'WatchlistPage', watchlistPageExample()),
+          ...errorResponses([...ERRORS_OF, 'invalid_parameter']),
+        },
       },
       post: {
         operationId: 'addToWatchlist',
@@ -54,12 +72,24 @@ export function watchlistPaths(baseUrl: string): Record<string, unknown> {
           `informados no item (400) e não entram. Uma resposta por item, na ordem enviada. ${COUNTS} Uma lista sem nenhum CNPJ válido não conta.`,
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/WatchlistAddRequest' }, example: WATCHLIST_ADD_EXAMPLE_REQUEST } },
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/WatchlistAddRequest' },
+              example: WATCHLIST_ADD_EXAMPLE_REQUEST,
+            },
+          },
         },
         'x-codeSamples': curlSample(watchlistAddCurl(baseUrl)),
         responses: {
           ...okJson('Uma resposta por CNPJ enviado, na mesma ordem.', 'WatchlistAddResponse', watchlistAddExample()),
-          ...errorResponses([...ERRORS_OF, 'invalid_body', 'body_too_large', 'request_too_large', 'unsupported_media_type', 'watchlist_limit_exceeded']),
+          ...errorResponses([
+            ...ERRORS_OF,
+            'invalid_body',
+            'body_too_large',
+            'request_too_large',
+            'unsupported_media_type',
+            'watchlist_limit_exceeded',
+          ]),
         },
       },
     },
@@ -82,7 +112,10 @@ export function watchlistPaths(baseUrl: string): Record<string, unknown> {
         description: `204 quando o CNPJ saiu da lista; 404 not_watched quando não estava nela. ${COUNTS}`,
         parameters: [CNPJ_PARAMETER],
         'x-codeSamples': curlSample(watchlistDeleteCurl(baseUrl)),
-        responses: { '204': { description: 'Removido.', headers: RATE_HEADERS }, ...errorResponses([...ERRORS_OF, 'invalid_cnpj', 'not_watched']) },
+        responses: {
+          '204': { description: 'Removido.', headers: RATE_HEADERS },
+          ...errorResponses([...ERRORS_OF, 'invalid_cnpj', 'not_watched']),
+        },
       },
     },
   };

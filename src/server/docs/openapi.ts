@@ -29,8 +29,17 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
     security: [{ bearer: [] }, { apiToken: [] }],
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'Recomendado: Authorization: Bearer <token>. Tem precedência sobre api_token.' },
-        apiToken: { type: 'apiKey', in: 'query', name: 'api_token', description: 'Alternativa menos segura: o token pode aparecer em logs.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Recomendado: Authorization: Bearer <token>. Tem precedência sobre api_token.',
+        },
+        apiToken: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'api_token',
+          description: 'Alternativa menos segura: o token pode aparecer em logs.',
+        },
       },
       schemas: {
         CompanyResponse: plain(CompanyResponseSchema),
@@ -81,11 +90,21 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
           operationId: 'getStatus',
           summary: 'Base carregada: mês, data da importação, contagens',
           security: [],
-          responses: { '200': { description: 'Estado da base.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Status' } } } } },
+          responses: {
+            '200': {
+              description: 'Estado da base.',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Status' } } },
+            },
+          },
         },
       },
       '/healthz': {
-        get: { operationId: 'healthz', summary: 'O processo está no ar', security: [], responses: { '200': { description: 'OK' } } },
+        get: {
+          operationId: 'healthz',
+          summary: 'O processo está no ar',
+          security: [],
+          responses: { '200': { description: 'OK' } },
+        },
       },
     },
     // The whole error table in one place, for client generators and people.

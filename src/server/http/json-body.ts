@@ -27,7 +27,11 @@ const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 /** Reads and parses the body; `limit` in bytes. */
 export function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonBody> {
   if (!isJsonType(req.headers['content-type'])) return Promise.resolve({ ok: false, error: 'unsupported_media_type' });
-  const tooLarge: JsonBody = { ok: false, error: 'body_too_large', message: `O corpo da requisição é grande demais: o limite é de ${kb(limit)}.` };
+  const tooLarge: JsonBody = {
+    ok: false,
+    error: 'body_too_large',
+    message: `O corpo da requisição é grande demais: o limite é de ${kb(limit)}.`,
+  };
   if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.resolve(tooLarge);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -45,7 +49,12 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonB
     req.once('end', () => {
       if (size > limit) return;
       const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return resolve({ ok: false, error: 'invalid_body', message: 'O corpo da requisição está vazio; envie um JSON.' });
+      if (text.trim() === '')
+        return resolve({
+          ok: false,
+          error: 'invalid_body',
+          message: 'O corpo da requisição está vazio; envie um JSON.',
+        });
       try {
         resolve({ ok: true, value: JSON.parse(text) as unknown });
       } catch {

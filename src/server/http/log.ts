@@ -63,7 +63,9 @@ export function logRequest(req: IncomingMessage, res: ServerResponse, log: LogFn
     // cannot forge extra log lines.
     let target = redactTokens(redactUrl(url));
     if (CONTROL.test(target)) target = target.replace(CONTROLS, '?');
-    log(`${isoNow()} ${clientIp(req, trustProxy, peer)} ${req.method ?? '-'} ${target} ${status} ${ms.toFixed(1)}ms account=${accounts.get(res) ?? '-'}`);
+    log(
+      `${isoNow()} ${clientIp(req, trustProxy, peer)} ${req.method ?? '-'} ${target} ${status} ${ms.toFixed(1)}ms account=${accounts.get(res) ?? '-'}`,
+    );
   });
 }
 

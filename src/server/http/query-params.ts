@@ -13,7 +13,8 @@ import { isCalendarDate } from '../../lib/calendar.ts';
 /** Accepted everywhere: the token may come as a query parameter (docs/quotas-and-tokens.md). */
 const ALWAYS_ALLOWED = new Set(['api_token']);
 
-export type QueryResult<T extends TObject> = { ok: true; value: Static<T> } | { ok: false; parameter: string; message: string };
+export type QueryResult<T extends TObject> =
+  { ok: true; value: Static<T> } | { ok: false; parameter: string; message: string };
 
 /** The JSON Schema keywords this module reads. */
 interface Keywords {
@@ -49,7 +50,8 @@ function range(k: Keywords): string {
   return '';
 }
 
-const inRange = (k: Keywords, n: number) => (k.minimum === undefined || n >= k.minimum) && (k.maximum === undefined || n <= k.maximum);
+const inRange = (k: Keywords, n: number) =>
+  (k.minimum === undefined || n >= k.minimum) && (k.maximum === undefined || n <= k.maximum);
 
 /** The parser of one scalar schema; throws for a schema this module cannot read (a programming error). */
 function scalar(name: string, k: Keywords): Param {
@@ -60,7 +62,10 @@ function scalar(name: string, k: Keywords): Param {
   }
   switch (k.type) {
     case 'integer':
-      return { parse: (t) => (/^-?\d{1,15}$/.test(t) && inRange(k, Number(t)) ? Number(t) : undefined), allowed: `um número inteiro${range(k)}` };
+      return {
+        parse: (t) => (/^-?\d{1,15}$/.test(t) && inRange(k, Number(t)) ? Number(t) : undefined),
+        allowed: `um número inteiro${range(k)}`,
+      };
     case 'number':
       return {
         parse: (t) => (/^-?\d{1,15}(\.\d{1,6})?$/.test(t) && inRange(k, Number(t)) ? Number(t) : undefined),
@@ -72,7 +77,8 @@ function scalar(name: string, k: Keywords): Param {
       const re = k.pattern === undefined ? null : new RegExp(k.pattern, 'u');
       const date = k.format === 'date';
       const allowed = k['x-allowed'] ?? (date ? 'uma data no formato AAAA-MM-DD' : undefined);
-      if (allowed === undefined && (re !== null || k.minLength !== undefined)) throw new Error(`query parameter ${name}: a constrained string needs 'x-allowed'`);
+      if (allowed === undefined && (re !== null || k.minLength !== undefined))
+        throw new Error(`query parameter ${name}: a constrained string needs 'x-allowed'`);
       return {
         parse: (t) =>
           (k.minLength === undefined || t.length >= k.minLength) &&
@@ -130,9 +136,19 @@ export function queryReader<T extends TObject>(schema: T): (query: ParsedUrlQuer
     for (const name of Object.keys(query)) {
       if (ALWAYS_ALLOWED.has(name)) continue;
       const p = params.get(name);
-      if (p === undefined) return { ok: false, parameter: name, message: `O parâmetro ${shown(name)} não existe nesta rota; os aceitos são: ${names}.` };
+      if (p === undefined)
+        return {
+          ok: false,
+          parameter: name,
+          message: `O parâmetro ${shown(name)} não existe nesta rota; os aceitos são: ${names}.`,
+        };
       const raw = query[name];
-      if (Array.isArray(raw)) return { ok: false, parameter: name, message: `O parâmetro ${name} foi informado mais de uma vez; informe-o uma só vez.` };
+      if (Array.isArray(raw))
+        return {
+          ok: false,
+          parameter: name,
+          message: `O parâmetro ${name} foi informado mais de uma vez; informe-o uma só vez.`,
+        };
       if (raw === undefined || raw === '') continue;
       const v = p.parse(raw);
       if (v === undefined) return { ok: false, parameter: name, message: `O parâmetro ${name} deve ser ${p.allowed}.` };

@@ -124,7 +124,8 @@ function checkTable(routes: readonly Route[]): void {
       return null;
     });
     // A `:name` matches any segment but the root's.
-    const same = (a: string | null, b: string | null) => a === b || (a === null && b !== '/') || (b === null && a !== '/');
+    const same = (a: string | null, b: string | null) =>
+      a === b || (a === null && b !== '/') || (b === null && a !== '/');
     const list = seen.get(route.method) ?? [];
     const other = list.find((o) => o.parts.length === parts.length && o.parts.every((s, i) => same(s, parts[i]!)));
     if (other) throw new Error(`routes ${route.method} ${other.route.path} and ${route.path} can match the same path`);

@@ -42,7 +42,8 @@ export const CAMPO_LABELS: Record<string, string> = {
   escrituracoes_regime_tributario: 'Escriturações do regime tributário',
 };
 
-export const campoLabel = (campo: string | undefined): string => (campo === undefined ? '—' : (CAMPO_LABELS[campo] ?? campo));
+export const campoLabel = (campo: string | undefined): string =>
+  campo === undefined ? '—' : (CAMPO_LABELS[campo] ?? campo);
 
 const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 
@@ -53,7 +54,8 @@ export function valueText(v: unknown, campo?: string): string {
   if (Array.isArray(v)) return v.length === 0 ? '—' : v.map((x) => valueText(x, campo)).join('; ');
   if (typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    if (typeof o.nome_socio === 'string') return o.qualificacao_socio ? `${o.nome_socio} (${String(o.qualificacao_socio)})` : o.nome_socio;
+    if (typeof o.nome_socio === 'string')
+      return o.qualificacao_socio ? `${o.nome_socio} (${String(o.qualificacao_socio)})` : o.nome_socio;
     return JSON.stringify(v);
   }
   const s = String(v);

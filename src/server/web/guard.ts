@@ -9,7 +9,9 @@ import { currentViewer, headerUser, type Viewer } from './viewer.ts';
 
 /** The 500 page: a sentence for the person (the details go to the log). */
 export function internalErrorPage(res: Res): void {
-  sendHtml(res, errorPage('Erro interno', 'Algo deu errado do nosso lado. Tente novamente em instantes.'), { status: 500 });
+  sendHtml(res, errorPage('Erro interno', 'Algo deu errado do nosso lado. Tente novamente em instantes.'), {
+    status: 500,
+  });
 }
 
 /** The posted form, or null once a body over the limit got its 413 page (the client's error, not logged). */
@@ -23,7 +25,9 @@ export async function formOf(req: Req, res: Res): Promise<URLSearchParams | null
     if (res.headersSent) res.destroy();
     else {
       res.setHeader('Connection', 'close');
-      sendHtml(res, errorPage('Envio grande demais', 'O formulário enviado é maior do que o permitido.'), { status: 413 });
+      sendHtml(res, errorPage('Envio grande demais', 'O formulário enviado é maior do que o permitido.'), {
+        status: 413,
+      });
     }
     return null;
   }
@@ -43,14 +47,21 @@ export function page(ctx: WebContext, handler: (req: Req, res: Res, viewer: View
 }
 
 /** A state-changing form post: session and CSRF token first, then the handler with the parsed form. */
-export function action(ctx: WebContext, handler: (req: Req, res: Res, viewer: Viewer, form: URLSearchParams) => Promise<void> | void) {
+export function action(
+  ctx: WebContext,
+  handler: (req: Req, res: Res, viewer: Viewer, form: URLSearchParams) => Promise<void> | void,
+) {
   return async (req: Req, res: Res): Promise<void> => {
     const viewer = await currentViewer(ctx, req);
     const form = await formOf(req, res);
     if (form === null) return;
     if (!viewer) return forbidden(res, 'Sua sessão expirou ou não existe. Entre novamente.');
     if (!csrfMatches(viewer.session.csrfSecret, form.get(CSRF_FIELD))) {
-      return forbidden(res, 'O formulário não pôde ser validado (token de segurança ausente ou inválido). Recarregue a página e tente de novo.', viewer);
+      return forbidden(
+        res,
+        'O formulário não pôde ser validado (token de segurança ausente ou inválido). Recarregue a página e tente de novo.',
+        viewer,
+      );
     }
     await handler(req, res, viewer, form);
   };

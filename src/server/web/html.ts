@@ -38,5 +38,10 @@ export function raw(s: string): Html {
  * so copying the text gives it back unchanged.
  */
 export function breakAfterSlashes(s: string): Html {
-  return new Html(s.split(/(?<=\/)(?!\/)/).map(escapeHtml).join('<wbr>'));
+  return new Html(
+    s
+      .split(/(?<=\/)(?!\/)/)
+      .map(escapeHtml)
+      .join('<wbr>'),
+  );
 }

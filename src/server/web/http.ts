@@ -96,7 +96,10 @@ export class BodyTooLargeError extends Error {}
 
 /** Reads an application/x-www-form-urlencoded body (our forms are tiny; 16 KiB is plenty). */
 export async function readForm(req: Req, limit = 16 * 1024): Promise<URLSearchParams> {
-  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
   // Refused before reading when the client says so up front; otherwise counted as it arrives.
   if (Number(req.headers['content-length'] ?? 0) > limit) throw new BodyTooLargeError('request body too large');
   const chunks: Buffer[] = [];

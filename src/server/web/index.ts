@@ -67,7 +67,8 @@ export function webApp(ctx: WebContext): WebApp {
   const consulta = consultaRoutes(ctx);
   const hooks = webhookRoutes(ctx);
   const monitoramento = monitoramentoRoutes(ctx);
-  const start = async (req: Req, res: Res) => redirect(res, (await currentViewer(ctx, req)) ? '/api-de-cnpj' : '/login');
+  const start = async (req: Req, res: Res) =>
+    redirect(res, (await currentViewer(ctx, req)) ? '/api-de-cnpj' : '/login');
 
   return {
     routes: [
@@ -106,7 +107,9 @@ export function webApp(ctx: WebContext): WebApp {
     async notFound(req, res) {
       const viewer = await currentViewer(ctx, req);
       const message = 'O endereço que você abriu não existe nesta aplicação. Confira o link ou volte para o início.';
-      sendHtml(res, errorPage('Página não encontrada', message, viewer ? headerUser(viewer) : undefined), { status: 404 });
+      sendHtml(res, errorPage('Página não encontrada', message, viewer ? headerUser(viewer) : undefined), {
+        status: 404,
+      });
     },
   };
 }

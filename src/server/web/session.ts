@@ -20,7 +20,8 @@ export interface Session {
 }
 
 const sha256 = (s: string): string => crypto.createHash('sha256').update(s).digest('hex');
-const flashKeyOf = (cookie: string): Buffer => crypto.createHmac('sha256', cookie).update('cnpj-api web flash v1').digest();
+const flashKeyOf = (cookie: string): Buffer =>
+  crypto.createHmac('sha256', cookie).update('cnpj-api web flash v1').digest();
 
 /** Stores a new session and returns the cookie value (the only copy of the session id). */
 export async function createSession(db: Kysely<AppDatabase>, userId: number, now: Date): Promise<string> {
@@ -41,7 +42,11 @@ export async function createSession(db: Kysely<AppDatabase>, userId: number, now
   return cookie;
 }
 
-export async function loadSession(db: Kysely<AppDatabase>, cookie: string | undefined, now: Date): Promise<Session | null> {
+export async function loadSession(
+  db: Kysely<AppDatabase>,
+  cookie: string | undefined,
+  now: Date,
+): Promise<Session | null> {
   if (!isRandomToken(cookie)) return null;
   const row = await db
     .selectFrom('sessions')
@@ -88,7 +93,11 @@ function unseal(key: Buffer, sealed: string): Flash | null {
 }
 
 export async function setFlash(db: Kysely<AppDatabase>, session: Session, flash: Flash): Promise<void> {
-  await db.updateTable('sessions').set({ flash: seal(session.flashKey, flash) }).where('id_hash', '=', session.idHash).execute();
+  await db
+    .updateTable('sessions')
+    .set({ flash: seal(session.flashKey, flash) })
+    .where('id_hash', '=', session.idHash)
+    .execute();
 }
 
 /**

@@ -29,5 +29,10 @@ export async function currentViewer(ctx: WebContext, req: Req): Promise<Viewer |
 }
 
 export function headerUser(v: Viewer): HeaderUser {
-  return { email: v.user.email, roleLabel: ROLE_LABELS[v.user.role], accountName: v.account.name, csrfToken: v.session.csrfSecret };
+  return {
+    email: v.user.email,
+    roleLabel: ROLE_LABELS[v.user.role],
+    accountName: v.account.name,
+    csrfToken: v.session.csrfSecret,
+  };
 }

@@ -3,7 +3,14 @@
 import fs from 'node:fs';
 import { dataPaths } from '../../lib/config.ts';
 import { openSqlite, type Sqlite } from '../sqlite.ts';
-import { HISTORY_DDL, HISTORY_SCHEMA_VERSION, HISTORY_SQL, MIGRATE_2_TO_3, type ChangeRow, type HistoryMonth } from './schema.ts';
+import {
+  HISTORY_DDL,
+  HISTORY_SCHEMA_VERSION,
+  HISTORY_SQL,
+  MIGRATE_2_TO_3,
+  type ChangeRow,
+  type HistoryMonth,
+} from './schema.ts';
 
 export function openHistoryDb(dataDir: string): Sqlite {
   const paths = dataPaths(dataDir);
@@ -48,14 +55,22 @@ export function historyMonths(db: Sqlite): HistoryMonth[] {
 }
 
 /** A page of one month's changes after the key `after` (from the start: ['', '']), in (cnpj, campo) order. */
-export function changesPage(db: Sqlite, month: string, after: readonly [cnpj: string, campo: string], limit: number): ChangeRow[] {
+export function changesPage(
+  db: Sqlite,
+  month: string,
+  after: readonly [cnpj: string, campo: string],
+  limit: number,
+): ChangeRow[] {
   return db.prepare(HISTORY_SQL.page).all(month, after[0], after[1], limit) as ChangeRow[];
 }
 
 /** Every recorded change of a CNPJ and of its base (company-level fields), newest month first. */
 export function changesOf(db: Sqlite, cnpj: string): ChangeRow[] {
   const stmt = db.prepare(HISTORY_SQL.ofKey);
-  const rows = [...(stmt.all(cnpj) as ChangeRow[]), ...(cnpj.length > 8 ? (stmt.all(cnpj.slice(0, 8)) as ChangeRow[]) : [])];
+  const rows = [
+    ...(stmt.all(cnpj) as ChangeRow[]),
+    ...(cnpj.length > 8 ? (stmt.all(cnpj.slice(0, 8)) as ChangeRow[]) : []),
+  ];
   return rows.sort((a, b) => (a.month === b.month ? 0 : a.month > b.month ? -1 : 1));
 }
 
@@ -93,7 +108,9 @@ export function writeMonth(
   db: Sqlite,
   month: string,
   fromMonth: string,
-  write: (insert: (cnpj: string, tipo: ChangeRow['tipo'], campo: string, antes: string | null, depois: string | null) => void) => Record<string, number>,
+  write: (
+    insert: (cnpj: string, tipo: ChangeRow['tipo'], campo: string, antes: string | null, depois: string | null) => void,
+  ) => Record<string, number>,
   then?: () => void,
 ): Record<string, number> {
   const started = process.hrtime.bigint();
@@ -102,15 +119,23 @@ export function writeMonth(
   try {
     const stage = db.prepare(HISTORY_SQL.stage);
     return withWriteCache(db, () =>
-      db.transaction(() => {
-        db.prepare(HISTORY_SQL.deleteMonth).run(month);
-        const counts = write((cnpj, tipo, campo, antes, depois) => stage.run(cnpj, campo, tipo, antes, depois));
-        db.prepare(HISTORY_SQL.moveStaged).run(month);
-        then?.();
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        db.prepare(HISTORY_SQL.putMonth).run(month, fromMonth, new Date().toISOString(), JSON.stringify(counts), seconds);
-        return counts;
-      }).immediate(),
+      db
+        .transaction(() => {
+          db.prepare(HISTORY_SQL.deleteMonth).run(month);
+          const counts = write((cnpj, tipo, campo, antes, depois) => stage.run(cnpj, campo, tipo, antes, depois));
+          db.prepare(HISTORY_SQL.moveStaged).run(month);
+          then?.();
+          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+          db.prepare(HISTORY_SQL.putMonth).run(
+            month,
+            fromMonth,
+            new Date().toISOString(),
+            JSON.stringify(counts),
+            seconds,
+          );
+          return counts;
+        })
+        .immediate(),
     );
   } finally {
     db.exec(HISTORY_SQL.dropStaged);

@@ -43,15 +43,40 @@ export interface SubjectRow {
 }
 
 export const SUBJECT_COLUMNS = [
-  'cnpj', 'kinds', 'company', 'uf', 'municipio', 'cnae', 'situacao', 'matriz', 'natureza', 'porte', 'simples', 'mei',
-  'cep', 'email', 'telefone', 'inicio', 'capital', 'cnaes', 'names',
+  'cnpj',
+  'kinds',
+  'company',
+  'uf',
+  'municipio',
+  'cnae',
+  'situacao',
+  'matriz',
+  'natureza',
+  'porte',
+  'simples',
+  'mei',
+  'cep',
+  'email',
+  'telefone',
+  'inicio',
+  'capital',
+  'cnaes',
+  'names',
 ] as const satisfies readonly (keyof SubjectRow)[];
 
 /** The subjects' layout a month is recorded with (history_months.subjects_version); 3 added the columns of V3_COLUMNS. */
 export const SUBJECTS_VERSION = 3;
 
 /** The columns added by version 3, with their types (a version 2 file gains them: storage/history/db.ts). */
-export const V3_COLUMNS = [['cep', 'TEXT'], ['email', 'INTEGER'], ['telefone', 'INTEGER'], ['inicio', 'INTEGER'], ['capital', 'INTEGER'], ['cnaes', 'TEXT'], ['names', 'TEXT']] as const;
+export const V3_COLUMNS = [
+  ['cep', 'TEXT'],
+  ['email', 'INTEGER'],
+  ['telefone', 'INTEGER'],
+  ['inicio', 'INTEGER'],
+  ['capital', 'INTEGER'],
+  ['cnaes', 'TEXT'],
+  ['names', 'TEXT'],
+] as const;
 
 /** The columns with an index (month, column, cnpj): what a filter may seek on. */
 export type IndexedColumn = 'uf' | 'municipio' | 'cnae';
@@ -74,26 +99,30 @@ export const SUBJECTS_DDL = [
 ];
 
 const COLS = SUBJECT_COLUMNS.join(', ');
-const ON_CONFLICT = 'ON CONFLICT (month, cnpj) DO UPDATE SET kinds = kinds | excluded.kinds, company = max(company, excluded.company)';
+const ON_CONFLICT =
+  'ON CONFLICT (month, cnpj) DO UPDATE SET kinds = kinds | excluded.kinds, company = max(company, excluded.company)';
 
 export const SUBJECTS_SQL = {
   deleteMonth: `DELETE FROM subjects WHERE month = ?`,
   /** A CNPJ already there (changes of its own and of its company) gets both kinds, one row. */
   upsert: `INSERT INTO subjects (month, ${COLS}) VALUES (?, ${SUBJECT_COLUMNS.map(() => '?').join(', ')}) ${ON_CONFLICT}`,
   /** The same, from a staging file's subjects (storage/history/merge.ts). */
-  upsertFrom: (schema: string) => `INSERT INTO subjects (month, ${COLS}) SELECT month, ${COLS} FROM ${schema}.subjects WHERE month = ? ORDER BY cnpj ${ON_CONFLICT}`,
+  upsertFrom: (schema: string) =>
+    `INSERT INTO subjects (month, ${COLS}) SELECT month, ${COLS} FROM ${schema}.subjects WHERE month = ? ORDER BY cnpj ${ON_CONFLICT}`,
   /**
    * A month's subjects in a CNPJ range (both ends included), in CNPJ order, those with a bit of a
    * mask only (the unfiltered walk); `columns`: the select list.
    */
-  from: (columns: string) => `SELECT ${columns} FROM subjects WHERE month = ? AND cnpj >= ? AND cnpj <= ? AND (kinds & ?) != 0 ORDER BY cnpj`,
+  from: (columns: string) =>
+    `SELECT ${columns} FROM subjects WHERE month = ? AND cnpj >= ? AND cnpj <= ? AND (kinds & ?) != 0 ORDER BY cnpj`,
   /** The same for one value, through its index. */
   fromValue: (column: IndexedColumn, columns: string) =>
     `SELECT ${columns} FROM subjects INDEXED BY subjects_by_${column} WHERE month = ? AND ${column} = ? AND cnpj >= ? AND cnpj <= ? AND (kinds & ?) != 0 ORDER BY cnpj`,
   /** The CNPJ that many subjects after one (OFFSET): where a range of the feed's walk ends. */
   nth: `SELECT cnpj FROM subjects WHERE month = ? AND cnpj >= ? ORDER BY cnpj LIMIT 1 OFFSET ?`,
   /** The next value of an indexed column after one, below a bound: one seek (a CNAE prefix's codes present, walked). */
-  nextValue: (column: IndexedColumn) => `SELECT min(${column}) FROM subjects INDEXED BY subjects_by_${column} WHERE month = ? AND ${column} > ? AND ${column} < ?`,
+  nextValue: (column: IndexedColumn) =>
+    `SELECT min(${column}) FROM subjects INDEXED BY subjects_by_${column} WHERE month = ? AND ${column} > ? AND ${column} < ?`,
   clearNames: `DELETE FROM municipio_names`,
   putName: `INSERT OR IGNORE INTO municipio_names (name, code) VALUES (?, ?)`,
   codesOfName: `SELECT code FROM municipio_names WHERE name = ?`,

@@ -16,7 +16,9 @@ export interface WatchedRow extends ChangeRow {
 /** Up to `limit` rows, per listed CNPJ in list order: its own rows, then its base's, each by campo. */
 export function changesOfListInMonth(db: Sqlite, month: string, cnpjs: readonly string[], limit: number): WatchedRow[] {
   return db
-    .prepare(`SELECT j.value AS shown, c.month, c.cnpj, c.tipo, c.campo, c.antes, c.depois ${FROM} ORDER BY j.key, length(c.cnpj) DESC, c.campo LIMIT ?`)
+    .prepare(
+      `SELECT j.value AS shown, c.month, c.cnpj, c.tipo, c.campo, c.antes, c.depois ${FROM} ORDER BY j.key, length(c.cnpj) DESC, c.campo LIMIT ?`,
+    )
     .all(JSON.stringify(cnpjs), month, limit) as WatchedRow[];
 }
 

@@ -12,7 +12,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('stats_json', 'text', (c) => c.notNull())
     .execute();
   // At most one active snapshot, enforced by the database.
-  await sql`CREATE UNIQUE INDEX registry_snapshots_one_active ON registry_snapshots (status) WHERE status = 'active'`.execute(db);
+  await sql`CREATE UNIQUE INDEX registry_snapshots_one_active ON registry_snapshots (status) WHERE status = 'active'`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -30,7 +30,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['api_tokens_auth_update', 'api_tokens_auth_delete', 'accounts_auth_update', 'accounts_auth_delete', 'plans_auth_update', 'plans_auth_delete']) {
+  for (const t of [
+    'api_tokens_auth_update',
+    'api_tokens_auth_delete',
+    'accounts_auth_update',
+    'accounts_auth_delete',
+    'plans_auth_update',
+    'plans_auth_delete',
+  ]) {
     await sql`DROP TRIGGER IF EXISTS ${sql.id(t)}`.execute(db);
   }
   await sql`DROP TABLE IF EXISTS auth_epoch`.execute(db);

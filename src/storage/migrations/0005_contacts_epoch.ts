@@ -9,7 +9,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`INSERT INTO contacts_epoch (id, n) VALUES (1, 0)`.execute(db);
   for (const op of TRIGGERS) {
     await sql
-      .raw(`CREATE TRIGGER extra_contacts_epoch_${op} AFTER ${op.toUpperCase()} ON extra_contacts BEGIN UPDATE contacts_epoch SET n = n + 1 WHERE id = 1; END`)
+      .raw(
+        `CREATE TRIGGER extra_contacts_epoch_${op} AFTER ${op.toUpperCase()} ON extra_contacts BEGIN UPDATE contacts_epoch SET n = n + 1 WHERE id = 1; END`,
+      )
       .execute(db);
   }
 }

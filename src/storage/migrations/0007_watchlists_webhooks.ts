@@ -70,6 +70,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['webhook_months', 'webhook_deliveries', 'webhooks', 'watchlist']) await sql`DROP TABLE IF EXISTS ${sql.table(t)}`.execute(db);
+  for (const t of ['webhook_months', 'webhook_deliveries', 'webhooks', 'watchlist'])
+    await sql`DROP TABLE IF EXISTS ${sql.table(t)}`.execute(db);
   await sql`ALTER TABLE plans DROP COLUMN watchlist_limit`.execute(db);
 }

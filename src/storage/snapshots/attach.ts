@@ -3,7 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Sqlite } from '../sqlite.ts';
-import { SEARCH_FILE, SEARCH_SCHEMA_VERSION, MAX_SEARCH_PARTS, searchPartFile, searchPartSchema } from './search-schema.ts';
+import {
+  SEARCH_FILE,
+  SEARCH_SCHEMA_VERSION,
+  MAX_SEARCH_PARTS,
+  searchPartFile,
+  searchPartSchema,
+} from './search-schema.ts';
 import { SNAPSHOT_FILES, type SnapshotFile } from './tables.ts';
 
 /** Schema names under which a snapshot's files are attached to a connection. */
@@ -28,7 +34,8 @@ export type SearchAttachment = { parts: number } | { unavailable: string };
  * mid-build) or of another search version, or a part is missing: then only search is unavailable.
  */
 export function attachSearch(sqlite: Sqlite, dir: string): SearchAttachment {
-  if (!fs.existsSync(path.join(dir, SEARCH_FILE))) return { unavailable: 'the snapshot has no search index (re-import it to build one)' };
+  if (!fs.existsSync(path.join(dir, SEARCH_FILE)))
+    return { unavailable: 'the snapshot has no search index (re-import it to build one)' };
   const attached: string[] = [];
   const detachAll = () => {
     for (const s of attached) sqlite.exec(`DETACH DATABASE ${s}`);
@@ -37,14 +44,21 @@ export function attachSearch(sqlite: Sqlite, dir: string): SearchAttachment {
     sqlite.prepare(`ATTACH DATABASE ? AS ${searchPartSchema(0)}`).run(readOnlyUri(path.join(dir, SEARCH_FILE)));
     attached.push(searchPartSchema(0));
     const meta = new Map<string, string>();
-    for (const r of sqlite.prepare(`SELECT key, value FROM ${searchPartSchema(0)}.meta`).all() as { key: string; value: string }[]) meta.set(r.key, r.value);
+    for (const r of sqlite.prepare(`SELECT key, value FROM ${searchPartSchema(0)}.meta`).all() as {
+      key: string;
+      value: string;
+    }[])
+      meta.set(r.key, r.value);
     const version = meta.get('search_version');
     if (version !== String(SEARCH_SCHEMA_VERSION)) {
       detachAll();
-      return { unavailable: `the search index has version ${version ?? 'none'}, this server reads ${SEARCH_SCHEMA_VERSION} (re-import the month)` };
+      return {
+        unavailable: `the search index has version ${version ?? 'none'}, this server reads ${SEARCH_SCHEMA_VERSION} (re-import the month)`,
+      };
     }
     const parts = Number(meta.get('parts'));
-    if (!Number.isInteger(parts) || parts < 1 || parts > MAX_SEARCH_PARTS) throw new Error(`bad part count ${meta.get('parts')}`);
+    if (!Number.isInteger(parts) || parts < 1 || parts > MAX_SEARCH_PARTS)
+      throw new Error(`bad part count ${meta.get('parts')}`);
     for (let i = 1; i < parts; i++) {
       sqlite.prepare(`ATTACH DATABASE ? AS ${searchPartSchema(i)}`).run(readOnlyUri(path.join(dir, searchPartFile(i))));
       attached.push(searchPartSchema(i));

@@ -12,7 +12,10 @@ export function readCodeTables(sqlite: Sqlite, schema: string): CodeTables {
   const tables = {} as Record<CodeTable, Map<number, string>>;
   for (const t of CODE_TABLES) {
     const m = new Map<number, string>();
-    for (const [code, description] of sqlite.prepare(`SELECT code, description FROM ${schema}.${t}`).raw().all() as [unknown, unknown][]) {
+    for (const [code, description] of sqlite.prepare(`SELECT code, description FROM ${schema}.${t}`).raw().all() as [
+      unknown,
+      unknown,
+    ][]) {
       if (typeof code === 'number' && typeof description === 'string') m.set(code, description);
     }
     tables[t] = m;

@@ -13,7 +13,8 @@ const LOCK = 'importer.pid';
 /** `<month>_<UTC stamp to the second>`, with `-2`, `-3`… when an import of the same second exists. */
 export function newSnapshotId(registryDir: string, month: string, now = new Date()): string {
   const base = `${month}_${now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`;
-  const taken = (id: string) => fs.existsSync(path.join(registryDir, id)) || fs.existsSync(path.join(registryDir, BUILDING_PREFIX + id));
+  const taken = (id: string) =>
+    fs.existsSync(path.join(registryDir, id)) || fs.existsSync(path.join(registryDir, BUILDING_PREFIX + id));
   let id = base;
   for (let n = 2; taken(id); n++) id = `${base}-${n}`;
   return id;

@@ -61,7 +61,8 @@ function fromRow(r: SnapshotRowRaw, registryDir: string): SnapshotInfo {
 
 /** Cheap enough to call on a timer: one indexed row. */
 export function activeSnapshot(sqlite: Sqlite, registryDir: string): SnapshotInfo | null {
-  const r = sqlite.prepare(`SELECT * FROM registry_snapshots WHERE status = 'active'`).get() as SnapshotRowRaw | undefined;
+  const r = sqlite.prepare(`SELECT * FROM registry_snapshots WHERE status = 'active'`).get() as
+    SnapshotRowRaw | undefined;
   return r ? fromRow(r, registryDir) : null;
 }
 
@@ -75,12 +76,16 @@ export function recordPublished(
   sqlite: Sqlite,
   s: { id: string; month: string; dir: string; importedAt: string; stats: SnapshotStats },
 ): void {
-  sqlite.transaction(() => {
-    sqlite.prepare(`UPDATE registry_snapshots SET status = 'retired' WHERE status = 'active'`).run();
-    sqlite
-      .prepare(`INSERT INTO registry_snapshots (id, month, dir, status, imported_at, stats_json) VALUES (?, ?, ?, 'active', ?, ?)`)
-      .run(s.id, s.month, s.dir, s.importedAt, JSON.stringify(s.stats));
-  }).immediate();
+  sqlite
+    .transaction(() => {
+      sqlite.prepare(`UPDATE registry_snapshots SET status = 'retired' WHERE status = 'active'`).run();
+      sqlite
+        .prepare(
+          `INSERT INTO registry_snapshots (id, month, dir, status, imported_at, stats_json) VALUES (?, ?, ?, 'active', ?, ?)`,
+        )
+        .run(s.id, s.month, s.dir, s.importedAt, JSON.stringify(s.stats));
+    })
+    .immediate();
 }
 
 export function markDeleted(sqlite: Sqlite, id: string): void {

@@ -10,7 +10,7 @@ import { CONSULTA_WEB, currentUsage, dailyUsage } from '../../../src/domain/acco
 import { denied, granted } from './helpers/api-setup.ts';
 import { manualClock, tempAppDb } from './helpers/setup.ts';
 
-test('identifyAccount: counts in the same monthly quota as tokens, in its own daily row (no token\'s); refusals', async () => {
+test("identifyAccount: counts in the same monthly quota as tokens, in its own daily row (no token's); refusals", async () => {
   const { app, cleanup } = await tempAppDb();
   try {
     const clock = manualClock('2026-03-10T12:00:00-03:00');
@@ -36,7 +36,11 @@ test('identifyAccount: counts in the same monthly quota as tokens, in its own da
         ['2026-03-10', t.id, 'a', 1],
       ],
     );
-    assert.equal(app.sqlite.prepare('SELECT sum(calls) FROM usage_daily').pluck().get(), 1, 'no token row for the web calls');
+    assert.equal(
+      app.sqlite.prepare('SELECT sum(calls) FROM usage_daily').pluck().get(),
+      1,
+      'no token row for the web calls',
+    );
     // Another day, a batch-sized charge: counted exactly, in that day's row.
     clock.set('2026-03-11T09:00:00-03:00');
     setPlan(app.sqlite, 'Mini', { monthlyQuota: 10 });
@@ -44,8 +48,13 @@ test('identifyAccount: counts in the same monthly quota as tokens, in its own da
     assert.ok(id2.ok);
     await Promise.all([access.consumeGrouped(id2), access.consumeGrouped(id2), access.consumeGrouped(id2, 3)]);
     assert.deepEqual(
-      dailyUsage(app.sqlite, acc.id, { now: clock }).filter((d) => d.tokenId === NO_TOKEN).map((d) => [d.day, d.calls]),
-      [['2026-03-11', 5], ['2026-03-10', 2]],
+      dailyUsage(app.sqlite, acc.id, { now: clock })
+        .filter((d) => d.tokenId === NO_TOKEN)
+        .map((d) => [d.day, d.calls]),
+      [
+        ['2026-03-11', 5],
+        ['2026-03-10', 2],
+      ],
     );
     assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 8);
 

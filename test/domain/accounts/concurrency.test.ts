@@ -30,7 +30,9 @@ function startWorker(args: string[]): { child: ChildProcess; lines: string[]; on
 }
 
 const exited = (c: ChildProcess) =>
-  new Promise<number | null>((resolve) => (c.exitCode !== null || c.signalCode ? resolve(c.exitCode) : c.once('exit', (code) => resolve(code))));
+  new Promise<number | null>((resolve) =>
+    c.exitCode !== null || c.signalCode ? resolve(c.exitCode) : c.once('exit', (code) => resolve(code)),
+  );
 
 function until(w: ReturnType<typeof startWorker>, pred: () => boolean, what: string, ms = 60_000): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -58,7 +60,11 @@ test('quota 30, 4 processes × 100 consume() at the same moment: exactly 30 gran
     fs.writeFileSync(path.join(dir, 'go'), '');
     await Promise.all(workers.map((w) => until(w, () => w.lines.some((l) => l.startsWith('granted')), 'result')));
     const counts = workers.map((w) => Number(w.lines.find((l) => l.startsWith('granted'))!.split(' ')[1]));
-    assert.equal(counts.reduce((a, b) => a + b, 0), 30, `per worker: ${counts.join(', ')}`);
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      30,
+      `per worker: ${counts.join(', ')}`,
+    );
     assert.equal(currentUsage(app.sqlite, acc.id).calls, 30);
     const daily = app.sqlite.prepare('SELECT sum(calls) AS n FROM usage_daily').get() as { n: number };
     assert.equal(daily.n, 30);
@@ -80,7 +86,11 @@ test('quota 31, 4 processes × 30 batches of 4 calls at the same moment: exactly
     await Promise.all(workers.map((w) => until(w, () => w.lines.some((l) => l.startsWith('granted')), 'result')));
     const counts = workers.map((w) => Number(w.lines.find((l) => l.startsWith('granted'))!.split(' ')[1]));
     // All or nothing: the 3 calls left over never go to a batch of 4.
-    assert.equal(counts.reduce((a, b) => a + b, 0), 7, `per worker: ${counts.join(', ')}`);
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      7,
+      `per worker: ${counts.join(', ')}`,
+    );
     assert.equal(currentUsage(app.sqlite, acc.id).calls, 28);
     await Promise.all(workers.map((w) => exited(w.child)));
   } finally {

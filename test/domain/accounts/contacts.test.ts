@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ContactsCache, contactsFor, loadContactsFile, parseContactsCsv, storeContacts } from '../../../src/domain/accounts/contacts.ts';
+import {
+  ContactsCache,
+  contactsFor,
+  loadContactsFile,
+  parseContactsCsv,
+  storeContacts,
+} from '../../../src/domain/accounts/contacts.ts';
 import { hasWebsite } from '../../../src/domain/company/map.ts';
 import { AccountsError } from '../../../src/domain/accounts/errors.ts';
 import { tempAppDb } from './helpers/setup.ts';
@@ -32,9 +38,16 @@ test('loads a CSV (BOM, header, punctuated and lowercase CNPJs, quotes, blank li
     assert.deepEqual(contactsFor(app.sqlite, '00000000000191'), []);
 
     // per-cnpj: only the CNPJs in the file change.
-    const per = storeContacts(app.sqlite, await parseContactsCsv('33683111000280,email,,novo@example.com.br\n'), 'per-cnpj');
+    const per = storeContacts(
+      app.sqlite,
+      await parseContactsCsv('33683111000280,email,,novo@example.com.br\n'),
+      'per-cnpj',
+    );
     assert.equal(per.after, 2);
-    assert.deepEqual(contactsFor(app.sqlite, '33683111000280').map((x) => x.contato), ['novo@example.com.br']);
+    assert.deepEqual(
+      contactsFor(app.sqlite, '33683111000280').map((x) => x.contato),
+      ['novo@example.com.br'],
+    );
     assert.equal(contactsFor(app.sqlite, '12ABC34501DE35').length, 1);
     // replace: the file becomes the whole set.
     storeContacts(app.sqlite, await parseContactsCsv('00000000000191,email,,a@b.com.br\n'), 'replace');
@@ -50,7 +63,10 @@ test('a bad line names its line number and changes nothing', async () => {
   try {
     storeContacts(app.sqlite, await parseContactsCsv('00000000000191,email,,a@b.com.br\n'));
     const cases: [string, RegExp][] = [
-      ['cnpj,tipo_contato,tipo_website,contato\n33683111000280,email,,x@y.com\n33683111000281,email,,x@y.com\n', /Line 3 .*invalid CNPJ "33683111000281"/],
+      [
+        'cnpj,tipo_contato,tipo_website,contato\n33683111000280,email,,x@y.com\n33683111000281,email,,x@y.com\n',
+        /Line 3 .*invalid CNPJ "33683111000281"/,
+      ],
       ['33683111000280,email,x@y.com\n', /Line 1 .*4 columns/],
       ['33683111000280,email,,x@y.com\n\n33683111000280,,,x@y.com\n', /Line 3 .*empty tipo_contato/],
       ['33683111000280,email,,\n', /Line 1 .*empty contato/],
@@ -60,7 +76,11 @@ test('a bad line names its line number and changes nothing', async () => {
     for (const [csv, re] of cases) {
       const file = path.join(dir, 'bad.csv');
       fs.writeFileSync(file, csv);
-      await assert.rejects(loadContactsFile(app.sqlite, file), (e: AccountsError) => e.code === 'invalid_csv' && re.test(e.message), csv);
+      await assert.rejects(
+        loadContactsFile(app.sqlite, file),
+        (e: AccountsError) => e.code === 'invalid_csv' && re.test(e.message),
+        csv,
+      );
     }
     assert.equal(contactsFor(app.sqlite, '00000000000191').length, 1);
     await assert.rejects(loadContactsFile(app.sqlite, path.join(dir, 'missing.csv')), /Cannot read the file/);
@@ -75,13 +95,28 @@ test('the in-memory copy follows contacts_epoch; past its row limit it reads per
     const epoch = () => (app.sqlite.prepare('SELECT n FROM contacts_epoch').get() as { n: number }).n;
     const small = new ContactsCache(app.sqlite, epoch);
     const tiny = new ContactsCache(app.sqlite, epoch, 1);
-    const row = (contato: string) => ({ cnpj: '33683111000280', contact: { tipo_contato: 'email', tipo_website: '', contato } });
+    const row = (contato: string) => ({
+      cnpj: '33683111000280',
+      contact: { tipo_contato: 'email', tipo_website: '', contato },
+    });
     for (const cache of [small, tiny]) assert.deepEqual(cache.get('33683111000280'), []);
     storeContacts(app.sqlite, [row('a@example.com.br'), row('b@example.com.br')]);
-    for (const cache of [small, tiny]) assert.deepEqual(cache.get('33683111000280').map((c) => c.contato), ['a@example.com.br', 'b@example.com.br']);
+    for (const cache of [small, tiny])
+      assert.deepEqual(
+        cache.get('33683111000280').map((c) => c.contato),
+        ['a@example.com.br', 'b@example.com.br'],
+      );
     storeContacts(app.sqlite, [row('c@example.com.br')], 'per-cnpj');
-    for (const cache of [small, tiny]) assert.deepEqual(cache.get('33683111000280').map((c) => c.contato), ['c@example.com.br']);
-    assert.throws(() => (small.get('33683111000280') as unknown as unknown[]).push({}), TypeError, 'shared lists are frozen');
+    for (const cache of [small, tiny])
+      assert.deepEqual(
+        cache.get('33683111000280').map((c) => c.contato),
+        ['c@example.com.br'],
+      );
+    assert.throws(
+      () => (small.get('33683111000280') as unknown as unknown[]).push({}),
+      TypeError,
+      'shared lists are frozen',
+    );
     // Token, account and plan changes move auth_epoch only: the copy is not reloaded for them.
     const before = epoch();
     app.sqlite.prepare("UPDATE plans SET monthly_quota = 1 WHERE name = 'Ouro'").run();

@@ -25,7 +25,10 @@ test('consumeGrouped: calls of one event-loop turn share a commit and still stop
     const g = granted(access.authenticate(t.token));
     const before = app.sqlite.pragma('data_version', { simple: true });
     const results = await Promise.all(Array.from({ length: 12 }, () => access.consumeGrouped(g)));
-    assert.deepEqual(results.map((r) => (r.ok ? r.quota.remaining : r.error)), [4, 3, 2, 1, 0, ...Array(7).fill('quota_exceeded')]);
+    assert.deepEqual(
+      results.map((r) => (r.ok ? r.quota.remaining : r.error)),
+      [4, 3, 2, 1, 0, ...Array(7).fill('quota_exceeded')],
+    );
     assert.equal(currentUsage(app.sqlite, acc.id).calls, 5);
     assert.equal(app.sqlite.pragma('data_version', { simple: true }), before); // own commits do not bump it
   } finally {
@@ -50,7 +53,10 @@ test('grouped counting waits for another writer without blocking the event loop'
     clearInterval(ticker);
     assert.ok(ticks >= 5, `the event loop kept running while waiting for the lock (${ticks} ticks)`);
     assert.ok(performance.now() - started >= 150);
-    assert.deepEqual(results.map((r) => (r.ok ? r.quota.remaining : r.error)), [49999, 49998]);
+    assert.deepEqual(
+      results.map((r) => (r.ok ? r.quota.remaining : r.error)),
+      [49999, 49998],
+    );
     assert.equal(currentUsage(app.sqlite, acc.id).calls, 2);
   } finally {
     await cleanup();
@@ -91,7 +97,11 @@ test('GroupCommit: one transaction per turn, results only after the WAL flush, a
     const settled: number[] = [];
     const first = [1, 2, 3].map((i) => commit.submit(i).then((r) => (settled.push(r), r)));
     await new Promise((r) => setTimeout(r, 30));
-    assert.deepEqual([turns, walSync.flushes, settled], [1, 1, []], 'committed in one transaction, not answered before the flush');
+    assert.deepEqual(
+      [turns, walSync.flushes, settled],
+      [1, 1, []],
+      'committed in one transaction, not answered before the flush',
+    );
     assert.equal(conn.prepare('SELECT count(*) FROM t WHERE turn = 1').pluck().get(), 3);
     walSync.release();
     assert.deepEqual(await Promise.all(first), [10, 20, 30]);

@@ -46,7 +46,10 @@ test('quota: consume counts exactly, 429 with Retry-After when used up; authenti
     assert.deepEqual([usage.month, usage.calls, usage.remaining], ['2026-04', 1, 2]);
     assert.deepEqual(
       dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.tokenName, d.calls]),
-      [['2026-04-01', 'a', 1], ['2026-03-31', 'a', 3]],
+      [
+        ['2026-04-01', 'a', 1],
+        ['2026-03-31', 'a', 3],
+      ],
     );
 
     // UTC has already turned the day and month, São Paulo has not.
@@ -102,7 +105,10 @@ test('QuotaCounter: a tally stops at the limit (a limit of 0 counts nothing), re
     assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 0, 'no row for a limit of 0');
     assert.deepEqual([bump(id), bump(id), bump(id)], [1, 2, undefined]);
     quota.record(new Map([[t.id, 2]]), '2026-04-10', clock());
-    assert.deepEqual(dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.calls]), [['2026-04-10', 2]]);
+    assert.deepEqual(
+      dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.calls]),
+      [['2026-04-10', 2]],
+    );
 
     const over = denied(quota.state(id));
     assert.deepEqual([over.error, over.status, over.quota?.remaining], ['quota_exceeded', 429, 0]);
@@ -127,19 +133,32 @@ test('a batch of N calls: reserved whole or refused whole, the refusal says how 
     const tooMany = denied(access.consume(g, 6));
     assert.deepEqual([tooMany.error, tooMany.quota?.remaining], ['quota_exceeded', 5]);
     assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 0);
-    assert.match(tooMany.message, /^Este lote precisa de 6 consultas, mas restam 5 da cota mensal de 5 consultas da API; ela será renovada em 01\/05\/2026\.$/);
+    assert.match(
+      tooMany.message,
+      /^Este lote precisa de 6 consultas, mas restam 5 da cota mensal de 5 consultas da API; ela será renovada em 01\/05\/2026\.$/,
+    );
 
     assert.equal(granted(access.consume(g, 3)).quota.remaining, 2);
     const over = denied(access.consume(g, 3));
-    assert.deepEqual([over.error, over.status, over.quota?.remaining, over.retryAfter], ['quota_exceeded', 429, 2, 21 * 86_400 - 12 * 3600]);
+    assert.deepEqual(
+      [over.error, over.status, over.quota?.remaining, over.retryAfter],
+      ['quota_exceeded', 429, 2, 21 * 86_400 - 12 * 3600],
+    );
     assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 3, 'a refused batch counts nothing');
     assert.equal(granted(access.consume(g, 2)).quota.remaining, 0);
     const empty = denied(access.consume(g, 2));
     assert.equal(empty.quota?.remaining, 0);
-    assert.match(empty.message, /^A cota mensal de 5 consultas da API foi atingida/, 'nothing left: the plain sentence');
+    assert.match(
+      empty.message,
+      /^A cota mensal de 5 consultas da API foi atingida/,
+      'nothing left: the plain sentence',
+    );
     assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 5);
     // The token's daily row has every call of the batches it was granted.
-    assert.deepEqual(dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.calls]), [['2026-04-10', 5]]);
+    assert.deepEqual(
+      dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.calls]),
+      [['2026-04-10', 5]],
+    );
 
     for (const bad of [0, -1, 1.5, Number.NaN]) assert.throws(() => access.consume(g, bad), RangeError);
   } finally {
@@ -162,7 +181,10 @@ test('grouped: a batch and single calls in one turn, each request its own all-or
       access.consumeGrouped(g, 3),
       access.consumeGrouped(g), // used up
     ]);
-    assert.deepEqual(results.map((r) => (r.ok ? r.quota.remaining : `${r.error}:${r.quota?.remaining}`)), [9, 3, 'quota_exceeded:3', 0, 'quota_exceeded:0']);
+    assert.deepEqual(
+      results.map((r) => (r.ok ? r.quota.remaining : `${r.error}:${r.quota?.remaining}`)),
+      [9, 3, 'quota_exceeded:3', 0, 'quota_exceeded:0'],
+    );
     assert.equal(currentUsage(app.sqlite, acc.id).calls, 10);
   } finally {
     await cleanup();

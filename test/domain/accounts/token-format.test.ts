@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { displayPrefix, generateToken, hashToken, isWellFormedToken, TOKEN_LENGTH, TOKEN_PREFIX } from '../../../src/domain/accounts/token-format.ts';
+import {
+  displayPrefix,
+  generateToken,
+  hashToken,
+  isWellFormedToken,
+  TOKEN_LENGTH,
+  TOKEN_PREFIX,
+} from '../../../src/domain/accounts/token-format.ts';
 
 test('generated tokens are prefixed, fixed-length base62, unique and well formed', () => {
   const seen = new Set<string>();
@@ -20,7 +27,11 @@ test('a single changed, dropped or added character fails the checksum', () => {
   for (let i = 0; i < body.length; i++) {
     const c = body[i];
     const other = c === 'a' ? 'b' : 'a';
-    assert.equal(isWellFormedToken(TOKEN_PREFIX + body.slice(0, i) + other + body.slice(i + 1)), false, `position ${i}`);
+    assert.equal(
+      isWellFormedToken(TOKEN_PREFIX + body.slice(0, i) + other + body.slice(i + 1)),
+      false,
+      `position ${i}`,
+    );
   }
   assert.equal(isWellFormedToken(t.slice(0, -1)), false);
   assert.equal(isWellFormedToken(t + 'a'), false);
@@ -32,7 +43,19 @@ test('a single changed, dropped or added character fails the checksum', () => {
 
 test('garbage is rejected', () => {
   const t = generateToken();
-  for (const bad of [undefined, null, 42, '', 'cnpj_', 'Bearer ' + t, t.replace('cnpj_', 'CNPJ_'), t.replace('cnpj_', 'cnpx_'), t.slice(0, 20) + '-' + t.slice(21), ' ' + t, 'x'.repeat(10_000)]) {
+  for (const bad of [
+    undefined,
+    null,
+    42,
+    '',
+    'cnpj_',
+    'Bearer ' + t,
+    t.replace('cnpj_', 'CNPJ_'),
+    t.replace('cnpj_', 'cnpx_'),
+    t.slice(0, 20) + '-' + t.slice(21),
+    ' ' + t,
+    'x'.repeat(10_000),
+  ]) {
     assert.equal(isWellFormedToken(bad), false, String(bad).slice(0, 30));
   }
 });

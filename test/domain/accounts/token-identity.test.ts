@@ -7,7 +7,13 @@ import { ApiAccess } from '../../../src/domain/accounts/api-access.ts';
 import { setPlan } from '../../../src/domain/accounts/plans.ts';
 import { generateToken } from '../../../src/domain/accounts/token-format.ts';
 import { TokenIdentity } from '../../../src/domain/accounts/token-identity.ts';
-import { activateToken, createToken, deactivateToken, getTokenInfo, listTokens } from '../../../src/domain/accounts/tokens.ts';
+import {
+  activateToken,
+  createToken,
+  deactivateToken,
+  getTokenInfo,
+  listTokens,
+} from '../../../src/domain/accounts/tokens.ts';
 import { AccountsError } from '../../../src/domain/accounts/errors.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { apiSetup, denied, granted } from './helpers/api-setup.ts';
@@ -29,7 +35,10 @@ test('missing and malformed tokens are refused without a database read', async (
     }
     const good = generateToken();
     for (const t of ['abc', good.slice(0, -1) + (good.endsWith('a') ? 'b' : 'a'), 'cnpj_' + 'A'.repeat(39)]) {
-      assert.deepEqual([denied(access.authenticate(t)).error, denied(access.authenticate(t)).status], ['invalid_token', 401]);
+      assert.deepEqual(
+        [denied(access.authenticate(t)).error, denied(access.authenticate(t)).status],
+        ['invalid_token', 401],
+      );
     }
     assert.equal(prepared, 0);
     app.sqlite.prepare = prep;
@@ -48,7 +57,11 @@ test('token states with an injected clock: active, deactivated, expired, invalid
     const access = new ApiAccess(app.sqlite, { now: clock });
     const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' }, clock);
     const perm = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' }, clock);
-    const dated = createToken(app.sqlite, { accountId: acc.id, name: 'ci', expires: '2026-04-10', createdBy: 7 }, clock);
+    const dated = createToken(
+      app.sqlite,
+      { accountId: acc.id, name: 'ci', expires: '2026-04-10', createdBy: 7 },
+      clock,
+    );
     const days = createToken(app.sqlite, { accountId: acc.id, name: 'dev', expires: '30d', createdBy: 'cli' }, clock);
     assert.equal(dated.info.expiresAt, '2026-04-10');
     assert.equal(days.info.expiresAt, '2026-05-01');
@@ -80,10 +93,17 @@ test('token states with an injected clock: active, deactivated, expired, invalid
     granted(access.authenticate(perm.token));
 
     // Web scope: a token of another account is "not found".
-    assert.throws(() => deactivateToken(app.sqlite, perm.id, { accountId: acc.id + 1 }, clock), (x: AccountsError) => x.code === 'not_found');
+    assert.throws(
+      () => deactivateToken(app.sqlite, perm.id, { accountId: acc.id + 1 }, clock),
+      (x: AccountsError) => x.code === 'not_found',
+    );
     assert.deepEqual(
       listTokens(app.sqlite, acc.id, clock).map((t) => [t.name, t.state]),
-      [['prod', 'active'], ['ci', 'expired'], ['dev', 'active']],
+      [
+        ['prod', 'active'],
+        ['ci', 'expired'],
+        ['dev', 'active'],
+      ],
     );
   } finally {
     await cleanup();
@@ -134,7 +154,11 @@ test('what the API keeps in memory follows changes made through another connecti
     suspendAccount(app.sqlite, 'Acme');
     assert.equal(denied(access.authenticate(t.token)).error, 'account_suspended');
     reactivateAccount(app.sqlite, 'Acme');
-    assert.equal(denied(access.authenticate(t.token)).error, 'account_suspended', 'suspension invalidated the token for good');
+    assert.equal(
+      denied(access.authenticate(t.token)).error,
+      'account_suspended',
+      'suspension invalidated the token for good',
+    );
 
     app.sqlite.prepare('DELETE FROM api_tokens WHERE id = ?').run(t.info.id);
     assert.equal(denied(access.authenticate(t.token)).error, 'invalid_token');

@@ -6,7 +6,14 @@ import { test } from 'node:test';
 import { createAccount, reactivateAccount, suspendAccount } from '../../../src/domain/accounts/accounts.ts';
 import { ApiAccess } from '../../../src/domain/accounts/api-access.ts';
 import { AccountsError } from '../../../src/domain/accounts/errors.ts';
-import { activateToken, createToken, deactivateToken, getTokenInfo, listTokens, parseExpiry } from '../../../src/domain/accounts/tokens.ts';
+import {
+  activateToken,
+  createToken,
+  deactivateToken,
+  getTokenInfo,
+  listTokens,
+  parseExpiry,
+} from '../../../src/domain/accounts/tokens.ts';
 import { denied, granted } from './helpers/api-setup.ts';
 import { manualClock, tempAppDb } from './helpers/setup.ts';
 
@@ -40,20 +47,32 @@ test('suspension invalidates every token for good; reactivation needs new tokens
       assert.deepEqual([d.error, d.status], ['account_suspended', 403]);
     }
     granted(access.authenticate(t3.token)); // other accounts unaffected
-    assert.throws(() => createToken(app.sqlite, { accountId: acc.id, name: 'x', createdBy: 'cli' }, clock), (x: AccountsError) => x.code === 'invalid_state');
+    assert.throws(
+      () => createToken(app.sqlite, { accountId: acc.id, name: 'x', createdBy: 'cli' }, clock),
+      (x: AccountsError) => x.code === 'invalid_state',
+    );
     assert.throws(() => suspendAccount(app.sqlite, 'Acme', clock), AccountsError);
 
     reactivateAccount(app.sqlite, 'ACME');
     assert.throws(() => reactivateAccount(app.sqlite, 'Acme'), AccountsError);
     for (const t of [t1, t2]) assert.equal(denied(access.authenticate(t.token)).error, 'account_suspended');
-    assert.throws(() => activateToken(app.sqlite, t1.id, {}, clock), (x: AccountsError) => x.code === 'invalid_state');
-    assert.deepEqual(listTokens(app.sqlite, acc.id, clock).map((t) => t.state), ['invalidated', 'invalidated']);
+    assert.throws(
+      () => activateToken(app.sqlite, t1.id, {}, clock),
+      (x: AccountsError) => x.code === 'invalid_state',
+    );
+    assert.deepEqual(
+      listTokens(app.sqlite, acc.id, clock).map((t) => t.state),
+      ['invalidated', 'invalidated'],
+    );
     const fresh = createToken(app.sqlite, { accountId: acc.id, name: 'new', createdBy: 'cli' }, clock);
     granted(access.authenticate(fresh.token));
     // A second suspension invalidates the new token too, keeping the first date on the old ones.
     clock.set('2026-05-01T12:00:00-03:00');
     suspendAccount(app.sqlite, 'Acme', clock);
-    assert.equal(getTokenInfo(app.sqlite, t1.id, clock)?.invalidatedAt, new Date('2026-04-01T12:00:00-03:00').toISOString());
+    assert.equal(
+      getTokenInfo(app.sqlite, t1.id, clock)?.invalidatedAt,
+      new Date('2026-04-01T12:00:00-03:00').toISOString(),
+    );
     assert.equal(getTokenInfo(app.sqlite, fresh.id, clock)?.state, 'invalidated');
   } finally {
     await cleanup();

@@ -13,7 +13,19 @@ const B = makeCnpj('12ABC345', '01DE');
 test('the body: {"cnpjs": [1–1,000 strings]} and nothing else', () => {
   assert.deepEqual(readBatchRequest({ cnpjs: ['x'] }), { ok: true, cnpjs: ['x'] });
   assert.equal(readBatchRequest({ cnpjs: Array(1000).fill('x') }).ok, true);
-  for (const bad of [null, 5, 'x', [], { cnpjs: null }, { cnpjs: {} }, { cnpjs: [] }, { cnpjs: Array(1001).fill('x') }, { cnpjs: ['x', null] }, { cnpjs: ['x'], extra: 1 }, { CNPJS: ['x'] }]) {
+  for (const bad of [
+    null,
+    5,
+    'x',
+    [],
+    { cnpjs: null },
+    { cnpjs: {} },
+    { cnpjs: [] },
+    { cnpjs: Array(1001).fill('x') },
+    { cnpjs: ['x', null] },
+    { cnpjs: ['x'], extra: 1 },
+    { CNPJS: ['x'] },
+  ]) {
     const r = readBatchRequest(bad);
     assert.equal(r.ok, false, JSON.stringify(bad)?.slice(0, 40));
   }
@@ -26,6 +38,16 @@ test('counts distinct valid CNPJs; answers every input in order, each distinct C
   const asked: string[] = [];
   const results = answerBatch(plan, (c) => (asked.push(c), c === A ? exampleResponse() : null));
   assert.deepEqual(asked, [B, A, makeCnpj('99999999', '0001')].sort());
-  assert.deepEqual(results.map((r) => [r.cnpj, r.status]), [[A, 200], ['lixo', 400], [B, 404], [A, 200], [makeCnpj('99999999', '0001'), 404], ['', 400]]);
+  assert.deepEqual(
+    results.map((r) => [r.cnpj, r.status]),
+    [
+      [A, 200],
+      ['lixo', 400],
+      [B, 404],
+      [A, 200],
+      [makeCnpj('99999999', '0001'), 404],
+      ['', 400],
+    ],
+  );
   assert.equal(planBatch(['x', 'y']).distinct.length, 0);
 });

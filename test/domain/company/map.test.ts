@@ -7,7 +7,8 @@ import { mapCompany, pickRegime, secondaryCnaes } from '../../../src/domain/comp
 import type { RegimeRow } from '../../../src/storage/snapshots/tables.ts';
 import { SERPRO_EXPECTED } from '../../server/fixtures.ts';
 
-const codeTables = () => Object.fromEntries(Object.entries(SERPRO_CODE_TABLES).map(([k, v]) => [k, new Map(v)])) as unknown as CodeTables;
+const codeTables = () =>
+  Object.fromEntries(Object.entries(SERPRO_CODE_TABLES).map(([k, v]) => [k, new Map(v)])) as unknown as CodeTables;
 
 test('capital_social is exact text from integer cents', () => {
   assert.equal(moneyText(106100482923), '1061004829.23');
@@ -28,7 +29,8 @@ test('capital_social is exact text from integer cents', () => {
 test('dates: yyyymmdd integers to ISO, garbage to null', () => {
   assert.equal(isoDate(19670630), '1967-06-30');
   assert.equal(isoDate(20240229), '2024-02-29');
-  for (const bad of [0, 20230229, 2021221, 20211301, 20210100, 99999999, null, 'x']) assert.equal(isoDate(bad as number), null, String(bad));
+  for (const bad of [0, 20230229, 2021221, 20211301, 20210100, 99999999, null, 'x'])
+    assert.equal(isoDate(bad as number), null, String(bad));
 });
 
 test('CNAE mask, secondary list parsing, option flags', () => {
@@ -54,14 +56,35 @@ test('cnae_fiscal_human is cut to 100 characters ending in ...', () => {
 });
 
 test('regime: latest year; within it this CNPJ, then a non-SCP row; none → omitted', () => {
-  const row = (cnpj: string, ano: number, forma: string, scp: string | null = null): RegimeRow => ({ basico: cnpj.slice(0, 8), cnpj, ano, cnpj_scp: scp, forma, escrituracoes: 1 });
+  const row = (cnpj: string, ano: number, forma: string, scp: string | null = null): RegimeRow => ({
+    basico: cnpj.slice(0, 8),
+    cnpj,
+    ano,
+    cnpj_scp: scp,
+    forma,
+    escrituracoes: 1,
+  });
   const me = '33683111000280';
   const other = '33683111000107';
   assert.deepEqual(pickRegime([], me), {});
-  assert.equal(pickRegime([row(other, 2020, 'LUCRO REAL'), row(me, 2019, 'LUCRO PRESUMIDO')], me).regime_tributario, 'LUCRO REAL');
-  assert.equal(pickRegime([row(other, 2020, 'LUCRO REAL'), row(me, 2020, 'LUCRO PRESUMIDO')], me).regime_tributario, 'LUCRO PRESUMIDO');
-  assert.equal(pickRegime([row(me, 2020, 'LUCRO ARBITRADO', '12345678000199'), row(me, 2020, 'LUCRO REAL', '0')], me).regime_tributario, 'LUCRO REAL');
-  assert.equal(pickRegime([row('33.683.111/0002-80', 2020, 'IMUNE DO IRPJ'), row(other, 2020, 'LUCRO REAL')], me).regime_tributario, 'IMUNE DO IRPJ');
+  assert.equal(
+    pickRegime([row(other, 2020, 'LUCRO REAL'), row(me, 2019, 'LUCRO PRESUMIDO')], me).regime_tributario,
+    'LUCRO REAL',
+  );
+  assert.equal(
+    pickRegime([row(other, 2020, 'LUCRO REAL'), row(me, 2020, 'LUCRO PRESUMIDO')], me).regime_tributario,
+    'LUCRO PRESUMIDO',
+  );
+  assert.equal(
+    pickRegime([row(me, 2020, 'LUCRO ARBITRADO', '12345678000199'), row(me, 2020, 'LUCRO REAL', '0')], me)
+      .regime_tributario,
+    'LUCRO REAL',
+  );
+  assert.equal(
+    pickRegime([row('33.683.111/0002-80', 2020, 'IMUNE DO IRPJ'), row(other, 2020, 'LUCRO REAL')], me)
+      .regime_tributario,
+    'IMUNE DO IRPJ',
+  );
   const r = mapCompany({ ...serproRows(), regimes: [] }, codeTables(), []);
   assert.equal('regime_tributario' in r.company, false);
   assert.equal('ano_regime_tributario' in r.company, false);

@@ -52,7 +52,10 @@ test('HistoryReader: nothing before history.db exists, then its months newest fi
     writeMonth(db, '2026-03', '2026-02', () => ({}));
     writeMonth(db, '2026-04', '2026-03', () => ({}));
     db.close();
-    assert.deepEqual(reader.months().map((m) => m.month), ['2026-04', '2026-03']);
+    assert.deepEqual(
+      reader.months().map((m) => m.month),
+      ['2026-04', '2026-03'],
+    );
     assert.equal(reader.latestMonth(), '2026-04');
   } finally {
     reader.close();

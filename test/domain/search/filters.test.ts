@@ -20,9 +20,16 @@ function check(f: CompanyFilters, opts: { limit?: number; min?: number; source?:
   const { cnpjs } = allPages(m.search, f, opts.limit ?? 7);
   assert.deepEqual(cnpjs, expected, JSON.stringify(f));
   assert.equal(new Set(cnpjs).size, cnpjs.length, `duplicates in ${JSON.stringify(f)}`);
-  assert.ok(expected.length >= (opts.min ?? 1), `the case ${JSON.stringify(f)} should match something (${expected.length})`);
+  assert.ok(
+    expected.length >= (opts.min ?? 1),
+    `the case ${JSON.stringify(f)} should match something (${expected.length})`,
+  );
   const c = m.search.count(f, { bound: 1_000_000 });
-  assert.deepEqual({ count: c.count, exact: c.exact }, { count: expected.length, exact: true }, `count of ${JSON.stringify(f)}`);
+  assert.deepEqual(
+    { count: c.count, exact: c.exact },
+    { count: expected.length, exact: true },
+    `count of ${JSON.stringify(f)}`,
+  );
   if (opts.source) assert.equal(c.source, opts.source, `count source of ${JSON.stringify(f)}`);
   return cnpjs;
 }
@@ -30,7 +37,8 @@ function check(f: CompanyFilters, opts: { limit?: number; min?: number; source?:
 const column = <T>(sql: string) => m.oracle.db.prepare(sql).pluck().all() as T[];
 
 test('each filter alone matches the oracle, page by page, and its count', () => {
-  const top = (expr: string, from = 'est.establishments e') => column<unknown>(`SELECT ${expr} FROM ${from} GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)[0];
+  const top = (expr: string, from = 'est.establishments e') =>
+    column<unknown>(`SELECT ${expr} FROM ${from} GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)[0];
   check({ uf: ['SP'] });
   check({ uf: ['rj', 'MG'] });
   check({ municipio: [top('e.municipio') as number] });
@@ -38,7 +46,11 @@ test('each filter alone matches the oracle, page by page, and its count', () => 
   const cep8 = String(cep).padStart(8, '0');
   for (let len = 2; len <= 8; len++) check({ cep: [cep8.slice(0, len)] });
   check({ cep: ['01', '2', '99999999'].filter((p) => p.length >= 2) }, { min: 0 });
-  const cnae = String(column<number>(`SELECT cnae_fiscal FROM est.establishments WHERE cnaes_secundarios IS NOT NULL ORDER BY cnpj LIMIT 1`)[0]).padStart(7, '0');
+  const cnae = String(
+    column<number>(
+      `SELECT cnae_fiscal FROM est.establishments WHERE cnaes_secundarios IS NOT NULL ORDER BY cnpj LIMIT 1`,
+    )[0],
+  ).padStart(7, '0');
   for (let len = 2; len <= 7; len++) {
     check({ cnae: [cnae.slice(0, len)] });
     check({ cnae: [cnae.slice(0, len)], cnae_secundario: true });
@@ -90,7 +102,9 @@ test('names: every word in either name, the last one also as a prefix', () => {
   check({ q: 'zzzzzz' }, { min: 0 });
   // A word of the nome fantasia with one of the razão social.
   const [razao, fantasia] = m.oracle.db
-    .prepare(`SELECT c.razao_social, e.nome_fantasia FROM est.establishments e JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8) WHERE e.nome_fantasia IS NOT NULL AND instr(c.razao_social, e.nome_fantasia) = 0 ORDER BY e.cnpj LIMIT 1`)
+    .prepare(
+      `SELECT c.razao_social, e.nome_fantasia FROM est.establishments e JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8) WHERE e.nome_fantasia IS NOT NULL AND instr(c.razao_social, e.nome_fantasia) = 0 ORDER BY e.cnpj LIMIT 1`,
+    )
     .raw()
     .get() as [string, string];
   check({ q: `${fantasia.split(' ')[0]} ${razao.split(' ')[0]}` });
@@ -98,11 +112,17 @@ test('names: every word in either name, the last one also as a prefix', () => {
 
 test('combinations match the oracle', () => {
   check({ uf: ['SP'], situacao_cadastral: ['ativa'], porte: [1] }, { source: 'tables' });
-  check({ uf: ['SP', 'RJ'], situacao_cadastral: ['ativa', 'baixada'], matriz_filial: 'matriz', has_email: true }, { source: 'tables' });
+  check(
+    { uf: ['SP', 'RJ'], situacao_cadastral: ['ativa', 'baixada'], matriz_filial: 'matriz', has_email: true },
+    { source: 'tables' },
+  );
   check({ natureza_juridica: [2062, 2135], opc_simples: true, has_telefone: false }, { source: 'tables' });
   check({ municipio: [6001, 9701], situacao_cadastral: ['ativa'], porte: [1, 5] }, { source: 'tables' });
   check({ cnae: ['47'], uf: ['SP'] }, { source: 'tables' });
-  check({ cnae: ['4711', '56'], situacao_cadastral: ['ativa', 'baixada'], matriz_filial: 'matriz' }, { source: 'tables' });
+  check(
+    { cnae: ['4711', '56'], situacao_cadastral: ['ativa', 'baixada'], matriz_filial: 'matriz' },
+    { source: 'tables' },
+  );
   check({ municipio: [6001], has_email: true }, { source: 'index' });
   check({ cnae: ['94'], cnae_secundario: true, situacao_cadastral: ['baixada'] });
   check({ q: 'ltda', uf: ['SP'], opc_simples: true });
@@ -134,7 +154,10 @@ test('no filter, or only cnae_secundario, is refused naming a parameter; so are 
     assert.throws(() => m.search.search(f, { limit: 5 }), { name: 'InvalidFilter', param: 'q' });
     assert.throws(() => m.search.count(f), { name: 'InvalidFilter', param: 'q' });
   }
-  assert.throws(() => m.search.search({ uf: ['SP'] }, { limit: 5, after: 'x' }), { name: 'InvalidFilter', param: 'cursor' });
+  assert.throws(() => m.search.search({ uf: ['SP'] }, { limit: 5, after: 'x' }), {
+    name: 'InvalidFilter',
+    param: 'cursor',
+  });
   assert.throws(() => m.search.search({ uf: ['SP'] }, { limit: 101 }), { name: 'InvalidFilter', param: 'limit' });
 });
 
@@ -142,10 +165,20 @@ test('counts: with q past the bound, exact:false', () => {
   const all = m.oracle.companies({ q: 'ltda' });
   assert.ok(all.length > 20);
   assert.deepEqual(m.search.count({ q: 'ltda' }, { bound: 10 }), { count: 10, exact: false, source: 'index' });
-  assert.deepEqual(m.search.count({ q: 'ltda' }, { bound: all.length }), { count: all.length, exact: true, source: 'index' });
+  assert.deepEqual(m.search.count({ q: 'ltda' }, { bound: all.length }), {
+    count: all.length,
+    exact: true,
+    source: 'index',
+  });
   // Without q, counts are exact whatever the bound.
   const sp = m.oracle.companies({ uf: ['SP'] }).length;
   assert.deepEqual(m.search.count({ uf: ['SP'] }, { bound: 10 }), { count: sp, exact: true, source: 'tables' });
-  const cut = m.oracle.companies({ cep: ['0', '1'].map((d) => `${d}1234`).concat(['68']), situacao_cadastral: ['ativa'] }).length;
-  assert.equal(m.search.count({ cep: ['01234', '11234', '68'], situacao_cadastral: ['ativa'] }, { bound: 1 }).count, cut);
+  const cut = m.oracle.companies({
+    cep: ['0', '1'].map((d) => `${d}1234`).concat(['68']),
+    situacao_cadastral: ['ativa'],
+  }).length;
+  assert.equal(
+    m.search.count({ cep: ['01234', '11234', '68'], situacao_cadastral: ['ativa'] }, { bound: 1 }).count,
+    cut,
+  );
 });

@@ -44,7 +44,11 @@ export async function importMonth(inputs: string[], opts: Partial<ImportOptions>
 }
 
 /** Every CNPJ of a search, page by page (checking that no page repeats or skips one). */
-export function allPages(search: SearchIndex, filters: Parameters<SearchIndex['search']>[0], limit: number): { cnpjs: string[]; pages: number } {
+export function allPages(
+  search: SearchIndex,
+  filters: Parameters<SearchIndex['search']>[0],
+  limit: number,
+): { cnpjs: string[]; pages: number } {
   const cnpjs: string[] = [];
   let after: string | null = null;
   let pages = 0;

@@ -4,17 +4,28 @@
 import { openSqlite, type Sqlite } from '../../../src/storage/sqlite.ts';
 import { attachSnapshot } from '../../../src/storage/snapshots/attach.ts';
 import { normalizeText } from '../../../src/domain/search/normalize.ts';
-import { parseIsoDate, SITUACOES, type CompanyFilters, type PartnerFilters } from '../../../src/domain/search/filters.ts';
+import {
+  parseIsoDate,
+  SITUACOES,
+  type CompanyFilters,
+  type PartnerFilters,
+} from '../../../src/domain/search/filters.ts';
 
 export class Oracle {
   readonly db: Sqlite;
   constructor(snapshotDir: string) {
     this.db = openSqlite(':memory:');
     attachSnapshot(this.db, snapshotDir);
-    this.db.function('norm', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? ` ${normalizeText(s)} ` : ' '));
+    this.db.function('norm', { deterministic: true }, (s: unknown) =>
+      typeof s === 'string' ? ` ${normalizeText(s)} ` : ' ',
+    );
     // A CEP as its 8 digits the way the response shows it (an integer padded; 7-digit text padded).
     this.db.function('cep8', { deterministic: true }, (v: unknown) =>
-      typeof v === 'number' || typeof v === 'bigint' ? String(v).padStart(8, '0') : typeof v === 'string' && /^\d{7,8}$/.test(v) ? v.padStart(8, '0') : null,
+      typeof v === 'number' || typeof v === 'bigint'
+        ? String(v).padStart(8, '0')
+        : typeof v === 'string' && /^\d{7,8}$/.test(v)
+          ? v.padStart(8, '0')
+          : null,
     );
   }
 
@@ -39,7 +50,9 @@ export class Oracle {
       const names = f.municipio.filter((m) => typeof m === 'string').map((m) => normalizeText(m as string));
       const codes = f.municipio.filter((m) => typeof m === 'number');
       // By name: the codes of the municípios code table with that name (the uf filter applies as usual).
-      const byName = names.length ? `OR e.municipio IN (SELECT code FROM reg.municipios WHERE trim(norm(description)) IN (${names.map(() => '?').join(', ')}))` : '';
+      const byName = names.length
+        ? `OR e.municipio IN (SELECT code FROM reg.municipios WHERE trim(norm(description)) IN (${names.map(() => '?').join(', ')}))`
+        : '';
       w.push(`(e.municipio IN (${codes.map(() => '?').join(', ') || 'NULL'}) ${byName})`);
       a.push(...codes, ...names);
     }
@@ -51,11 +64,18 @@ export class Oracle {
       const one = (p: string) => {
         a.push(p.length, p);
         if (f.cnae_secundario) a.push(`%,${p}%`);
-        return `(typeof(e.cnae_fiscal) = 'integer' AND substr(printf('%07d', e.cnae_fiscal), 1, ?) = ?` + (f.cnae_secundario ? ` OR (',' || e.cnaes_secundarios) LIKE ?)` : ')');
+        return (
+          `(typeof(e.cnae_fiscal) = 'integer' AND substr(printf('%07d', e.cnae_fiscal), 1, ?) = ?` +
+          (f.cnae_secundario ? ` OR (',' || e.cnaes_secundarios) LIKE ?)` : ')')
+        );
       };
       w.push(`(${f.cnae.map(one).join(' OR ')})`);
     }
-    if (f.situacao_cadastral?.length) inList('e.situacao_cadastral', f.situacao_cadastral.map((s) => SITUACOES[s]));
+    if (f.situacao_cadastral?.length)
+      inList(
+        'e.situacao_cadastral',
+        f.situacao_cadastral.map((s) => SITUACOES[s]),
+      );
     if (f.matriz_filial) inList('e.matriz_filial', [f.matriz_filial === 'matriz' ? 1 : 2]);
     if (f.natureza_juridica?.length) inList('c.natureza_juridica', f.natureza_juridica);
     if (f.porte?.length) inList('c.porte', f.porte);
@@ -66,8 +86,10 @@ export class Oracle {
     flag(f.opc_mei, `s.opcao_mei = 'S'`);
     flag(f.has_email, `trim(e.email) <> ''`);
     flag(f.has_telefone, `e.telefone_1 IS NOT NULL OR e.telefone_2 IS NOT NULL`);
-    if (f.inicio_atividade_min !== undefined) w.push(`e.data_inicio_atividade >= ${parseIsoDate(f.inicio_atividade_min)}`);
-    if (f.inicio_atividade_max !== undefined) w.push(`e.data_inicio_atividade <= ${parseIsoDate(f.inicio_atividade_max)}`);
+    if (f.inicio_atividade_min !== undefined)
+      w.push(`e.data_inicio_atividade >= ${parseIsoDate(f.inicio_atividade_min)}`);
+    if (f.inicio_atividade_max !== undefined)
+      w.push(`e.data_inicio_atividade <= ${parseIsoDate(f.inicio_atividade_max)}`);
     // Cents past 2^53 are the TEXT of their digits: compared as their REAL (the bounds are numbers too).
     const capital = `CASE typeof(c.capital_social_cents) WHEN 'integer' THEN c.capital_social_cents WHEN 'text' THEN CAST(c.capital_social_cents AS REAL) END`;
     if (f.capital_social_min !== undefined) w.push(`${capital} >= ${Math.round(f.capital_social_min * 100)}`);
@@ -89,12 +111,18 @@ export class Oracle {
 
   /** Every matching partner rowid, in order. */
   partners(f: PartnerFilters, key: (stored: string | null) => boolean): number[] {
-    const rows = this.db.prepare('SELECT rowid AS id, nome, cnpj_cpf FROM reg.partners ORDER BY rowid').all() as { id: number; nome: string | null; cnpj_cpf: string | null }[];
+    const rows = this.db.prepare('SELECT rowid AS id, nome, cnpj_cpf FROM reg.partners ORDER BY rowid').all() as {
+      id: number;
+      nome: string | null;
+      cnpj_cpf: string | null;
+    }[];
     const words = f.nome === undefined ? [] : [...new Set(normalizeText(f.nome).split(' '))];
     return rows
       .filter((r) => {
         const name = ` ${normalizeText(r.nome ?? '')} `;
-        const ok = words.every((w, i) => (i === words.length - 1 && w.length >= 2 ? name.includes(` ${w}`) : name.includes(` ${w} `)));
+        const ok = words.every((w, i) =>
+          i === words.length - 1 && w.length >= 2 ? name.includes(` ${w}`) : name.includes(` ${w} `),
+        );
         return ok && (f.cnpj_cpf === undefined || key(r.cnpj_cpf));
       })
       .map((r) => r.id);

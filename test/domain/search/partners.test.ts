@@ -20,7 +20,12 @@ function walk(f: PartnerFilters, limit: number): number[] {
   for (let i = 0; i < 1000; i++) {
     const page = m.search.partners(f, { limit, after: afterId });
     for (const r of page.rows) {
-      const id = m.oracle.db.prepare('SELECT rowid FROM reg.partners WHERE nome IS ? AND cnpj_cpf IS ? AND rowid > ? ORDER BY rowid LIMIT 1').pluck().get(r.nome_socio || null, r.cnpj_cpf_socio || null, afterId ?? ids[ids.length - 1] ?? -1) as number;
+      const id = m.oracle.db
+        .prepare(
+          'SELECT rowid FROM reg.partners WHERE nome IS ? AND cnpj_cpf IS ? AND rowid > ? ORDER BY rowid LIMIT 1',
+        )
+        .pluck()
+        .get(r.nome_socio || null, r.cnpj_cpf_socio || null, afterId ?? ids[ids.length - 1] ?? -1) as number;
       ids.push(id);
     }
     if (page.next === null) return ids;
@@ -36,7 +41,10 @@ function check(f: PartnerFilters, key: (stored: string | null) => boolean = () =
 }
 
 test('by name words, the last one also a prefix', () => {
-  const names = m.oracle.db.prepare(`SELECT nome FROM reg.partners WHERE nome IS NOT NULL ORDER BY rowid LIMIT 40`).pluck().all() as string[];
+  const names = m.oracle.db
+    .prepare(`SELECT nome FROM reg.partners WHERE nome IS NOT NULL ORDER BY rowid LIMIT 40`)
+    .pluck()
+    .all() as string[];
   const first = names[0].split(' ');
   check({ nome: first[0] });
   check({ nome: first[0].slice(0, 3).toLowerCase() });
@@ -46,20 +54,35 @@ test('by name words, the last one also a prefix', () => {
 });
 
 test('by cnpj_cpf: masked CPF, full CPF (six middle digits), partner company CNPJ; with a name', () => {
-  const masked = m.oracle.db.prepare(`SELECT cnpj_cpf FROM reg.partners WHERE cnpj_cpf LIKE '***%' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`).pluck().get() as string;
+  const masked = m.oracle.db
+    .prepare(`SELECT cnpj_cpf FROM reg.partners WHERE cnpj_cpf LIKE '***%' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)
+    .pluck()
+    .get() as string;
   check({ cnpj_cpf: masked }, (s) => s === masked);
   const six = masked.slice(3, 9);
   const fullCpf = `123${six}45`;
   check({ cnpj_cpf: fullCpf }, (s) => s === masked);
-  check({ cnpj_cpf: `${fullCpf.slice(0, 3)}.${fullCpf.slice(3, 6)}.${fullCpf.slice(6, 9)}-${fullCpf.slice(9)}` }, (s) => s === masked);
-  const company = m.oracle.db.prepare(`SELECT cnpj_cpf FROM reg.partners WHERE length(cnpj_cpf) = 14 ORDER BY rowid LIMIT 1`).pluck().get() as string;
+  check(
+    { cnpj_cpf: `${fullCpf.slice(0, 3)}.${fullCpf.slice(3, 6)}.${fullCpf.slice(6, 9)}-${fullCpf.slice(9)}` },
+    (s) => s === masked,
+  );
+  const company = m.oracle.db
+    .prepare(`SELECT cnpj_cpf FROM reg.partners WHERE length(cnpj_cpf) = 14 ORDER BY rowid LIMIT 1`)
+    .pluck()
+    .get() as string;
   check({ cnpj_cpf: company }, (s) => s === company);
-  const name = m.oracle.db.prepare('SELECT nome FROM reg.partners WHERE cnpj_cpf = ? LIMIT 1').pluck().get(masked) as string;
+  const name = m.oracle.db
+    .prepare('SELECT nome FROM reg.partners WHERE cnpj_cpf = ? LIMIT 1')
+    .pluck()
+    .get(masked) as string;
   check({ nome: name, cnpj_cpf: masked }, (s) => s === masked);
   check({ nome: 'zzzzqqq', cnpj_cpf: masked }, (s) => s === masked, 0);
   assert.equal(partnerKeyTerm('12345'), null);
   assert.equal(partnerKeyTerm('11.222.333/0001-00'), null, 'bad check digits');
-  assert.throws(() => m.search.partners({ cnpj_cpf: 'abc' }, { limit: 5 }), { name: 'InvalidFilter', param: 'cnpj_cpf' });
+  assert.throws(() => m.search.partners({ cnpj_cpf: 'abc' }, { limit: 5 }), {
+    name: 'InvalidFilter',
+    param: 'cnpj_cpf',
+  });
   assert.throws(() => m.search.partners({}, { limit: 5 }), { name: 'InvalidFilter' });
 });
 
@@ -72,7 +95,9 @@ test("each row: the partner's fields and its company's head office", () => {
     )
     .get() as { nome: string; basico: string; cnpj: string; uf: string; razao_social: string } | undefined;
   assert.ok(row, 'the fixture has a partner of a company with branches');
-  const hits = m.search.partners({ nome: row.nome }, { limit: 100 }).rows.filter((h) => h.company.cnpj?.startsWith(row.basico));
+  const hits = m.search
+    .partners({ nome: row.nome }, { limit: 100 })
+    .rows.filter((h) => h.company.cnpj?.startsWith(row.basico));
   assert.equal(hits.length >= 1, true);
   const h = hits[0];
   assert.equal(h.company.cnpj, row.cnpj);
@@ -80,5 +105,12 @@ test("each row: the partner's fields and its company's head office", () => {
   assert.equal(h.company.uf, row.uf);
   assert.match(h.company.situacao_cadastral, /^(ATIVA|BAIXADA|INAPTA|SUSPENSA|NULA)$/);
   assert.ok(h.company.municipio.length > 0);
-  assert.deepEqual(Object.keys(h).sort(), ['cnpj_cpf_socio', 'company', 'data_entrada', 'faixa_etaria', 'nome_socio', 'qualificacao_socio']);
+  assert.deepEqual(Object.keys(h).sort(), [
+    'cnpj_cpf_socio',
+    'company',
+    'data_entrada',
+    'faixa_etaria',
+    'nome_socio',
+    'qualificacao_socio',
+  ]);
 });

@@ -28,7 +28,9 @@ test('normalisation: accents, case, punctuation, compatibility forms', () => {
 
 test('the FTS tokenizer splits plain-ASCII names exactly as normalizeText (the build relies on it)', () => {
   const db = openSqlite(':memory:');
-  db.exec("CREATE VIRTUAL TABLE t USING fts5(doc, content='', detail=none, columnsize=0, tokenize='ascii tokenchars _')");
+  db.exec(
+    "CREATE VIRTUAL TABLE t USING fts5(doc, content='', detail=none, columnsize=0, tokenize='ascii tokenchars _')",
+  );
   db.exec("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'row')");
   const r = new Rng(14);
   const alphabet = ' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^`abcdefghijklmnopqrstuvwxyz{|}~';
@@ -46,23 +48,67 @@ test('the FTS tokenizer splits plain-ASCII names exactly as normalizeText (the b
 
 test('name prefix terms: the first 3 characters of each word of the names that starts with a letter', () => {
   assert.equal(namePrefixTerms('OPEN KNOWLEDGE BRASIL', 'A.B. CAFÉ'), ' _wope _wkno _wbra _wcaf');
-  assert.equal(namePrefixTerms('26.775.009 JOAO 1ABC DE LI-MA', null), ' _wjoa', 'digits first, or shorter than 3: none');
-  assert.equal(namePrefixTerms('AÇOUGUE SÃO JOSÉ', 'LOJA_URJ'), ' _waco _wsao _wjos _wloj _wurj', 'accents and `_`: normalised first');
+  assert.equal(
+    namePrefixTerms('26.775.009 JOAO 1ABC DE LI-MA', null),
+    ' _wjoa',
+    'digits first, or shorter than 3: none',
+  );
+  assert.equal(
+    namePrefixTerms('AÇOUGUE SÃO JOSÉ', 'LOJA_URJ'),
+    ' _waco _wsao _wjos _wloj _wurj',
+    'accents and `_`: normalised first',
+  );
   assert.equal(namePrefixTerms(null, 42), '');
   // Random names: the terms of the words normalizeText makes (the words the document holds).
   const r = new Rng(15);
-  const alphabet = ' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~ÇÃÉçãé';
+  const alphabet =
+    ' !"#$%&\'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~ÇÃÉçãé';
   const name = () => Array.from({ length: r.int(40) }, () => alphabet[r.int(alphabet.length)]).join('');
   for (let i = 0; i < 500; i++) {
     const [a, b] = [name(), name()];
-    const expected = normalizeText(`${a} ${b}`).split(' ').filter((w) => w.length >= 3 && /^[a-z]/.test(w)).map((w) => ` _w${w.slice(0, 3)}`).join('');
+    const expected = normalizeText(`${a} ${b}`)
+      .split(' ')
+      .filter((w) => w.length >= 3 && /^[a-z]/.test(w))
+      .map((w) => ` _w${w.slice(0, 3)}`)
+      .join('');
     assert.equal(namePrefixTerms(a, b), expected, JSON.stringify([a, b]));
   }
 });
 
 const cnpj = (base: string, order = '0001') => base + order + checkDigits(base + order);
 const est = (base: string, order: string, fantasia: string, uf = 'SP') =>
-  rec(base, order, cnpj(base, order).slice(12), order === '0001' ? '1' : '2', fantasia, '02', '20200101', '00', '', '', '20200101', '4711302', '', 'RUA', 'A', '1', '', 'CENTRO', '01001000', uf, '7107', '', '', '', '', '', '', '', '', '');
+  rec(
+    base,
+    order,
+    cnpj(base, order).slice(12),
+    order === '0001' ? '1' : '2',
+    fantasia,
+    '02',
+    '20200101',
+    '00',
+    '',
+    '',
+    '20200101',
+    '4711302',
+    '',
+    'RUA',
+    'A',
+    '1',
+    '',
+    'CENTRO',
+    '01001000',
+    uf,
+    '7107',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+  );
 const emp = (base: string, razao: string) => rec(base, razao, '2062', '49', '1000,00', '01', '');
 
 const NAMES: [string, string, string][] = [
@@ -84,8 +130,16 @@ const NAMES: [string, string, string][] = [
     i % 3 === 0 ? 'LOJA COMERCIO' : `XYAB${i.toString(36).toUpperCase()}Q COMERCIO`,
     i % 3 === 0 ? `BAR XYAB${i}` : '',
   ]),
-  ...Array.from({ length: SCAN_BUDGET + 100 }, (_, i): [string, string, string] => [String(50000000 + i), 'XYAZ QWEZ COMERCIO', '']),
-  ...Array.from({ length: MAX_EXPANSION + 2 }, (_, i): [string, string, string] => [String(70000000 + i), `QWER${i.toString(36).toUpperCase()} COMERCIO`, i % 2 ? 'LOJA' : '']),
+  ...Array.from({ length: SCAN_BUDGET + 100 }, (_, i): [string, string, string] => [
+    String(50000000 + i),
+    'XYAZ QWEZ COMERCIO',
+    '',
+  ]),
+  ...Array.from({ length: MAX_EXPANSION + 2 }, (_, i): [string, string, string] => [
+    String(70000000 + i),
+    `QWER${i.toString(36).toUpperCase()} COMERCIO`,
+    i % 2 ? 'LOJA' : '',
+  ]),
   ['99999999', 'AXYZ COMERCIO', 'LOJAXY'],
 ];
 
@@ -93,13 +147,24 @@ let m: Imported;
 let dump: string;
 before(async () => {
   dump = tempDir();
-  writeZip(path.join(dump, 'Empresas0.zip'), 'K3241.K03200Y0.D60913.EMPRECSV', NAMES.map(([b, r]) => emp(b, r)).join(''));
-  writeZip(path.join(dump, 'Estabelecimentos0.zip'), 'K3241.K03200Y0.D60913.ESTABELE', NAMES.map(([b, , f]) => est(b, '0001', f)).join('') + est('11111111', '0002', 'FILIAL DO PÃO', 'RJ'));
+  writeZip(
+    path.join(dump, 'Empresas0.zip'),
+    'K3241.K03200Y0.D60913.EMPRECSV',
+    NAMES.map(([b, r]) => emp(b, r)).join(''),
+  );
+  writeZip(
+    path.join(dump, 'Estabelecimentos0.zip'),
+    'K3241.K03200Y0.D60913.ESTABELE',
+    NAMES.map(([b, , f]) => est(b, '0001', f)).join('') + est('11111111', '0002', 'FILIAL DO PÃO', 'RJ'),
+  );
   // Partners: "maria" with a heavy prefix (xy, qw) or not; the zz ones are rejected by a check.
   // SCAN_BUDGET "JOSE ZZ" rows first: a lone xy (more than MAX_OR words) is then rejected past its
   // budget on the first page and goes on with xy* (partners.ts).
   const lead = Array.from({ length: SCAN_BUDGET + 10 }, () => ['50000000', 'JOSE ZZ']);
-  const partners = [...lead, ...NAMES.filter(([b]) => Number(b) >= 50000000).map(([b, r]) => [b, `MARIA ${r.split(' ')[0]}`])].map(([b, n], i) =>
+  const partners = [
+    ...lead,
+    ...NAMES.filter(([b]) => Number(b) >= 50000000).map(([b, r]) => [b, `MARIA ${r.split(' ')[0]}`]),
+  ].map(([b, n], i) =>
     rec(b, '2', `${n} SILVA`, `***${String(i).padStart(6, '0')}**`, '49', '20200101', '', '', '', '', '4'),
   );
   writeZip(path.join(dump, 'Socios0.zip'), 'K3241.K03200Y0.D60913.SOCIOCSV', partners.join(''));
@@ -122,11 +187,18 @@ test('accents and case: "sao joao" finds SÃO JOÃO and SAO JOAO; each word from
   assert.deepEqual(find('12345678901'), ['55555555'], 'digits are words too');
   assert.deepEqual(find('loja urj agua m7107'), ['77777777']);
   assert.equal(m.search.count({ uf: ['SP'] }).count, NAMES.length, 'every establishment but the RJ branch');
-  assert.deepEqual(m.search.search({ uf: ['RJ'] }, { limit: 100 }).cnpjs.map((c) => c.slice(0, 8)), ['11111111']);
+  assert.deepEqual(
+    m.search.search({ uf: ['RJ'] }, { limit: 100 }).cnpjs.map((c) => c.slice(0, 8)),
+    ['11111111'],
+  );
 });
 
 test('the last word is also a prefix (2 characters or more); the others are exact', () => {
-  assert.deepEqual(find('jo'), ['11111111', '11111111', '22222222', '33333333', '44444444'], 'joao, joana, jose, josefina, joias');
+  assert.deepEqual(
+    find('jo'),
+    ['11111111', '11111111', '22222222', '33333333', '44444444'],
+    'joao, joana, jose, josefina, joias',
+  );
   assert.deepEqual(find('jos'), ['33333333', '44444444']);
   assert.deepEqual(find('josefina'), ['44444444']);
   assert.deepEqual(find('jos comercial'), [], 'jos is not the last word: exact, and no name holds it');
@@ -160,31 +232,43 @@ const HEAVY = [
   { q: 'comercio xya', uf: ['SP'] },
 ];
 
-test('a prefix of too many words held by few establishments is FTS5\'s `word*`: the oracle\'s answers, exact counts', () => {
+test("a prefix of too many words held by few establishments is FTS5's `word*`: the oracle's answers, exact counts", () => {
   // Each part's vocabulary counts the establishments and the partner rows holding each word.
-  const docs = (w: string, column: 'est_docs' | 'partner_docs') => ['search.db', 'search-1.db'].reduce((n, f) => {
-    const db = openSqlite(path.join(m.summary.dir, f), { readonly: true });
-    try {
-      return n + ((db.prepare(`SELECT ${column} FROM vocabulary WHERE term = ?`).pluck().get(w) as number | undefined) ?? 0);
-    } finally {
-      db.close();
-    }
-  }, 0);
+  const docs = (w: string, column: 'est_docs' | 'partner_docs') =>
+    ['search.db', 'search-1.db'].reduce((n, f) => {
+      const db = openSqlite(path.join(m.summary.dir, f), { readonly: true });
+      try {
+        return (
+          n +
+          ((db.prepare(`SELECT ${column} FROM vocabulary WHERE term = ?`).pluck().get(w) as number | undefined) ?? 0)
+        );
+      } finally {
+        db.close();
+      }
+    }, 0);
   assert.equal(docs('comercio', 'est_docs'), m.oracle.companies({ q: 'comercio' }).length);
   assert.equal(docs('comercio', 'partner_docs'), 0);
-  assert.equal(docs('maria', 'est_docs'), m.oracle.companies({ q: 'maria' }).length, 'a word of company and partner names');
+  assert.equal(
+    docs('maria', 'est_docs'),
+    m.oracle.companies({ q: 'maria' }).length,
+    'a word of company and partner names',
+  );
   assert.equal(docs('maria', 'partner_docs'), m.oracle.partners({ nome: 'maria' }, () => true).length);
   assert.deepEqual(m.search.plan({ q: 'comercio xyab' }).clauses.at(-1), { param: 'q', terms: [], prefix: 'xyab' });
   for (const f of HEAVY) {
     const expected = m.oracle.companies(f);
-    for (const limit of [7, 100]) assert.deepEqual(allPages(m.search, f, limit).cnpjs, expected, `${JSON.stringify(f)} limit ${limit}`);
+    for (const limit of [7, 100])
+      assert.deepEqual(allPages(m.search, f, limit).cnpjs, expected, `${JSON.stringify(f)} limit ${limit}`);
     assert.deepEqual(m.search.count(f), { count: expected.length, exact: true, source: 'index' }, JSON.stringify(f));
   }
   // A first page is never cut short by rejections: the ZZ rows are not candidates.
-  assert.deepEqual(m.search.search({ q: 'comercio qwer' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qwer' }).slice(0, 20));
+  assert.deepEqual(
+    m.search.search({ q: 'comercio qwer' }, { limit: 20 }).cnpjs,
+    m.oracle.companies({ q: 'comercio qwer' }).slice(0, 20),
+  );
 });
 
-test('an index built before the words\' counts and the prefix terms checks such a prefix on the rows, with the same answers', () => {
+test("an index built before the words' counts and the prefix terms checks such a prefix on the rows, with the same answers", () => {
   const dir = tempDir();
   const sqlite = openSqlite(':memory:');
   try {
@@ -199,22 +283,35 @@ test('an index built before the words\' counts and the prefix terms checks such 
     }
     attachSnapshot(sqlite, m.summary.dir);
     assert.deepEqual(attachSearch(sqlite, dir), { parts: 2 });
-    const old = new SearchIndex({ search: { sqlite, parts: ['srch', 'srch1'] }, codeTables: m.registry.snapshot!.codeTables });
+    const old = new SearchIndex({
+      search: { sqlite, parts: ['srch', 'srch1'] },
+      codeTables: m.registry.snapshot!.codeTables,
+    });
     assert.equal(old.plan({ q: 'comercio xy' }).clauses.at(-1)!.checked, true);
     assert.deepEqual(old.plan({ q: 'xyab' }).clauses, [{ param: 'q', terms: [], prefix: 'xyab', checked: true }]);
     assert.equal(old.plan({ q: 'xya' }).clauses[0].checked, true);
-    for (const f of [{ q: 'comercio xy' }, { q: 'qw', uf: ['SP'] }, { q: 'xya' }, { q: 'xyab', uf: ['SP'] }]) assert.deepEqual(allPages(old, f, 7).cnpjs, m.oracle.companies(f), JSON.stringify(f));
+    for (const f of [{ q: 'comercio xy' }, { q: 'qw', uf: ['SP'] }, { q: 'xya' }, { q: 'xyab', uf: ['SP'] }])
+      assert.deepEqual(allPages(old, f, 7).cnpjs, m.oracle.companies(f), JSON.stringify(f));
   } finally {
     sqlite.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('a prefix of too many words, checked on the rows: the oracle\'s answers, pages, counts', () => {
+test("a prefix of too many words, checked on the rows: the oracle's answers, pages, counts", () => {
   // The bounds at 0: the row checks whatever the words' counts (on a full month, prefixes of
   // more than PREFIX_FALLBACK_DOCS establishments).
-  const checked = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0, prefixFallbackDocs: 0 });
-  assert.deepEqual(checked.plan({ q: 'comercio xyab' }).clauses.at(-1), { param: 'q', terms: [], prefix: 'xyab', checked: true });
+  const checked = new SearchIndex(m.registry.snapshot!, {
+    ...PLAN_DEFAULTS,
+    prefixQueryDocs: 0,
+    prefixFallbackDocs: 0,
+  });
+  assert.deepEqual(checked.plan({ q: 'comercio xyab' }).clauses.at(-1), {
+    param: 'q',
+    terms: [],
+    prefix: 'xyab',
+    checked: true,
+  });
   // Two and three letters are terms of the index, never checked; a longer prefix is checked on
   // the names that hold a word starting with its first three letters.
   assert.deepEqual(checked.plan({ q: 'xya' }).clauses, [{ param: 'q', terms: ['_wxya'] }]);
@@ -226,7 +323,8 @@ test('a prefix of too many words, checked on the rows: the oracle\'s answers, pa
   ]);
   for (const f of HEAVY) {
     const expected = m.oracle.companies(f);
-    for (const limit of [1, 7, 100]) assert.deepEqual(allPages(checked, f, limit).cnpjs, expected, `${JSON.stringify(f)} limit ${limit}`);
+    for (const limit of [1, 7, 100])
+      assert.deepEqual(allPages(checked, f, limit).cnpjs, expected, `${JSON.stringify(f)} limit ${limit}`);
     assert.deepEqual(checked.count(f), { count: expected.length, exact: true, source: 'index' }, JSON.stringify(f));
   }
   assert.equal(m.oracle.companies({ q: 'loja xyab' }).length, Math.ceil((MAX_OR + 2) / 3), 'xyab in the nome fantasia');
@@ -235,8 +333,15 @@ test('a prefix of too many words, checked on the rows: the oracle\'s answers, pa
   // what the OR of the qwer words should (here at once), the OR goes on and fills the page; when
   // the OR would cost more than the checks (here an hour), they end the page empty, with a cursor.
   const quickOr = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0, orMsPerWord: 1e-9 });
-  assert.deepEqual(quickOr.search({ q: 'comercio qwer' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio qwer' }).slice(0, 20));
-  const slowOr = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0, orMsPerWord: 3_600_000 });
+  assert.deepEqual(
+    quickOr.search({ q: 'comercio qwer' }, { limit: 20 }).cnpjs,
+    m.oracle.companies({ q: 'comercio qwer' }).slice(0, 20),
+  );
+  const slowOr = new SearchIndex(m.registry.snapshot!, {
+    ...PLAN_DEFAULTS,
+    prefixQueryDocs: 0,
+    orMsPerWord: 3_600_000,
+  });
   const empty = slowOr.search({ q: 'comercio qwer' }, { limit: 20 });
   assert.equal(empty.cnpjs.length, 0);
   assert.ok(empty.next !== null && empty.next < '6', 'the cursor stops among the zz rows');
@@ -245,15 +350,25 @@ test('a prefix of too many words, checked on the rows: the oracle\'s answers, pa
   // with a cursor; so it does when `xyab*` would cost more than those checks (here: an hour).
   // Once the checks took what `xyab*` should (~1 ms: ~2,000 documents), it goes on with `xyab*` and
   // fills the page (and a count is exact).
-  const slowStar = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0, starMsPerDoc: 3_600_000 });
+  const slowStar = new SearchIndex(m.registry.snapshot!, {
+    ...PLAN_DEFAULTS,
+    prefixQueryDocs: 0,
+    starMsPerDoc: 3_600_000,
+  });
   for (const engine of [checked, slowStar]) {
     const short = engine.search({ q: 'comercio xyab' }, { limit: 20 });
     assert.equal(short.cnpjs.length, 0);
     assert.ok(short.next !== null && short.next < '6', 'the cursor stops among the zz rows');
   }
   const fallback = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0 });
-  assert.equal(fallback.plan({ q: 'comercio xyab' }).clauses.at(-1)!.switchMs, m.oracle.companies({ q: 'xyab' }).length * PLAN_DEFAULTS.starMsPerDoc);
-  assert.deepEqual(fallback.search({ q: 'comercio xyab' }, { limit: 20 }).cnpjs, m.oracle.companies({ q: 'comercio xyab' }).slice(0, 20));
+  assert.equal(
+    fallback.plan({ q: 'comercio xyab' }).clauses.at(-1)!.switchMs,
+    m.oracle.companies({ q: 'xyab' }).length * PLAN_DEFAULTS.starMsPerDoc,
+  );
+  assert.deepEqual(
+    fallback.search({ q: 'comercio xyab' }, { limit: 20 }).cnpjs,
+    m.oracle.companies({ q: 'comercio xyab' }).slice(0, 20),
+  );
   for (const f of HEAVY) {
     const expected = m.oracle.companies(f);
     assert.deepEqual(allPages(fallback, f, 7).cnpjs, expected, JSON.stringify(f));
@@ -276,7 +391,16 @@ test('partners: a prefix of too many words is checked on the names, with another
     throw new Error('runaway paging');
   };
   for (const nome of ['maria xy', 'maria qw', 'silva qw', 'xy', 'qw', 'maria xyaz']) {
-    const expected = m.oracle.partners({ nome }, () => true).map((rowid) => Number((m.oracle.db.prepare('SELECT cnpj_cpf FROM reg.partners WHERE rowid = ?').pluck().get(rowid) as string).slice(3, 9)));
+    const expected = m.oracle
+      .partners({ nome }, () => true)
+      .map((rowid) =>
+        Number(
+          (m.oracle.db.prepare('SELECT cnpj_cpf FROM reg.partners WHERE rowid = ?').pluck().get(rowid) as string).slice(
+            3,
+            9,
+          ),
+        ),
+      );
     assert.ok(expected.length > 0, nome);
     for (const limit of [1, 20, 100]) assert.deepEqual(walk(nome, limit), expected, `${nome} limit ${limit}`);
     // By default these few partner rows make each prefix `word*`: the same rows.
@@ -296,7 +420,19 @@ test('partners: a prefix of too many words is checked on the names, with another
 });
 
 test('query text is never FTS5 syntax', () => {
-  for (const q of ['"', 'ltda"', 'NEAR(sao joao)', 'sao OR joao', 'sao AND NOT joao', '*', 'joa*', '^sao', 'col:joao', '(((', "'; DROP TABLE x; --"]) {
+  for (const q of [
+    '"',
+    'ltda"',
+    'NEAR(sao joao)',
+    'sao OR joao',
+    'sao AND NOT joao',
+    '*',
+    'joa*',
+    '^sao',
+    'col:joao',
+    '(((',
+    "'; DROP TABLE x; --",
+  ]) {
     const r = q.replace(/[^\p{L}\p{N}]+/gu, '') === '' ? null : m.search.search({ q }, { limit: 10 });
     if (r) assert.ok(Array.isArray(r.cnpjs), q);
     else assert.throws(() => m.search.search({ q }, { limit: 10 }), /no word/);

@@ -37,13 +37,21 @@ test('same items as watchedChanges, limit and total', () => {
   const reader = openHistoryReader(dataDir)!;
   try {
     // Every establishment order of every base, some with nothing, in CNPJ order.
-    const list = Array.from({ length: 200 }, (_, b) => ['0001', '0002', '0003'].map((o) => est(10_000_000 + b, o))).flat().sort();
+    const list = Array.from({ length: 200 }, (_, b) => ['0001', '0002', '0003'].map((o) => est(10_000_000 + b, o)))
+      .flat()
+      .sort();
     const expected = watchedChanges(reader, '2026-03', list);
     assert.ok(expected.length > 300, `a real fixture: ${expected.length}`);
     assert.deepEqual(watchlistChanges(reader, '2026-03', list, 100_000), { items: expected, total: expected.length });
-    assert.deepEqual(watchlistChanges(reader, '2026-03', list, 50), { items: expected.slice(0, 50), total: expected.length });
+    assert.deepEqual(watchlistChanges(reader, '2026-03', list, 50), {
+      items: expected.slice(0, 50),
+      total: expected.length,
+    });
     // April: one establishment's own change, and its company's shown under each of its 3 listed establishments.
-    assert.deepEqual(watchlistChanges(reader, '2026-04', list, 50), { items: watchedChanges(reader, '2026-04', list), total: 4 });
+    assert.deepEqual(watchlistChanges(reader, '2026-04', list, 50), {
+      items: watchedChanges(reader, '2026-04', list),
+      total: 4,
+    });
     assert.deepEqual(watchlistChanges(reader, '2026-03', [], 50), { items: [], total: 0 });
     assert.deepEqual(watchlistChanges(reader, '2026-05', list, 50), { items: [], total: 0 });
   } finally {

@@ -78,10 +78,24 @@ test('the limit: a list that does not fit adds nothing and says how many remain;
     assert.ok(ok.ok);
     assert.equal(ok.used, 5);
     assert.equal(addWatched(sqlite, accountId, [l[0]!], NOW).ok, true, 'a watched CNPJ at the limit is fine');
-    assert.deepEqual(addWatched(sqlite, accountId, [l[7]!], NOW), { ok: false, needed: 1, remaining: 0, used: 5, limit: 5, plan: 'Teste' });
+    assert.deepEqual(addWatched(sqlite, accountId, [l[7]!], NOW), {
+      ok: false,
+      needed: 1,
+      remaining: 0,
+      used: 5,
+      limit: 5,
+      plan: 'Teste',
+    });
     // A limit lowered under the usage: nothing removed, remaining 0 (never negative).
     setPlan(sqlite, 'Teste', { watchlistLimit: 2 });
-    assert.deepEqual(addWatched(sqlite, accountId, [l[7]!], NOW), { ok: false, needed: 1, remaining: 0, used: 5, limit: 2, plan: 'Teste' });
+    assert.deepEqual(addWatched(sqlite, accountId, [l[7]!], NOW), {
+      ok: false,
+      needed: 1,
+      remaining: 0,
+      used: 5,
+      limit: 2,
+      plan: 'Teste',
+    });
     assert.equal(watchedCnpjs(sqlite, accountId).length, 5);
   } finally {
     await cleanup();
@@ -123,7 +137,10 @@ test('concurrent processes never pass the limit: one at a time and whole lists',
     await Promise.all(singles.map((w) => w.ready()));
     fs.writeFileSync(path.join(dir, 'go'), '');
     const counts = await Promise.all(singles.map((w) => w.done));
-    assert.equal(counts.reduce((a, b) => a + b, 0), 12);
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      12,
+    );
     assert.equal(watchedCnpjs(sqlite, accountId).length, 12);
 
     fs.rmSync(path.join(dir, 'go'));
@@ -145,11 +162,17 @@ test('pages by CNPJ: limit+1 read, no empty last page, cursors bound to the list
     const l = list(7).sort();
     addWatched(sqlite, accountId, l, NOW);
     const p1 = watchedPage(sqlite, accountId, 3, null);
-    assert.deepEqual(p1.data.map((d) => d.cnpj), l.slice(0, 3));
+    assert.deepEqual(
+      p1.data.map((d) => d.cnpj),
+      l.slice(0, 3),
+    );
     const after1 = readWatchlistCursor(p1.next_cursor!);
     assert.equal(after1, l[2]);
     const p2 = watchedPage(sqlite, accountId, 4, after1);
-    assert.deepEqual(p2.data.map((d) => d.cnpj), l.slice(3));
+    assert.deepEqual(
+      p2.data.map((d) => d.cnpj),
+      l.slice(3),
+    );
     assert.equal(p2.next_cursor, null);
     assert.equal(readWatchlistCursor('garbage'), null);
     assert.equal(readWatchlistCursor(encodeCursor('establishments:11000000', l[2]!)), null, "another listing's cursor");
@@ -170,7 +193,16 @@ test('POST plan: formatted, lowercase and bare are one CNPJ; invalid ones report
     const r = addWatched(sqlite, accountId, plan.valid, NOW);
     assert.ok(r.ok);
     const answer = addAnswer(plan, r);
-    assert.deepEqual(answer.results.map((x) => [x.cnpj, x.status]), [[c, 201], [alnum, 201], [c, 200], ['00000000000000', 400], ['', 400]]);
+    assert.deepEqual(
+      answer.results.map((x) => [x.cnpj, x.status]),
+      [
+        [c, 201],
+        [alnum, 201],
+        [c, 200],
+        ['00000000000000', 400],
+        ['', 400],
+      ],
+    );
     assert.equal(answer.added, 2);
   } finally {
     await cleanup();

@@ -33,7 +33,9 @@ export async function makeEnv(): Promise<Env> {
 }
 
 export function watch(env: Env, cnpjs: string[]): void {
-  const ins = env.app.sqlite.prepare("INSERT INTO watchlist (account_id, cnpj, added_at) VALUES (?, ?, '2026-01-01T00:00:00Z')");
+  const ins = env.app.sqlite.prepare(
+    "INSERT INTO watchlist (account_id, cnpj, added_at) VALUES (?, ?, '2026-01-01T00:00:00Z')",
+  );
   for (const c of cnpjs) ins.run(env.accountId, c);
 }
 
@@ -51,7 +53,8 @@ export function recordMonth(dataDir: string, month: string, cnpjs: string[]): vo
 }
 
 /** n distinct 14-digit CNPJs (not checked, the history does not care). */
-export const cnpjs = (n: number, base = 10_000_000) => Array.from({ length: n }, (_, i) => String(base + i).padStart(8, '0') + '000100');
+export const cnpjs = (n: number, base = 10_000_000) =>
+  Array.from({ length: n }, (_, i) => String(base + i).padStart(8, '0') + '000100');
 
 export interface Received {
   id: string;

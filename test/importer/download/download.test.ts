@@ -4,7 +4,21 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { DownloadError, downloadMonth } from '../../../importer/download/month.ts';
 import { sample, TestServer } from './server.ts';
-import { ALL_LOCAL, assertComplete, behaveOn, cleanUpAfterEach, DAV, MONTH_FILES, opts, REGIME, share, shareFiles, tmpdir, TOKEN, track } from './share.ts';
+import {
+  ALL_LOCAL,
+  assertComplete,
+  behaveOn,
+  cleanUpAfterEach,
+  DAV,
+  MONTH_FILES,
+  opts,
+  REGIME,
+  share,
+  shareFiles,
+  tmpdir,
+  TOKEN,
+  track,
+} from './share.ts';
 
 cleanUpAfterEach();
 
@@ -20,12 +34,19 @@ describe('download over WebDAV (Nextcloud share)', () => {
     assert.equal(r.regimeFiles, 4);
     assert.equal(r.skipped, 0);
     assert.equal(r.retries, 0);
-    assert.equal(r.totalBytes, ALL_LOCAL.reduce((n, f) => n + sample(f).length, 0));
+    assert.equal(
+      r.totalBytes,
+      ALL_LOCAL.reduce((n, f) => n + sample(f).length, 0),
+    );
     // Basic auth with the token as user on every request, and Depth: 1 listings.
     const props = s.log.filter((l) => l.method === 'PROPFIND');
     assert.ok(props.some((l) => l.path === DAV));
     assert.ok(props.some((l) => l.path === `${DAV}2026-08/`));
-    assert.ok(s.log.filter((l) => l.path.startsWith(DAV)).every((l) => l.auth === 'Basic ' + Buffer.from(`${TOKEN}:`).toString('base64')));
+    assert.ok(
+      s.log
+        .filter((l) => l.path.startsWith(DAV))
+        .every((l) => l.auth === 'Basic ' + Buffer.from(`${TOKEN}:`).toString('base64')),
+    );
     assert.equal(s.gets().length, 8);
   });
 
@@ -52,7 +73,10 @@ describe('download over WebDAV (Nextcloud share)', () => {
     const s = await share();
     await assert.rejects(downloadMonth(opts(s, { month: '2025-01' })), (err: Error) => {
       assert.ok(err instanceof DownloadError);
-      assert.match(err.message, /The month 2025-01 is not published at http:\/\/127\.0\.0\.1:\d+\/public\.php\/webdav\/; available months: 2025-12, 2026-07, 2026-08\./);
+      assert.match(
+        err.message,
+        /The month 2025-01 is not published at http:\/\/127\.0\.0\.1:\d+\/public\.php\/webdav\/; available months: 2025-12, 2026-07, 2026-08\./,
+      );
       return true;
     });
   });
@@ -60,7 +84,10 @@ describe('download over WebDAV (Nextcloud share)', () => {
   it('a wrong token: says the share refused it', async () => {
     const s = await share();
     const o = opts(s);
-    await assert.rejects(downloadMonth({ ...o, source: o.source!.replace(TOKEN, 'nope') }), /refused access \(HTTP 401\); the share token may have changed/);
+    await assert.rejects(
+      downloadMonth({ ...o, source: o.source!.replace(TOKEN, 'nope') }),
+      /refused access \(HTTP 401\); the share token may have changed/,
+    );
   });
 
   it('rerun skips complete files (no GET), and --recheck re-tests them', async () => {
@@ -130,8 +157,14 @@ describe('plain HTTP mirrors (autoindex)', () => {
   });
 
   it('a 404 month on a mirror names the available months', async () => {
-    const s = await new TestServer({ autoindex: { '/m/': 'apache' }, files: { '/m/2026-09/Cnaes.zip': sample('Cnaes.zip') } }).start();
+    const s = await new TestServer({
+      autoindex: { '/m/': 'apache' },
+      files: { '/m/2026-09/Cnaes.zip': sample('Cnaes.zip') },
+    }).start();
     track(s);
-    await assert.rejects(downloadMonth(opts(s, { source: `${s.url}/m/`, month: '2026-10' })), /The month 2026-10 is not published at .*; available months: 2026-09\./);
+    await assert.rejects(
+      downloadMonth(opts(s, { source: `${s.url}/m/`, month: '2026-10' })),
+      /The month 2026-10 is not published at .*; available months: 2026-09\./,
+    );
   });
 });

@@ -21,8 +21,18 @@ describe('parseMultistatus', () => {
 </d:multistatus>`;
     const entries = parseMultistatus(xml, 'https://h.example/public.php/webdav/2026-09/');
     assert.deepEqual(entries, [
-      { name: 'Empresas0.zip', url: 'https://h.example/public.php/webdav/2026-09/Empresas0.zip', isDir: false, size: 341234567 },
-      { name: 'Lucro Real.zip', url: 'https://h.example/public.php/webdav/2026-09/Lucro%20Real.zip', isDir: false, size: 12 },
+      {
+        name: 'Empresas0.zip',
+        url: 'https://h.example/public.php/webdav/2026-09/Empresas0.zip',
+        isDir: false,
+        size: 341234567,
+      },
+      {
+        name: 'Lucro Real.zip',
+        url: 'https://h.example/public.php/webdav/2026-09/Lucro%20Real.zip',
+        isDir: false,
+        size: 12,
+      },
     ]);
   });
 
@@ -70,7 +80,10 @@ describe('parseAutoindex', () => {
 describe('monthsOf', () => {
   it('keeps only YYYY-MM folders, sorted', () => {
     const e = (name: string, isDir = true) => ({ name, url: '', isDir });
-    assert.deepEqual(monthsOf([e('2026-09'), e('2025-13'), e('2026-10', false), e('2024-01'), e('2026-9'), e('dicionarios')]), ['2024-01', '2026-09']);
+    assert.deepEqual(
+      monthsOf([e('2026-09'), e('2025-13'), e('2026-10', false), e('2024-01'), e('2026-9'), e('dicionarios')]),
+      ['2024-01', '2026-09'],
+    );
   });
 });
 

@@ -59,10 +59,16 @@ describe('resume, stalls, truncation', () => {
     const file = 'Empresas0.zip';
     // Each attempt adds no byte: the resumed request is cut before sending anything.
     const s = await share({ behave: (p) => (p.endsWith(file) ? { kind: 'truncate', after: 0 } : undefined) });
-    const o = opts(s, { regimeSource: 'none', net: { stallTimeoutMs: 300, maxRetries: 2, backoffBaseMs: 5, backoffMaxMs: 10 } });
+    const o = opts(s, {
+      regimeSource: 'none',
+      net: { stallTimeoutMs: 300, maxRetries: 2, backoffBaseMs: 5, backoffMaxMs: 10 },
+    });
     await assert.rejects(downloadMonth(o), (err: Error) => {
       assert.ok(err instanceof DownloadError);
-      assert.match(err.message, /^1 of 4 files of 2026-08 failed: Empresas0\.zip \(Empresas0\.zip could not be downloaded after 3 attempts: /);
+      assert.match(
+        err.message,
+        /^1 of 4 files of 2026-08 failed: Empresas0\.zip \(Empresas0\.zip could not be downloaded after 3 attempts: /,
+      );
       assert.match(err.message, /Rerun the command to resume/);
       assert.equal(err.summary?.files, 3);
       return true;
@@ -89,11 +95,20 @@ describe('zip integrity', () => {
     const o = opts(s, { regimeSource: 'none' });
     await assert.rejects(downloadMonth(o), (err: Error) => {
       assert.ok(err instanceof DownloadError);
-      assert.match(err.message, /Estabelecimentos0\.zip failed the zip integrity test twice \(.+\); the file on the server may be corrupt/);
+      assert.match(
+        err.message,
+        /Estabelecimentos0\.zip failed the zip integrity test twice \(.+\); the file on the server may be corrupt/,
+      );
       return true;
     });
     const dir = path.join(o.dataDir, 'downloads', '2026-08');
-    assert.deepEqual(fs.readdirSync(dir).filter((f) => !f.startsWith('.')).sort(), MONTH_FILES.filter((f) => f !== file).sort());
+    assert.deepEqual(
+      fs
+        .readdirSync(dir)
+        .filter((f) => !f.startsWith('.'))
+        .sort(),
+      MONTH_FILES.filter((f) => f !== file).sort(),
+    );
     assert.equal(s.gets(`${DAV}2026-08/${file}`).length, 2);
   });
 
@@ -127,8 +142,10 @@ describe('zip integrity', () => {
     fs.writeFileSync(path.join(dir, 'Socios0.zip.part'), sample('Socios0.zip').subarray(0, 77));
     const r = await downloadMonth(o);
     assertComplete(dir, MONTH_FILES);
-    assert.deepEqual(s.gets(`${DAV}2026-08/Socios0.zip`).map((g) => g.range), ['bytes=77-']);
+    assert.deepEqual(
+      s.gets(`${DAV}2026-08/Socios0.zip`).map((g) => g.range),
+      ['bytes=77-'],
+    );
     assert.equal(r.results.find((x) => x.name === 'Socios0.zip')?.fetched, sample('Socios0.zip').length - 77);
   });
 });
-

@@ -92,7 +92,10 @@ export class TestServer {
   private children(dir: string): string[] | undefined {
     const out = new Set<string>();
     let exists = false;
-    for (const p of [...Object.keys(this.opts.files), ...(this.opts.dirs ?? []).map((d) => d.replace(/\/?$/, '/.keep'))]) {
+    for (const p of [
+      ...Object.keys(this.opts.files),
+      ...(this.opts.dirs ?? []).map((d) => d.replace(/\/?$/, '/.keep')),
+    ]) {
       if (!p.startsWith(dir)) continue;
       exists = true;
       const rest = p.slice(dir.length);
@@ -158,7 +161,10 @@ export class TestServer {
         res.writeHead(416, { 'content-range': `bytes */${bytes.length}` }).end();
         return;
       }
-      res.writeHead(206, { 'content-length': bytes.length - start, 'content-range': `bytes ${start}-${bytes.length - 1}/${bytes.length}` });
+      res.writeHead(206, {
+        'content-length': bytes.length - start,
+        'content-range': `bytes ${start}-${bytes.length - 1}/${bytes.length}`,
+      });
     } else {
       res.writeHead(200, { 'content-length': bytes.length, 'accept-ranges': 'bytes' });
     }
@@ -180,21 +186,28 @@ export class TestServer {
     const kids = this.children(dir);
     if (!kids) {
       res.writeHead(404, { 'content-type': 'application/xml; charset=utf-8' });
-      res.end('<?xml version="1.0" encoding="utf-8"?><d:error xmlns:d="DAV:" xmlns:s="http://sabredav.org/ns"><s:exception>Sabre\\DAV\\Exception\\NotFound</s:exception></d:error>');
+      res.end(
+        '<?xml version="1.0" encoding="utf-8"?><d:error xmlns:d="DAV:" xmlns:s="http://sabredav.org/ns"><s:exception>Sabre\\DAV\\Exception\\NotFound</s:exception></d:error>',
+      );
       return;
     }
     const enc = (s: string) => s.split('/').map(encodeURIComponent).join('/');
     const entry = (href: string, isDir: boolean, size?: number) =>
       `<d:response><d:href>${enc(href)}</d:href><d:propstat><d:prop>` +
       `<d:getlastmodified>Thu, 10 Sep 2026 10:00:00 GMT</d:getlastmodified>` +
-      (isDir ? '<d:resourcetype><d:collection/></d:resourcetype>' : `<d:resourcetype/><d:getcontentlength>${size}</d:getcontentlength>`) +
+      (isDir
+        ? '<d:resourcetype><d:collection/></d:resourcetype>'
+        : `<d:resourcetype/><d:getcontentlength>${size}</d:getcontentlength>`) +
       `</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>` +
-      (isDir ? '<d:propstat><d:prop><d:getcontentlength/></d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>' : '') +
+      (isDir
+        ? '<d:propstat><d:prop><d:getcontentlength/></d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>'
+        : '') +
       `</d:response>`;
     let xml =
       '<?xml version="1.0"?>\n<d:multistatus xmlns:d="DAV:" xmlns:s="http://sabredav.org/ns" xmlns:oc="http://owncloud.org/ns" xmlns:nc="http://nextcloud.org/ns">' +
       entry(dir, true);
-    for (const k of kids) xml += k.endsWith('/') ? entry(dir + k, true) : entry(dir + k, false, this.opts.files[dir + k].length);
+    for (const k of kids)
+      xml += k.endsWith('/') ? entry(dir + k, true) : entry(dir + k, false, this.opts.files[dir + k].length);
     xml += '</d:multistatus>';
     res.writeHead(207, { 'content-type': 'application/xml; charset=utf-8' });
     res.end(xml);
@@ -214,12 +227,18 @@ export function autoindexHtml(style: 'apache' | 'python' | 'nginx', dirPath: str
   if (style === 'nginx') {
     return (
       `<html>\r\n<head><title>Index of ${dirPath}</title></head>\r\n<body>\r\n<h1>Index of ${dirPath}</h1><hr><pre><a href="../">../</a>\r\n` +
-      kids.map((k) => `<a href="${href(k)}">${k}</a>${' '.repeat(Math.max(1, 51 - k.length))}10-Sep-2026 10:00       -\r\n`).join('') +
+      kids
+        .map(
+          (k) => `<a href="${href(k)}">${k}</a>${' '.repeat(Math.max(1, 51 - k.length))}10-Sep-2026 10:00       -\r\n`,
+        )
+        .join('') +
       '</pre><hr></body>\r\n</html>\r\n'
     );
   }
   return (
-    '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2 Final//EN">\n<html>\n <head>\n  <title>Index of ' + dirPath + '</title>\n </head>\n <body>\n' +
+    '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2 Final//EN">\n<html>\n <head>\n  <title>Index of ' +
+    dirPath +
+    '</title>\n </head>\n <body>\n' +
     `<h1>Index of ${dirPath}</h1>\n  <table>\n` +
     '   <tr><th valign="top"><img src="/icons/blank.gif" alt="[ICO]"></th><th><a href="?C=N;O=D">Name</a></th><th><a href="?C=M;O=A">Last modified</a></th><th><a href="?C=S;O=A">Size</a></th><th><a href="?C=D;O=A">Description</a></th></tr>\n' +
     '   <tr><th colspan="5"><hr></th></tr>\n' +

@@ -80,7 +80,10 @@ export function opts(s: TestServer, more: Partial<DownloadOptions> = {}): Downlo
 }
 
 export function assertComplete(dir: string, names: string[]): void {
-  const present = fs.readdirSync(dir).filter((f) => !f.startsWith('.')).sort();
+  const present = fs
+    .readdirSync(dir)
+    .filter((f) => !f.startsWith('.'))
+    .sort();
   assert.deepEqual(present, [...names].sort());
   for (const n of names) {
     const expected = sample(n);

@@ -35,7 +35,14 @@ async function setup(months: string[], omit: string[] = []) {
     net: { stallTimeoutMs: 1000, maxRetries: 2, backoffBaseMs: 5, backoffMaxMs: 10 },
     // Stands in for runImport: records what it was given and publishes a snapshot row.
     importMonth: async (dir, month) => {
-      imports.push({ dir, month, files: fs.readdirSync(dir).filter((f) => !f.startsWith('.')).sort() });
+      imports.push({
+        dir,
+        month,
+        files: fs
+          .readdirSync(dir)
+          .filter((f) => !f.startsWith('.'))
+          .sort(),
+      });
       const app = await openAppDb(dataDir);
       try {
         const id = `${month}-test${imports.length}`;
@@ -84,7 +91,13 @@ describe('update', () => {
     if (r.status !== 'updated') return;
     assert.equal(r.month, '2026-08');
     assert.equal(r.previous, '2026-07');
-    assert.deepEqual(fs.readdirSync(r.download.dir).filter((f) => !f.startsWith('.')).sort(), FILES);
+    assert.deepEqual(
+      fs
+        .readdirSync(r.download.dir)
+        .filter((f) => !f.startsWith('.'))
+        .sort(),
+      FILES,
+    );
   });
 
   it('a failed import keeps the downloads (a rerun does not fetch again) and rethrows', async () => {
@@ -92,7 +105,13 @@ describe('update', () => {
     const failing = options({ importMonth: async () => Promise.reject(new Error('disk full during import')) });
     await assert.rejects(runUpdate(failing), /disk full during import/);
     const dir = path.join(dataDir, 'downloads', '2026-08');
-    assert.deepEqual(fs.readdirSync(dir).filter((f) => !f.startsWith('.')).sort(), FILES);
+    assert.deepEqual(
+      fs
+        .readdirSync(dir)
+        .filter((f) => !f.startsWith('.'))
+        .sort(),
+      FILES,
+    );
     const r = await runUpdate(options());
     assert.equal(r.status, 'updated');
     if (r.status === 'updated') assert.equal(r.download.skipped, 37);

@@ -34,14 +34,32 @@ export function snapshotLookup(snapshotDir: string): SnapshotLookup {
 
 /** Establishment-level kinds → the campo they change. */
 export const ESTABLISHMENT_KINDS: Record<string, string> = {
-  baixa: 'situacao_cadastral', inapta: 'situacao_cadastral', suspensa: 'situacao_cadastral', reativacao: 'situacao_cadastral',
-  endereco: 'logradouro', municipio: 'municipio', uf: 'uf', cnae: 'cnae_fiscal', cnae_secundaria: 'cnaes_secundarios',
-  nome_fantasia: 'nome_fantasia', telefone: 'telefone_1', email: 'email',
+  baixa: 'situacao_cadastral',
+  inapta: 'situacao_cadastral',
+  suspensa: 'situacao_cadastral',
+  reativacao: 'situacao_cadastral',
+  endereco: 'logradouro',
+  municipio: 'municipio',
+  uf: 'uf',
+  cnae: 'cnae_fiscal',
+  cnae_secundaria: 'cnaes_secundarios',
+  nome_fantasia: 'nome_fantasia',
+  telefone: 'telefone_1',
+  email: 'email',
 };
 
 /** Company-level kinds (recorded under the base) → the campo they change. */
 export const COMPANY_KINDS: Record<string, string> = {
-  razao_social: 'razao_social', natureza_juridica: 'natureza_juridica', capital_social: 'capital_social', porte: 'porte',
-  simples_entrada: 'opc_simples', simples_saida: 'opc_simples', mei_entrada: 'opc_mei', mei_saida: 'opc_mei',
-  socio_entrada: 'socios', socio_saida: 'socios', socio_qualificacao: 'socios', regime_tributario: 'regime_tributario',
+  razao_social: 'razao_social',
+  natureza_juridica: 'natureza_juridica',
+  capital_social: 'capital_social',
+  porte: 'porte',
+  simples_entrada: 'opc_simples',
+  simples_saida: 'opc_simples',
+  mei_entrada: 'opc_mei',
+  mei_saida: 'opc_mei',
+  socio_entrada: 'socios',
+  socio_saida: 'socios',
+  socio_qualificacao: 'socios',
+  regime_tributario: 'regime_tributario',
 };

@@ -10,9 +10,18 @@ interface Result {
   rejects: RejectedRecord[];
 }
 
-function runWith(Impl: typeof RecordParser | typeof CsvReferenceParser, input: Buffer, n: number, cuts: number[] = []): Result {
+function runWith(
+  Impl: typeof RecordParser | typeof CsvReferenceParser,
+  input: Buffer,
+  n: number,
+  cuts: number[] = [],
+): Result {
   const out: Result = { records: [], rejects: [] };
-  const p = new Impl({ expectedFields: n, onRecord: (f, r, l) => out.records.push([f, r, l]), onReject: (r) => out.rejects.push(r) });
+  const p = new Impl({
+    expectedFields: n,
+    onRecord: (f, r, l) => out.records.push([f, r, l]),
+    onReject: (r) => out.rejects.push(r),
+  });
   let at = 0;
   for (const c of cuts) {
     p.push(input.subarray(at, c));
@@ -34,7 +43,18 @@ function randomCuts(r: () => number, len: number, count: number): number[] {
 // Characters both parsers must agree on. No `"` inside content: see the documented differences below.
 const ALPHABET = [
   ...'ABCDEFGHIJKLMNOPQRSTUVWXYZ abcxyz0123456789-/.,',
-  ';', ';', '\n', '\\', '\0', '\r\n', 'É', 'Ç', 'ã', 'º', '\u00c3\u00a1' /* UTF-8 á seen as Latin-1 */, '\u00e2\u0082\u00ac' /* € */,
+  ';',
+  ';',
+  '\n',
+  '\\',
+  '\0',
+  '\r\n',
+  'É',
+  'Ç',
+  'ã',
+  'º',
+  '\u00c3\u00a1' /* UTF-8 á seen as Latin-1 */,
+  '\u00e2\u0082\u00ac' /* € */,
 ];
 
 function randomField(r: () => number): string {
@@ -61,7 +81,15 @@ function generate(seed: number, count: number, n: number): { input: Buffer; expe
     text += parts.join(';');
     const last = i === count - 1 && r() < 0.5;
     if (!last) text += r() < 0.2 ? '\r\n' : '\n';
-    if (!bad) expected.push(fields.map((f) => f.replace(/\0/g, '').replace(/\u00c3\u00a1/g, 'á').replace(/\u00e2\u0082\u00ac/g, '€')));
+    if (!bad)
+      expected.push(
+        fields.map((f) =>
+          f
+            .replace(/\0/g, '')
+            .replace(/\u00c3\u00a1/g, 'á')
+            .replace(/\u00e2\u0082\u00ac/g, '€'),
+        ),
+      );
   }
   if (r() < 0.5) text += '\n';
   return { input: Buffer.from(text, 'latin1'), expected };
@@ -87,12 +115,17 @@ describe('RecordParser vs csv-parse reference', () => {
     for (const seed of [1, 2, 3]) {
       const { input, expected } = generate(seed, 2000, 30);
       const ref = runWith(CsvReferenceParser, input, 30);
-      assert.deepEqual(ref.records.map((x) => x[0]), expected, `reference vs ground truth, seed ${seed}`);
+      assert.deepEqual(
+        ref.records.map((x) => x[0]),
+        expected,
+        `reference vs ground truth, seed ${seed}`,
+      );
       const r = rng(seed * 77);
       for (const cuts of [[], randomCuts(r, input.length, 50), randomCuts(r, input.length, 3000)]) {
         const mine = runWith(RecordParser, input, 30, cuts);
         assert.equal(mine.records.length, ref.records.length);
-        for (let i = 0; i < ref.records.length; i++) assert.deepEqual(mine.records[i], ref.records[i], `seed ${seed} record ${i}`);
+        for (let i = 0; i < ref.records.length; i++)
+          assert.deepEqual(mine.records[i], ref.records[i], `seed ${seed} record ${i}`);
         assert.deepEqual(mine.rejects, ref.rejects);
       }
     }
@@ -104,7 +137,10 @@ describe('RecordParser vs csv-parse reference', () => {
       const ref = runWith(CsvReferenceParser, input, n);
       const mine = runWith(RecordParser, input, n, randomCuts(rng(n), input.length, 200));
       assert.deepEqual(mine, ref);
-      assert.deepEqual(mine.records.map((x) => x[0]), expected);
+      assert.deepEqual(
+        mine.records.map((x) => x[0]),
+        expected,
+      );
     }
   });
 
@@ -120,7 +156,13 @@ describe('RecordParser vs csv-parse reference', () => {
   test('documented difference 2: unterminated quote — csv-parse gives up, RecordParser resynchronises', () => {
     const input = Buffer.from('"1";"open\n"2";"b"\n"3";"c"\n', 'latin1');
     const mine = runWith(RecordParser, input, 2);
-    assert.deepEqual(mine.records.map((x) => x[0]), [['2', 'b'], ['3', 'c']]);
+    assert.deepEqual(
+      mine.records.map((x) => x[0]),
+      [
+        ['2', 'b'],
+        ['3', 'c'],
+      ],
+    );
     assert.equal(mine.rejects.length, 1);
     const ref = runWith(CsvReferenceParser, input, 2);
     assert.ok(ref.records.length < 2);

@@ -36,7 +36,10 @@ describe('corrupt inputs give a clean ZipError', () => {
   test('0-byte file', async () => {
     const f = path.join(tmp, 'Empresas3.zip');
     fs.writeFileSync(f, '');
-    await assert.rejects(listZip(f), (e: unknown) => e instanceof ZipError && /^Empresas3\.zip: empty file/.test(e.message));
+    await assert.rejects(
+      listZip(f),
+      (e: unknown) => e instanceof ZipError && /^Empresas3\.zip: empty file/.test(e.message),
+    );
   });
 
   test('non-zip file, tiny file and missing file', async () => {
@@ -46,7 +49,10 @@ describe('corrupt inputs give a clean ZipError', () => {
     const g = path.join(tmp, 'tiny.zip');
     fs.writeFileSync(g, 'PK\x03\x04');
     await assert.rejects(listZip(g), ZipError);
-    await assert.rejects(listZip(path.join(tmp, 'nao-existe.zip')), (e: unknown) => e instanceof ZipError && /cannot open the file/.test(e.message));
+    await assert.rejects(
+      listZip(path.join(tmp, 'nao-existe.zip')),
+      (e: unknown) => e instanceof ZipError && /cannot open the file/.test(e.message),
+    );
   });
 
   test('a zip inside a zip, cut short at every offset or reaching past the file, names both zips', async () => {
@@ -59,8 +65,16 @@ describe('corrupt inputs give a clean ZipError', () => {
       assert.ok(err, `a slice of ${size} bytes was not detected`);
       assert.match(err.message, /^2026-09\.zip:Estabelecimentos0\.zip: /);
     }
-    const past = await zipFailure({ file, start: fs.statSync(file).size - 10, size: inner.length, name: 'Estabelecimentos0.zip' });
-    assert.match(String(past?.message), /^2026-09\.zip:Estabelecimentos0\.zip: truncated or corrupt zip file \(it ends \d+ bytes past the end of 2026-09\.zip\)/);
+    const past = await zipFailure({
+      file,
+      start: fs.statSync(file).size - 10,
+      size: inner.length,
+      name: 'Estabelecimentos0.zip',
+    });
+    assert.match(
+      String(past?.message),
+      /^2026-09\.zip:Estabelecimentos0\.zip: truncated or corrupt zip file \(it ends \d+ bytes past the end of 2026-09\.zip\)/,
+    );
   });
 
   test('real sample truncated at every offset', async () => {
@@ -140,7 +154,19 @@ describe('corrupt inputs give a clean ZipError', () => {
     fs.writeFileSync(f, e);
     await assert.rejects(listZip(f), /is encrypted/);
     // A member object with a bad method passed directly also fails cleanly (as a stream error).
-    await assert.rejects(readAll(openMemberStream(f, { name: 'x.csv', method: 14, compressedSize: 3, uncompressedSize: 3, crc32: 0, localHeaderOffset: 0 })), ZipError);
+    await assert.rejects(
+      readAll(
+        openMemberStream(f, {
+          name: 'x.csv',
+          method: 14,
+          compressedSize: 3,
+          uncompressedSize: 3,
+          crc32: 0,
+          localHeaderOffset: 0,
+        }),
+      ),
+      ZipError,
+    );
   });
 
   test('control characters in member names are shown escaped (no terminal commands from a zip)', async () => {
@@ -148,14 +174,19 @@ describe('corrupt inputs give a clean ZipError', () => {
     writeZip(f, [{ name: '\x1b]0;owned\x07\x1b[2JX.CNAECSV', data: 'abc', method: 0 }]);
     const [m] = await listZip(f);
     assert.equal(m.name, '\\x1b]0;owned\\x07\\x1b[2JX.CNAECSV');
-    await assert.rejects(readAll(openMemberStream(f, { ...m, uncompressedSize: 1 })), (err: Error) => !/[\x00-\x1f]/.test(err.message) && /\\x1b\[2J/.test(err.message));
+    await assert.rejects(
+      readAll(openMemberStream(f, { ...m, uncompressedSize: 1 })),
+      (err: Error) => !/[\x00-\x1f]/.test(err.message) && /\\x1b\[2J/.test(err.message),
+    );
   });
 
   test('bad local header offset', async () => {
     const f = path.join(tmp, 'ok.zip');
     writeZip(f, [{ name: 'a', data: 'hello world', method: 0 }]);
     const [m] = await listZip(f);
-    await assert.rejects(readAll(openMemberStream(f, { ...m, localHeaderOffset: 3 })), /invalid local header of member a/);
+    await assert.rejects(
+      readAll(openMemberStream(f, { ...m, localHeaderOffset: 3 })),
+      /invalid local header of member a/,
+    );
   });
 });
-

@@ -18,7 +18,11 @@ after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 function parseAll(data: Buffer, expectedFields: number) {
   const records: { fields: string[]; recordNo: number; line: number }[] = [];
   const rejects: unknown[] = [];
-  const p = new RecordParser({ expectedFields, onRecord: (fields, recordNo, line) => records.push({ fields, recordNo, line }), onReject: (r) => rejects.push(r) });
+  const p = new RecordParser({
+    expectedFields,
+    onRecord: (fields, recordNo, line) => records.push({ fields, recordNo, line }),
+    onReject: (r) => rejects.push(r),
+  });
   p.push(data);
   p.end();
   return { records, rejects };
@@ -39,7 +43,17 @@ describe('listZip / openMemberStream on the real samples', () => {
   test('Estabelecimentos0.zip: SERPRO 33683111/0002-80, 30 fields, trailing blank line skipped', async () => {
     const file = path.join(RECEITA_MINI, 'Estabelecimentos0.zip');
     const [m] = await listZip(file);
-    assert.deepEqual({ ...m, crc32: typeof m.crc32 }, { name: 'Estabelecimentos0', method: 8, compressedSize: m.compressedSize, uncompressedSize: 240, crc32: 'number', localHeaderOffset: 0 });
+    assert.deepEqual(
+      { ...m, crc32: typeof m.crc32 },
+      {
+        name: 'Estabelecimentos0',
+        method: 8,
+        compressedSize: m.compressedSize,
+        uncompressedSize: 240,
+        crc32: 'number',
+        localHeaderOffset: 0,
+      },
+    );
     const data = await readAll(openMemberStream(file, m));
     assert.ok(data.subarray(-2).equals(Buffer.from('\n\n')), 'sample ends with a blank line');
     const { records, rejects } = parseAll(data, 30);
@@ -60,13 +74,19 @@ describe('listZip / openMemberStream on the real samples', () => {
     assert.equal(rejects.length, 0);
     assert.equal(records.length, 7);
     for (const r of records) assert.equal(r.fields.length, 11);
-    assert.deepEqual(records.map((r) => r.line), [1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(
+      records.map((r) => r.line),
+      [1, 2, 3, 4, 5, 6, 7],
+    );
   });
 
   test('Lucro Presumido.zip: member inside a folder, CRLF content', async () => {
     const file = path.join(RECEITA_MINI, 'Lucro Presumido.zip');
     const members = await listZip(file);
-    assert.deepEqual(members.map((m) => m.name), ['Lucro Presumido/Lucro Presumido 2018.csv']);
+    assert.deepEqual(
+      members.map((m) => m.name),
+      ['Lucro Presumido/Lucro Presumido 2018.csv'],
+    );
     const text = (await readAll(openMemberStream(file, members[0]))).toString('latin1');
     assert.ok(text.startsWith('ano,cnpj,cnpj_da_scp,forma_de_tributacao,quantidade_de_escrituracoes\r\n'));
     assert.match(text, /33\.683\.111\/0002-80/);
@@ -95,11 +115,14 @@ describe('ZIP64 and streaming behaviour', () => {
       { zip64: true, comment: 'zip64 de teste' },
     );
     const members = await listZip(f);
-    assert.deepEqual(members.map((m) => [m.name, m.method, m.uncompressedSize]), [
-      ['K3241.K03200Y0.D51213.ESTABELE', 8, big.length],
-      ['dir/stored.csv', 0, 8],
-      ['empty', 8, 0],
-    ]);
+    assert.deepEqual(
+      members.map((m) => [m.name, m.method, m.uncompressedSize]),
+      [
+        ['K3241.K03200Y0.D51213.ESTABELE', 8, big.length],
+        ['dir/stored.csv', 0, 8],
+        ['empty', 8, 0],
+      ],
+    );
     assert.ok((await readAll(openMemberStream(f, members[0]))).equals(big));
     assert.equal((await readAll(openMemberStream(f, members[1]))).toString(), '"a";"b"\n');
     assert.equal((await readAll(openMemberStream(f, members[2]))).length, 0);

@@ -34,7 +34,11 @@ test('cents: exact integer cents, a number while a safe integer, else the TEXT o
   assert.equal(cents('90071992547409,93'), '9007199254740993');
   assert.equal(cents('000090071992547409,93'), '9007199254740993', 'leading zeros dropped from the text too');
   assert.equal(cents('99999999999999999,99'), '9999999999999999999');
-  assert.equal(cents('92233720368547758,08'), '9223372036854775808', 'past int64: better-sqlite3 could not bind it as a BigInt');
+  assert.equal(
+    cents('92233720368547758,08'),
+    '9223372036854775808',
+    'past int64: better-sqlite3 could not bind it as a BigInt',
+  );
   assert.equal(cents('123456789012345678901234,56'), '12345678901234567890123456');
   assert.equal(cents('123.456.789.012.345.678.901.234,5'), '12345678901234567890123450');
   for (const bad of ['', '-1,00', '12,345', 'abc', '1,2,3', ',50']) assert.equal(cents(bad), null, bad);

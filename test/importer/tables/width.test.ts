@@ -78,7 +78,23 @@ test("every table column is made from named source fields, in the table's column
 
 // Replacement values for one field at a time: each field type (text, code, date, money, flag,
 // CNPJ part, code list, regime year, formatted CNPJ) finds at least one that changes its output.
-const CANDIDATES = ['ZZ TESTE', '', '99', '7', '2020', '20200101', '19991231', '70040010', '123,45', '6201501,6202300', 'S', 'N', '11222333', '11.222.333/0001-81', '987654321'];
+const CANDIDATES = [
+  'ZZ TESTE',
+  '',
+  '99',
+  '7',
+  '2020',
+  '20200101',
+  '19991231',
+  '70040010',
+  '123,45',
+  '6201501,6202300',
+  'S',
+  'N',
+  '11222333',
+  '11.222.333/0001-81',
+  '987654321',
+];
 
 /** Fields that only change together and stay valid: the three parts of a checked CNPJ. */
 const GROUPS: Partial<Record<SourceKind, Record<string, string>[]>> = {
@@ -92,7 +108,11 @@ test('toRow follows the declaration: changing source fields changes only the col
     const [baseline] = (await sampleRecords(kind)).records;
     const base = src.toRow(baseline);
     assert.ok(Array.isArray(base), `${kind}: the real sample record was rejected (${String(base)})`);
-    assert.equal(base.length, columns.length, `${kind}: toRow gives ${base.length} values for ${columns.length} columns`);
+    assert.equal(
+      base.length,
+      columns.length,
+      `${kind}: toRow gives ${base.length} values for ${columns.length} columns`,
+    );
 
     const read = new Set<string>();
     const moved = new Set<string>();
@@ -121,6 +141,7 @@ test('toRow follows the declaration: changing source fields changes only the col
     for (const group of GROUPS[kind] ?? []) tryChange(group);
 
     for (const name of src.layout) assert.ok(read.has(name), `${kind}: source field ${name} is never read`);
-    for (const column of columns) assert.ok(moved.has(column), `${kind}: column ${column} does not follow ${sourcesOf(src, column).join(' + ')}`);
+    for (const column of columns)
+      assert.ok(moved.has(column), `${kind}: column ${column} does not follow ${sourcesOf(src, column).join(' + ')}`);
   }
 });

@@ -22,7 +22,11 @@ describe('batch lookup', () => {
   let acct: TestAccount;
   const batchUrl = () => `${server.url}/api/v1/brazilian_companies/batch`;
   const post = (body: unknown, a: TestAccount = acct, type = 'application/json') =>
-    get(batchUrl(), { method: 'POST', headers: { Authorization: `Bearer ${a.token}`, 'Content-Type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    get(batchUrl(), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${a.token}`, 'Content-Type': type },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
   const remaining = (r: { headers: Headers }) => Number(r.headers.get('x-ratelimit-remaining'));
   const used = (a: TestAccount) => withAppDb(dataDir, (db) => currentUsage(db, a.accountId).calls);
 
@@ -37,7 +41,16 @@ describe('batch lookup', () => {
 
   test('answers in input order: found, invalid (as sent), unknown, duplicates; one call per distinct valid CNPJ', async () => {
     const a = await makeAccount(dataDir, 'Ordem', { quota: 100 });
-    const inputs = [formatCnpj(SERPRO_CNPJS[1]!), 'nao-e-cnpj', ABSENT, SERPRO_CNPJS[0]!, ALNUM_CNPJS[2]!.toLowerCase(), SERPRO_CNPJS[1]!, '33683111000281', ABSENT];
+    const inputs = [
+      formatCnpj(SERPRO_CNPJS[1]!),
+      'nao-e-cnpj',
+      ABSENT,
+      SERPRO_CNPJS[0]!,
+      ALNUM_CNPJS[2]!.toLowerCase(),
+      SERPRO_CNPJS[1]!,
+      '33683111000281',
+      ABSENT,
+    ];
     const r = await post({ cnpjs: inputs }, a);
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(Object.keys(r.body), ['results']);
@@ -64,11 +77,27 @@ describe('batch lookup', () => {
       assert.deepEqual(results[i], { cnpj: results[i].cnpj, status: 200, data: one.body });
     }
     assert.deepEqual(results[5], results[0]);
-    assert.deepEqual(results[1], { cnpj: 'nao-e-cnpj', status: 400, error: 'invalid_cnpj', message: 'CNPJ inválido: informe 14 caracteres (letras ou números nas 12 primeiras posições) com os dígitos verificadores corretos.' });
-    assert.deepEqual(results[2], { cnpj: ABSENT, status: 404, error: 'not_found', message: 'CNPJ não encontrado na base da Receita Federal carregada.' });
+    assert.deepEqual(results[1], {
+      cnpj: 'nao-e-cnpj',
+      status: 400,
+      error: 'invalid_cnpj',
+      message:
+        'CNPJ inválido: informe 14 caracteres (letras ou números nas 12 primeiras posições) com os dígitos verificadores corretos.',
+    });
+    assert.deepEqual(results[2], {
+      cnpj: ABSENT,
+      status: 404,
+      error: 'not_found',
+      message: 'CNPJ não encontrado na base da Receita Federal carregada.',
+    });
     assert.equal(r.headers.get('x-ratelimit-limit'), '100');
     assert.ok(Value.Check(BatchResponseSchema, r.body), 'the answer fits its documented schema');
-    assert.ok(server.lines.some((l) => / POST \/api\/v1\/brazilian_companies\/batch 200 /.test(l) && l.endsWith(`account=${a.accountId}`)), 'logged with its account');
+    assert.ok(
+      server.lines.some(
+        (l) => / POST \/api\/v1\/brazilian_companies\/batch 200 /.test(l) && l.endsWith(`account=${a.accountId}`),
+      ),
+      'logged with its account',
+    );
   });
 
   test('atomic: fewer calls left than distinct CNPJs → 429 with the quota headers, nothing answered, nothing counted', async () => {
@@ -78,7 +107,10 @@ describe('batch lookup', () => {
     assert.equal(r.status, 429);
     assert.deepEqual(Object.keys(r.body), ['error', 'message']);
     assert.equal(r.body.error, 'quota_exceeded');
-    assert.match(r.body.message, /^Este lote precisa de 3 consultas, mas restam 2 da cota mensal de 5 consultas da API; ela será renovada em \d\d\/\d\d\/\d{4}\.$/);
+    assert.match(
+      r.body.message,
+      /^Este lote precisa de 3 consultas, mas restam 2 da cota mensal de 5 consultas da API; ela será renovada em \d\d\/\d\d\/\d{4}\.$/,
+    );
     assert.equal(remaining(r), 2);
     assert.equal(r.headers.get('x-ratelimit-limit'), '5');
     assert.ok(Number(r.headers.get('retry-after')) >= 1);
@@ -96,7 +128,10 @@ describe('batch lookup', () => {
     const before = await used(acct);
     const r = await post({ cnpjs: ['1', '33683111000281'] });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.results.map((x: { status: number }) => x.status), [400, 400]);
+    assert.deepEqual(
+      r.body.results.map((x: { status: number }) => x.status),
+      [400, 400],
+    );
     assert.equal(await used(acct), before);
   });
 
@@ -110,7 +145,10 @@ describe('batch lookup', () => {
       [{}, /Informe a lista "cnpjs"/],
       [{ cnpjs: SERPRO_CNPJS[0] }, /"cnpjs" deve ser uma lista/],
       [{ cnpjs: [] }, /^A lista "cnpjs" está vazia; envie de 1 a 1\.000 CNPJs\.$/],
-      [{ cnpjs: Array(1001).fill(SERPRO_CNPJS[0]) }, /^A lista "cnpjs" tem 1\.001 itens; o limite é 1\.000 por lote\.$/],
+      [
+        { cnpjs: Array(1001).fill(SERPRO_CNPJS[0]) },
+        /^A lista "cnpjs" tem 1\.001 itens; o limite é 1\.000 por lote\.$/,
+      ],
       [{ cnpjs: [SERPRO_CNPJS[0], 33683111000280] }, /^O item 1 de "cnpjs" \(contando do 0\) não é um texto/],
       [{ cnpjs: [SERPRO_CNPJS[0]], limit: 5 }, /membro "limit"/],
     ];
@@ -120,11 +158,20 @@ describe('batch lookup', () => {
       assert.match(r.body.message, message);
       assert.ok(remaining(r) > 0, 'with the quota headers');
     }
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/vnd.api+json']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=latin1',
+      'application/vnd.api+json',
+    ]) {
       const r = await post({ cnpjs: [SERPRO_CNPJS[0]] }, acct, type);
       assert.deepEqual([r.status, r.body.error], [415, 'unsupported_media_type'], type);
     }
-    const noType = await get(batchUrl(), { method: 'POST', headers: { Authorization: `Bearer ${acct.token}` }, body: new Uint8Array(Buffer.from('{"cnpjs":["1"]}')) });
+    const noType = await get(batchUrl(), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${acct.token}` },
+      body: new Uint8Array(Buffer.from('{"cnpjs":["1"]}')),
+    });
     assert.equal(noType.status, 415);
     assert.equal((await post({ cnpjs: ['1'] }, acct, 'Application/JSON; charset="UTF-8"')).status, 200);
     assert.equal(await used(acct), before);
@@ -144,10 +191,21 @@ describe('batch lookup', () => {
     assert.equal(announced.headers.get('connection'), 'close');
     // Chunked, no Content-Length: counted as it arrives.
     const streamed = await new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
-      const req = http.request(batchUrl(), { method: 'POST', headers: { Authorization: `Bearer ${acct.token}`, 'Content-Type': 'application/json' }, agent: false }, (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (d) => (body += d)).on('end', () => resolve({ status: res.statusCode!, body, connection: res.headers.connection }));
-      });
+      const req = http.request(
+        batchUrl(),
+        {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${acct.token}`, 'Content-Type': 'application/json' },
+          agent: false,
+        },
+        (res) => {
+          let body = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (d) => (body += d))
+            .on('end', () => resolve({ status: res.statusCode!, body, connection: res.headers.connection }));
+        },
+      );
       req.on('error', reject);
       for (let i = 0; i < 8; i++) req.write(big.slice(i * 10_000, (i + 1) * 10_000));
       req.end(big.slice(80_000));
@@ -161,7 +219,11 @@ describe('batch lookup', () => {
 
   test('1,000 CNPJs (formatted, 993 distinct valid, most of them unknown): answered, counted, timed', async () => {
     const a = await makeAccount(dataDir, 'Mil', { quota: 5000 });
-    const cnpjs = [...SERPRO_CNPJS.map(formatCnpj), ...Array.from({ length: 986 }, (_, i) => formatCnpj(makeCnpj(String(50_000_000 + i), '0001'))), ...Array(7).fill('invalido')];
+    const cnpjs = [
+      ...SERPRO_CNPJS.map(formatCnpj),
+      ...Array.from({ length: 986 }, (_, i) => formatCnpj(makeCnpj(String(50_000_000 + i), '0001'))),
+      ...Array(7).fill('invalido'),
+    ];
     assert.equal(cnpjs.length, 1000);
     const times: number[] = [];
     for (let i = 0; i < 3; i++) {
@@ -173,7 +235,9 @@ describe('batch lookup', () => {
       assert.equal(remaining(r), 5000 - 993 * (i + 1));
     }
     assert.equal(await used(a), 3 * 993);
-    console.log(`# batch of 1,000 (7 found, 986 unknown, 7 invalid) through HTTP: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+    console.log(
+      `# batch of 1,000 (7 found, 986 unknown, 7 invalid) through HTTP: ${times.map((t) => t.toFixed(0)).join(', ')} ms`,
+    );
   });
 
   test('/openapi.json and /docs cover the listing and the batch, with curl examples and examples that fit their schemas', async () => {
@@ -181,20 +245,49 @@ describe('batch lookup', () => {
     assert.ok(Value.Check(EstablishmentsPageSchema, establishmentsExample()));
     const o = (await get(`${server.url}/openapi.json`)).body;
     const list = o.paths['/api/v1/brazilian_companies/{cnpj}/establishments'].get;
-    assert.deepEqual(list.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required]), [['cnpj', 'path', true], ['limit', 'query', false], ['cursor', 'query', false]]);
+    assert.deepEqual(
+      list.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required]),
+      [
+        ['cnpj', 'path', true],
+        ['limit', 'query', false],
+        ['cursor', 'query', false],
+      ],
+    );
     assert.deepEqual(list.parameters[1].schema, { minimum: 1, maximum: 100, default: 20, type: 'integer' });
-    assert.match(list['x-codeSamples'][0].source, /^curl -H "Authorization: Bearer \$CNPJ_API_TOKEN" "http:\/\/.*\/establishments\?limit=20"$/);
-    assert.deepEqual(Object.keys(list.responses['400'].content['application/json'].examples), ['invalid_cnpj', 'invalid_parameter', 'bad_request']);
-    assert.equal(list.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/EstablishmentsPage');
+    assert.match(
+      list['x-codeSamples'][0].source,
+      /^curl -H "Authorization: Bearer \$CNPJ_API_TOKEN" "http:\/\/.*\/establishments\?limit=20"$/,
+    );
+    assert.deepEqual(Object.keys(list.responses['400'].content['application/json'].examples), [
+      'invalid_cnpj',
+      'invalid_parameter',
+      'bad_request',
+    ]);
+    assert.equal(
+      list.responses['200'].content['application/json'].schema.$ref,
+      '#/components/schemas/EstablishmentsPage',
+    );
     const batch = o.paths['/api/v1/brazilian_companies/batch'].post;
     assert.deepEqual(Object.keys(batch.responses), ['200', '400', '401', '403', '413', '415', '429', '500', '503']);
     assert.equal(batch.requestBody.content['application/json'].schema.$ref, '#/components/schemas/BatchRequest');
     assert.equal(o.components.schemas.BatchRequest.properties.cnpjs.maxItems, 1000);
-    assert.match(batch['x-codeSamples'][0].source, /^curl -X POST .*-H "Content-Type: application\/json" -d '\{"cnpjs":\[/);
+    assert.match(
+      batch['x-codeSamples'][0].source,
+      /^curl -X POST .*-H "Content-Type: application\/json" -d '\{"cnpjs":\[/,
+    );
     // The lookup lists only its own errors.
     const lookup400 = o.paths['/api/v1/brazilian_companies/{cnpj}/company'].get.responses['400'];
     assert.deepEqual(Object.keys(lookup400.content['application/json'].examples), ['invalid_cnpj', 'bad_request']);
     const d = (await get(`${server.url}/docs`)).body.replace(/<wbr>/g, '');
-    for (const s of ['id="estabelecimentos"', 'id="lote"', '/establishments?limit=20', '/brazilian_companies/batch', 'next_cursor', 'invalid_body', 'unsupported_media_type']) assert.ok(d.includes(s), s);
+    for (const s of [
+      'id="estabelecimentos"',
+      'id="lote"',
+      '/establishments?limit=20',
+      '/brazilian_companies/batch',
+      'next_cursor',
+      'invalid_body',
+      'unsupported_media_type',
+    ])
+      assert.ok(d.includes(s), s);
   });
 });

@@ -26,8 +26,22 @@ import { bearer, get, makeAccount, serve, type TestAccount, type TestServer } fr
 type Item = { cnpj: string; tipo: string; campo?: string; antes?: unknown; depois?: unknown };
 const SIT: Record<number, string> = { 1: 'nula', 2: 'ativa', 3: 'suspensa', 4: 'inapta', 8: 'baixada' };
 type Attrs = {
-  uf: string; municipio: number; cnae: number; situacao: number; matriz: number; natureza: number; porte: number; simples: number; mei: number;
-  cep: number | null; email: number; telefone: number; inicio: number | null; capital: number | null; cnaes: string | null; names: string;
+  uf: string;
+  municipio: number;
+  cnae: number;
+  situacao: number;
+  matriz: number;
+  natureza: number;
+  porte: number;
+  simples: number;
+  mei: number;
+  cep: number | null;
+  email: number;
+  telefone: number;
+  inicio: number | null;
+  capital: number | null;
+  cnaes: string | null;
+  names: string;
 };
 
 describe('the change feed and a company history', () => {
@@ -78,24 +92,37 @@ describe('the change feed and a company history', () => {
         )
         .get(cnpj) as Attrs | undefined) ?? null;
     const head = (db: Sqlite, base: string) =>
-      (db.prepare(`SELECT cnpj FROM est.establishments WHERE substr(cnpj, 1, 8) = ? ORDER BY matriz_filial <> 1, cnpj LIMIT 1`).pluck().get(base) as string | undefined) ?? null;
+      (db
+        .prepare(
+          `SELECT cnpj FROM est.establishments WHERE substr(cnpj, 1, 8) = ? ORDER BY matriz_filial <> 1, cnpj LIMIT 1`,
+        )
+        .pluck()
+        .get(base) as string | undefined) ?? null;
     const h = openHistoryDb(dataDir);
     const rows = h.prepare('SELECT * FROM changes WHERE month = ?').all(months[i].month) as ChangeRow[];
     h.close();
     const items = rows.map((r) => {
-      const shown = r.cnpj.length === 14 ? r.cnpj : (head(neu, r.cnpj) ?? head(old, r.cnpj) ?? makeCnpj(r.cnpj, '0001'));
+      const shown =
+        r.cnpj.length === 14 ? r.cnpj : (head(neu, r.cnpj) ?? head(old, r.cnpj) ?? makeCnpj(r.cnpj, '0001'));
       const a = r.tipo === 'encerramento' ? attrs(old, shown) : (attrs(neu, shown) ?? attrs(old, shown));
-      const item: Item = r.tipo === 'alteracao' ? { cnpj: shown, tipo: r.tipo, campo: r.campo, antes: JSON.parse(r.antes!), depois: JSON.parse(r.depois!) } : { cnpj: shown, tipo: r.tipo };
+      const item: Item =
+        r.tipo === 'alteracao'
+          ? { cnpj: shown, tipo: r.tipo, campo: r.campo, antes: JSON.parse(r.antes!), depois: JSON.parse(r.depois!) }
+          : { cnpj: shown, tipo: r.tipo };
       return { ...item, attrs: a, level: r.cnpj.length === 14 ? ('est' as const) : ('company' as const) };
     });
     items.sort((a, b) => (a.cnpj !== b.cnpj ? (a.cnpj < b.cnpj ? -1 : 1) : (a.campo ?? '') < (b.campo ?? '') ? -1 : 1));
     expected.set(months[i].month, items);
-    municipioName = neu.prepare(`SELECT description FROM reg.municipios WHERE code = ?`).pluck().get(items.find((x) => x.attrs)!.attrs!.municipio) as string;
+    municipioName = neu
+      .prepare(`SELECT description FROM reg.municipios WHERE code = ?`)
+      .pluck()
+      .get(items.find((x) => x.attrs)!.attrs!.municipio) as string;
     old.close();
     neu.close();
   }
 
-  const strip = (xs: readonly (Item & { attrs?: unknown; level?: unknown })[]) => xs.map(({ attrs: _a, level: _l, ...x }) => x);
+  const strip = (xs: readonly (Item & { attrs?: unknown; level?: unknown })[]) =>
+    xs.map(({ attrs: _a, level: _l, ...x }) => x);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'changes-api-'));
@@ -103,7 +130,16 @@ describe('the change feed and a company history', () => {
     months.push(await generateDump({ companies: 2000, out: join(dir, 'm0'), seed: 42, month: '2026-11' }));
     months.push(await generateDump({ companies: 0, out: join(dir, 'm1'), evolveFrom: join(dir, 'm0') }));
     months.push(await generateDump({ companies: 0, out: join(dir, 'm2'), evolveFrom: join(dir, 'm1'), seed: 7 }));
-    for (let i = 0; i < 3; i++) await runImport({ dataDir, inputs: [join(dir, `m${i}`)], month: months[i].month, keep: 3, search: false, history: false, log: () => {} });
+    for (let i = 0; i < 3; i++)
+      await runImport({
+        dataDir,
+        inputs: [join(dir, `m${i}`)],
+        month: months[i].month,
+        keep: 3,
+        search: false,
+        history: false,
+        log: () => {},
+      });
     acct = await makeAccount(dataDir, 'Cliente', { plan: 'Ouro' });
     server = await serve(dataDir);
     // Before any month is recorded: no history.db yet, while the server runs.
@@ -139,7 +175,10 @@ describe('the change feed and a company history', () => {
     const all = expected.get('2027-01')!;
     assert.deepEqual(items, strip(all));
     const company = all.filter((x) => x.level === 'company');
-    assert.ok(company.length >= 15 && new Set(company.map((x) => x.campo)).size >= 5, 'company-level changes of several campos');
+    assert.ok(
+      company.length >= 15 && new Set(company.map((x) => x.campo)).size >= 5,
+      'company-level changes of several campos',
+    );
     for (const x of company) assert.equal(x.attrs?.matriz, 1, `${x.cnpj} ${x.campo} is shown under a head office`);
     assert.equal(new Set(items.map((x) => `${x.cnpj} ${x.campo ?? ''}`)).size, items.length, 'no duplicate');
   });
@@ -155,9 +194,18 @@ describe('the change feed and a company history', () => {
     const counts = new Map<string, number>();
     for (const x of all) for (const w of new Set(wordsOf(x))) counts.set(w, (counts.get(w) ?? 0) + 1);
     const word = [...counts].filter(([w, n]) => n >= 3 && n < all.length / 4 && /^[a-z]{4,}$/.test(w)).sort()[0][0];
-    const prefix = all.filter((x) => wordsOf(x).includes(word)).flatMap(wordsOf).find((w) => w !== word && w.length >= 4)!.slice(0, 3);
+    const prefix = all
+      .filter((x) => wordsOf(x).includes(word))
+      .flatMap(wordsOf)
+      .find((w) => w !== word && w.length >= 4)!
+      .slice(0, 3);
     const cep5 = String(a0.cep).padStart(8, '0').slice(0, 5);
-    const secondary = all.map((x) => x.attrs?.cnaes).find((c) => c)!.split(',')[0].padStart(7, '0').slice(0, 4);
+    const secondary = all
+      .map((x) => x.attrs?.cnaes)
+      .find((c) => c)!
+      .split(',')[0]
+      .padStart(7, '0')
+      .slice(0, 4);
     const cases: [string, (x: (typeof all)[number]) => boolean][] = [
       ['tipo=abertura', (x) => x.tipo === 'abertura'],
       ['tipo=encerramento,abertura', (x) => x.tipo !== 'alteracao'],
@@ -165,11 +213,20 @@ describe('the change feed and a company history', () => {
       ['tipo=alteracao&campo=socios', (x) => x.campo === 'socios'],
       [`uf=${a0.uf.toLowerCase()}`, (x) => x.attrs?.uf === a0.uf],
       [`municipio=${a0.municipio}`, (x) => x.attrs?.municipio === a0.municipio],
-      [`municipio=${encodeURIComponent(municipioName.toLowerCase())}`, (x) => x.attrs?.municipio === expected.get('2027-01')!.find((y) => y.attrs)!.attrs!.municipio],
-      [`cnae=${String(a0.cnae).slice(0, 2)}`, (x) => String(x.attrs?.cnae).padStart(7, '0').startsWith(String(a0.cnae).slice(0, 2))],
+      [
+        `municipio=${encodeURIComponent(municipioName.toLowerCase())}`,
+        (x) => x.attrs?.municipio === expected.get('2027-01')!.find((y) => y.attrs)!.attrs!.municipio,
+      ],
+      [
+        `cnae=${String(a0.cnae).slice(0, 2)}`,
+        (x) => String(x.attrs?.cnae).padStart(7, '0').startsWith(String(a0.cnae).slice(0, 2)),
+      ],
       [`cnae=${a0.cnae}&uf=${a0.uf}`, (x) => x.attrs?.cnae === a0.cnae && x.attrs?.uf === a0.uf],
       ['situacao_cadastral=baixada', (x) => x.attrs?.situacao === 8],
-      [`situacao_cadastral=${SIT[closed.attrs!.situacao]}&tipo=encerramento`, (x) => x.attrs?.situacao === closed.attrs!.situacao && x.tipo === 'encerramento'],
+      [
+        `situacao_cadastral=${SIT[closed.attrs!.situacao]}&tipo=encerramento`,
+        (x) => x.attrs?.situacao === closed.attrs!.situacao && x.tipo === 'encerramento',
+      ],
       ['matriz_filial=filial', (x) => x.attrs?.matriz === 2],
       ['natureza_juridica=2062', (x) => x.attrs?.natureza === 2062],
       ['porte=1,3', (x) => x.attrs?.porte === 1 || x.attrs?.porte === 3],
@@ -177,16 +234,45 @@ describe('the change feed and a company history', () => {
       ['opc_mei=false&campo=razao_social', (x) => x.attrs?.mei === 0 && x.campo === 'razao_social'],
       // the search's other filters (subjects layout 3)
       [`q=${encodeURIComponent(word.toUpperCase())}`, (x) => wordsOf(x).includes(word)],
-      [`q=${encodeURIComponent(`${word} ${prefix}`)}`, (x) => wordsOf(x).includes(word) && wordsOf(x).some((w) => w.startsWith(prefix))],
-      [`cep=${cep5},${String(a0.cep).padStart(8, '0').slice(0, 3)}`, (x) => x.attrs?.cep != null && [cep5, String(a0.cep).padStart(8, '0').slice(0, 3)].some((p) => String(x.attrs!.cep).padStart(8, '0').startsWith(p))],
-      [`cnae=${secondary}&cnae_secundario=true`, (x) => x.attrs !== null && [x.attrs.cnae, ...(x.attrs.cnaes ?? '').split(',')].some((c) => c !== '' && String(c).padStart(7, '0').startsWith(secondary))],
+      [
+        `q=${encodeURIComponent(`${word} ${prefix}`)}`,
+        (x) => wordsOf(x).includes(word) && wordsOf(x).some((w) => w.startsWith(prefix)),
+      ],
+      [
+        `cep=${cep5},${String(a0.cep).padStart(8, '0').slice(0, 3)}`,
+        (x) =>
+          x.attrs?.cep != null &&
+          [cep5, String(a0.cep).padStart(8, '0').slice(0, 3)].some((p) =>
+            String(x.attrs!.cep).padStart(8, '0').startsWith(p),
+          ),
+      ],
+      [
+        `cnae=${secondary}&cnae_secundario=true`,
+        (x) =>
+          x.attrs !== null &&
+          [x.attrs.cnae, ...(x.attrs.cnaes ?? '').split(',')].some(
+            (c) => c !== '' && String(c).padStart(7, '0').startsWith(secondary),
+          ),
+      ],
       ['has_email=true', (x) => x.attrs?.email === 1],
       ['has_telefone=false&tipo=alteracao', (x) => x.attrs?.telefone === 0 && x.tipo === 'alteracao'],
-      ['inicio_atividade_min=2015-01-01&inicio_atividade_max=2022-06-30', (x) => x.attrs?.inicio != null && x.attrs.inicio >= 20150101 && x.attrs.inicio <= 20220630],
-      ['capital_social_min=1000&capital_social_max=50000.5', (x) => x.attrs?.capital != null && x.attrs.capital >= 100000 && x.attrs.capital <= 5000050],
+      [
+        'inicio_atividade_min=2015-01-01&inicio_atividade_max=2022-06-30',
+        (x) => x.attrs?.inicio != null && x.attrs.inicio >= 20150101 && x.attrs.inicio <= 20220630,
+      ],
+      [
+        'capital_social_min=1000&capital_social_max=50000.5',
+        (x) => x.attrs?.capital != null && x.attrs.capital >= 100000 && x.attrs.capital <= 5000050,
+      ],
       // both ends inclusive
-      [`capital_social_min=${a0.capital! / 100}&capital_social_max=${a0.capital! / 100}`, (x) => x.attrs?.capital === a0.capital],
-      [`inicio_atividade_min=${isoDate(a0.inicio!)}&inicio_atividade_max=${isoDate(a0.inicio!)}`, (x) => x.attrs?.inicio === a0.inicio],
+      [
+        `capital_social_min=${a0.capital! / 100}&capital_social_max=${a0.capital! / 100}`,
+        (x) => x.attrs?.capital === a0.capital,
+      ],
+      [
+        `inicio_atividade_min=${isoDate(a0.inicio!)}&inicio_atividade_max=${isoDate(a0.inicio!)}`,
+        (x) => x.attrs?.inicio === a0.inicio,
+      ],
     ];
     for (const [qs, keep] of cases) {
       const want = strip(all.filter(keep));
@@ -199,7 +285,11 @@ describe('the change feed and a company history', () => {
     const db = openSqlite(join(dataDir, 'history.db'), { readonly: true });
     try {
       for (const f of [{ campo: ['natureza_juridica', 'porte', 'uf'] }, { tipo: ['abertura' as const] }, {}]) {
-        const want = strip(expected.get('2027-01')!.filter((x) => (f.campo ? f.campo.includes(x.campo!) : f.tipo ? x.tipo === 'abertura' : true)));
+        const want = strip(
+          expected
+            .get('2027-01')!
+            .filter((x) => (f.campo ? f.campo.includes(x.campo!) : f.tipo ? x.tipo === 'abertura' : true)),
+        );
         const got: Item[] = [];
         let after: FeedKey | null = null;
         let pages = 0;
@@ -222,7 +312,8 @@ describe('the change feed and a company history', () => {
     try {
       const subjects = db.prepare("SELECT count(*) FROM subjects WHERE month = '2027-01'").pluck().get() as number;
       const ranges = [3, 5, 7];
-      const uf = expected.get('2027-01')!.find((x) => x.attrs && (x.campo === 'uf' || x.campo === 'municipio'))!.attrs!.uf;
+      const uf = expected.get('2027-01')!.find((x) => x.attrs && (x.campo === 'uf' || x.campo === 'municipio'))!.attrs!
+        .uf;
       const cases: [FeedFilters, (x: Item & { attrs: Attrs | null }) => boolean][] = [
         [{ campo: ['natureza_juridica', 'porte'] }, (x) => ['natureza_juridica', 'porte'].includes(x.campo!)],
         [{ tipo: ['abertura', 'encerramento'] }, (x) => x.tipo !== 'alteracao'],
@@ -242,7 +333,10 @@ describe('the change feed and a company history', () => {
           assert.ok(++pages < 5000, 'the walk ends');
         } while (after !== null);
         assert.deepEqual(got, want, JSON.stringify(f));
-        assert.ok(short > 0 && pages >= subjects / 15 - 1, `pages end at their ranges (${pages} pages, ${short} short, ${subjects} subjects)`);
+        assert.ok(
+          short > 0 && pages >= subjects / 15 - 1,
+          `pages end at their ranges (${pages} pages, ${short} short, ${subjects} subjects)`,
+        );
       }
     } finally {
       db.close();
@@ -266,16 +360,24 @@ describe('the change feed and a company history', () => {
     try {
       assert.equal(migrated.pragma('user_version', { simple: true }), 3);
       assert.deepEqual(migrated.prepare('SELECT DISTINCT subjects_version FROM history_months').pluck().all(), [2]);
-      const uf = expected.get('2027-01')!.find((x) => x.attrs && (x.campo === 'uf' || x.campo === 'municipio'))!.attrs!.uf;
-      assert.deepEqual(feedPage(migrated, '2027-01', { uf: [uf] }, null, 100), feedPage(now, '2027-01', { uf: [uf] }, null, 100));
-      assert.throws(() => feedPage(migrated, '2027-01', { uf: [uf], has_email: false }, null, 100), (e: Error) => e instanceof FilterUnavailable && e.param === 'has_email');
+      const uf = expected.get('2027-01')!.find((x) => x.attrs && (x.campo === 'uf' || x.campo === 'municipio'))!.attrs!
+        .uf;
+      assert.deepEqual(
+        feedPage(migrated, '2027-01', { uf: [uf] }, null, 100),
+        feedPage(now, '2027-01', { uf: [uf] }, null, 100),
+      );
+      assert.throws(
+        () => feedPage(migrated, '2027-01', { uf: [uf], has_email: false }, null, 100),
+        (e: Error) => e instanceof FilterUnavailable && e.param === 'has_email',
+      );
     } finally {
       migrated.close();
       now.close();
     }
     // Through the API: the month's layout said older
     const h = openHistoryDb(dataDir);
-    const layout = (v: number) => h.prepare('UPDATE history_months SET subjects_version = ? WHERE month = ?').run(v, '2027-01');
+    const layout = (v: number) =>
+      h.prepare('UPDATE history_months SET subjects_version = ? WHERE month = ?').run(v, '2027-01');
     try {
       layout(2);
       const before = remaining(await feed('?limit=1'));
@@ -294,10 +396,23 @@ describe('the change feed and a company history', () => {
   test('bad parameters: 400 naming the parameter; an unknown month 404; nothing counted', async () => {
     const before = remaining(await feed('?limit=1'));
     for (const [qs, name] of [
-      ['?month=2026-13', 'month'], ['?month=202612', 'month'], ['?tipo=aberta', 'tipo'], ['?campo=cor', 'campo'], ['?limit=0', 'limit'],
-      ['?limit=101', 'limit'], ['?uf=SPX', 'uf'], ['?cnae=4', 'cnae'], ['?cnae_secundario=sim', 'cnae_secundario'], ['?q=%20-%20', 'q'],
-      ['?cep=1', 'cep'], ['?inicio_atividade_min=2026-02-30', 'inicio_atividade_min'], ['?capital_social_min=-1', 'capital_social_min'], ['?has_email=1', 'has_email'],
-      ['?cursor=abc', 'cursor'], ['?municipio=Cidade%20Inexistente', 'municipio'], ['?uf=SP&uf=RJ', 'uf'],
+      ['?month=2026-13', 'month'],
+      ['?month=202612', 'month'],
+      ['?tipo=aberta', 'tipo'],
+      ['?campo=cor', 'campo'],
+      ['?limit=0', 'limit'],
+      ['?limit=101', 'limit'],
+      ['?uf=SPX', 'uf'],
+      ['?cnae=4', 'cnae'],
+      ['?cnae_secundario=sim', 'cnae_secundario'],
+      ['?q=%20-%20', 'q'],
+      ['?cep=1', 'cep'],
+      ['?inicio_atividade_min=2026-02-30', 'inicio_atividade_min'],
+      ['?capital_social_min=-1', 'capital_social_min'],
+      ['?has_email=1', 'has_email'],
+      ['?cursor=abc', 'cursor'],
+      ['?municipio=Cidade%20Inexistente', 'municipio'],
+      ['?uf=SP&uf=RJ', 'uf'],
     ]) {
       const r = await feed(qs);
       assert.equal(r.status, 400, qs);
@@ -332,7 +447,7 @@ describe('the change feed and a company history', () => {
     assert.equal((await get(`${server.url}/api/v1/changes`)).status, 401);
   });
 
-  test('a company history: its own changes and its company\'s, newest month first', async () => {
+  test("a company history: its own changes and its company's, newest month first", async () => {
     const h = openHistoryDb(dataDir);
     // A CNPJ with changes of its own and a company with changes, in more than one month.
     const cnpj = h
@@ -342,7 +457,9 @@ describe('the change feed and a company history', () => {
       )
       .pluck()
       .get() as string;
-    const own = h.prepare('SELECT * FROM changes WHERE cnpj IN (?, ?) ORDER BY month DESC, campo').all(cnpj, cnpj.slice(0, 8)) as ChangeRow[];
+    const own = h
+      .prepare('SELECT * FROM changes WHERE cnpj IN (?, ?) ORDER BY month DESC, campo')
+      .all(cnpj, cnpj.slice(0, 8)) as ChangeRow[];
     h.close();
     assert.ok(cnpj, 'a CNPJ with changes at both levels');
     const formatted = `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`;
@@ -351,13 +468,37 @@ describe('the change feed and a company history', () => {
     assert.equal(r.body.cnpj, cnpj);
     assert.deepEqual(
       r.body.data,
-      own.map((x) => (x.tipo === 'alteracao' ? { month: x.month, cnpj, tipo: x.tipo, campo: x.campo, antes: JSON.parse(x.antes!), depois: JSON.parse(x.depois!) } : { month: x.month, cnpj, tipo: x.tipo })),
+      own.map((x) =>
+        x.tipo === 'alteracao'
+          ? {
+              month: x.month,
+              cnpj,
+              tipo: x.tipo,
+              campo: x.campo,
+              antes: JSON.parse(x.antes!),
+              depois: JSON.parse(x.depois!),
+            }
+          : { month: x.month, cnpj, tipo: x.tipo },
+      ),
     );
-    assert.ok(r.body.data.some((x: Item) => x.campo === 'razao_social' || x.campo === 'socios' || x.campo === 'capital_social' || x.campo === 'opc_simples' || x.campo === 'opc_mei' || x.campo === 'porte' || x.campo === 'natureza_juridica'));
+    assert.ok(
+      r.body.data.some(
+        (x: Item) =>
+          x.campo === 'razao_social' ||
+          x.campo === 'socios' ||
+          x.campo === 'capital_social' ||
+          x.campo === 'opc_simples' ||
+          x.campo === 'opc_mei' ||
+          x.campo === 'porte' ||
+          x.campo === 'natureza_juridica',
+      ),
+    );
     // Newest month first: a CNPJ (own or company changes) in both recorded months.
     const h2 = openHistoryDb(dataDir);
     const multi = h2
-      .prepare(`SELECT e.cnpj FROM changes e WHERE length(e.cnpj) = 14 AND (SELECT count(DISTINCT x.month) FROM changes x WHERE x.cnpj IN (e.cnpj, substr(e.cnpj, 1, 8))) = 2 LIMIT 1`)
+      .prepare(
+        `SELECT e.cnpj FROM changes e WHERE length(e.cnpj) = 14 AND (SELECT count(DISTINCT x.month) FROM changes x WHERE x.cnpj IN (e.cnpj, substr(e.cnpj, 1, 8))) = 2 LIMIT 1`,
+      )
       .pluck()
       .get() as string;
     h2.close();
@@ -367,17 +508,28 @@ describe('the change feed and a company history', () => {
     assert.deepEqual(seen, [...seen].sort().reverse());
     assert.equal(new Set(seen).size, 2);
     // A CNPJ gone in an earlier month: only the history knows it.
-    const gone = [...expected.get('2026-12')!, ...expected.get('2027-01')!].find((x) => x.tipo === 'encerramento')!.cnpj;
+    const gone = [...expected.get('2026-12')!, ...expected.get('2027-01')!].find(
+      (x) => x.tipo === 'encerramento',
+    )!.cnpj;
     const g = await get(`${server.url}/api/v1/brazilian_companies/${gone}/history`, bearer(acct.token));
     assert.equal(g.status, 200);
     assert.equal(g.body.data[0].tipo, 'encerramento');
     const before = remaining(g);
-    assert.equal((await get(`${server.url}/api/v1/brazilian_companies/12345678000100/history`, bearer(acct.token))).status, 400);
-    const unknown = await get(`${server.url}/api/v1/brazilian_companies/${makeCnpj('99999998', '0001')}/history`, bearer(acct.token));
+    assert.equal(
+      (await get(`${server.url}/api/v1/brazilian_companies/12345678000100/history`, bearer(acct.token))).status,
+      400,
+    );
+    const unknown = await get(
+      `${server.url}/api/v1/brazilian_companies/${makeCnpj('99999998', '0001')}/history`,
+      bearer(acct.token),
+    );
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error, 'not_found');
     assert.equal(remaining(unknown), before - 1, 'the 404 counts, the 400 does not');
-    assert.equal((await get(`${server.url}/api/v1/brazilian_companies/${cnpj}/history?limit=2`, bearer(acct.token))).status, 400);
+    assert.equal(
+      (await get(`${server.url}/api/v1/brazilian_companies/${cnpj}/history?limit=2`, bearer(acct.token))).status,
+      400,
+    );
   });
 });
 
@@ -385,12 +537,18 @@ test('/openapi.json and /docs: both operations, parameters from the schema, exam
   const { buildOpenApi } = await import('../../../src/server/docs/openapi.ts');
   const { buildDocsHtml } = await import('../../../src/server/docs/docs.ts');
   const { Value } = await import('@sinclair/typebox/value');
-  const { ChangesPageSchema, ChangesQuerySchema, CompanyHistorySchema } = await import('../../../src/domain/history/feed-schema.ts');
+  const { ChangesPageSchema, ChangesQuerySchema, CompanyHistorySchema } =
+    await import('../../../src/domain/history/feed-schema.ts');
   const { changesExample, historyExample } = await import('../../../src/server/docs/examples-changes.ts');
   const o = buildOpenApi('https://api.example') as any;
   const feed = o.paths['/api/v1/changes'].get;
-  assert.deepEqual(feed.parameters.map((p: { name: string }) => p.name).sort(), Object.keys(ChangesQuerySchema.properties).sort());
-  assert.ok(feed.responses['404'] && feed.responses['400'] && feed['x-codeSamples'][0].source.includes('/api/v1/changes?'));
+  assert.deepEqual(
+    feed.parameters.map((p: { name: string }) => p.name).sort(),
+    Object.keys(ChangesQuerySchema.properties).sort(),
+  );
+  assert.ok(
+    feed.responses['404'] && feed.responses['400'] && feed['x-codeSamples'][0].source.includes('/api/v1/changes?'),
+  );
   assert.ok(o.paths['/api/v1/brazilian_companies/{cnpj}/history'].get.responses['404']);
   assert.ok(Value.Check(ChangesPageSchema, changesExample()));
   assert.ok(Value.Check(CompanyHistorySchema, historyExample()));

@@ -5,7 +5,18 @@ import { suspendAccount } from '../../../src/domain/accounts/accounts.ts';
 import { deactivateToken } from '../../../src/domain/accounts/tokens.ts';
 import { ERRORS } from '../../../src/domain/api-errors.ts';
 import { SERPRO_FILIAL, fixture } from '../fixtures.ts';
-import { bearer, get, makeAccount, publish, serve, sleep, tempDataDir, withAppDb, writeSnapshot, type TestServer } from '../helpers.ts';
+import {
+  bearer,
+  get,
+  makeAccount,
+  publish,
+  serve,
+  sleep,
+  tempDataDir,
+  withAppDb,
+  writeSnapshot,
+  type TestServer,
+} from '../helpers.ts';
 
 const PT = /[ãçéêíóõúà]|\b(de|da|do|não|está|informe)\b/i;
 
@@ -39,7 +50,12 @@ describe('error table (docs/errors.md)', () => {
         { method: 'GET', path: '/test/throws', handler: (_req, res) => fail(res, 'boom: secret internals') },
         { method: 'GET', path: '/test/rejects', handler: async (_req, res) => fail(res, 'async boom') },
         { method: 'GET', path: '/test/page-throws', html: true, handler: (_req, res) => fail(res, 'page boom') },
-        { method: 'GET', path: '/test/page-rejects', html: true, handler: async (_req, res) => fail(res, 'async page boom') },
+        {
+          method: 'GET',
+          path: '/test/page-rejects',
+          html: true,
+          handler: async (_req, res) => fail(res, 'async page boom'),
+        },
       ],
     });
   });
@@ -67,7 +83,10 @@ describe('error table (docs/errors.md)', () => {
     await publish(dataDir, 'v99', '2026-03', data);
     await sleep(150);
     assertError(await get(api(), bearer(a.token)), 503, 'registry_unavailable');
-    assert.ok(server.lines.some((l) => /refusing snapshot v99.*schema_version 99/.test(l)), server.lines.join('\n'));
+    assert.ok(
+      server.lines.some((l) => /refusing snapshot v99.*schema_version 99/.test(l)),
+      server.lines.join('\n'),
+    );
 
     writeSnapshot(dataDir, 'nometa', data, { schemaVersion: null });
     await publish(dataDir, 'nometa', '2026-03', data);
@@ -137,31 +156,56 @@ describe('error table (docs/errors.md)', () => {
       assert.equal(r.headers.get('x-half-done'), null, 'what the handler had set is gone');
     }
     for (const message of ['boom: secret internals', 'async boom']) {
-      assert.ok(server.lines.some((l) => l.startsWith('error: GET /test/') && l.includes(`Error: ${message}`) && l.includes('errors.test.ts')), `${message}: stack logged`);
+      assert.ok(
+        server.lines.some(
+          (l) => l.startsWith('error: GET /test/') && l.includes(`Error: ${message}`) && l.includes('errors.test.ts'),
+        ),
+        `${message}: stack logged`,
+      );
     }
     // The server is still up.
     assert.equal((await get(`${server.url}/healthz`)).status, 200);
   });
 
   test('a page that throws or rejects → the 500 page, stack in the log only', async () => {
-    for (const [path, message] of [['/test/page-throws', 'page boom'], ['/test/page-rejects', 'async page boom']]) {
+    for (const [path, message] of [
+      ['/test/page-throws', 'page boom'],
+      ['/test/page-rejects', 'async page boom'],
+    ]) {
       const r = await get(`${server.url}${path}`);
       assert.equal(r.status, 500, path);
       assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
       assert.match(r.headers.get('content-security-policy') ?? '', /default-src 'self'/);
       assert.match(r.body, /<h1 id="erro-titulo">Erro interno<\/h1>/);
       assert.doesNotMatch(r.body, /boom|\.ts:/);
-      assert.ok(server.lines.some((l) => l.startsWith(`error: GET ${path}: Error: ${message}`) && l.includes('errors.test.ts')), `${path}: stack logged`);
+      assert.ok(
+        server.lines.some((l) => l.startsWith(`error: GET ${path}: Error: ${message}`) && l.includes('errors.test.ts')),
+        `${path}: stack logged`,
+      );
     }
   });
 
   test('the table itself: statuses and codes as docs/errors.md lists them', () => {
     const table = Object.fromEntries(Object.values(ERRORS).map((e) => [`${e.status} ${e.error}`, true]));
     for (const row of [
-      '400 invalid_cnpj', '401 missing_token', '401 invalid_token', '401 token_deactivated', '401 token_expired',
-      '403 account_suspended', '403 plan_without_api', '429 quota_exceeded', '404 not_found', '503 registry_unavailable',
-      '405 method_not_allowed', '500 internal_error', '503 server_busy', '400 bad_request', '408 request_timeout',
-      '413 request_too_large', '417 expectation_failed', '431 headers_too_large',
+      '400 invalid_cnpj',
+      '401 missing_token',
+      '401 invalid_token',
+      '401 token_deactivated',
+      '401 token_expired',
+      '403 account_suspended',
+      '403 plan_without_api',
+      '429 quota_exceeded',
+      '404 not_found',
+      '503 registry_unavailable',
+      '405 method_not_allowed',
+      '500 internal_error',
+      '503 server_busy',
+      '400 bad_request',
+      '408 request_timeout',
+      '413 request_too_large',
+      '417 expectation_failed',
+      '431 headers_too_large',
     ]) {
       assert.ok(table[row], row);
     }

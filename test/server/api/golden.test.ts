@@ -17,15 +17,20 @@ for (const sample of SAMPLES) {
   test(`the API answers the ${sample.name} month as its golden file says`, async (t) => {
     const golden = loadGolden(sample.file);
     const capture = await captureApi(currentTree, sample);
-    assert.ok(capture.cnpjs.length > 0 && capture.answers.length === golden.answers.length, `${capture.answers.length} answers, the golden file has ${golden.answers.length}`);
+    assert.ok(
+      capture.cnpjs.length > 0 && capture.answers.length === golden.answers.length,
+      `${capture.answers.length} answers, the golden file has ${golden.answers.length}`,
+    );
     for (const why of new Set(golden.amendments.map((a) => a.why))) {
       const cases = golden.amendments.filter((a) => a.why === why).map((a) => a.case);
       t.diagnostic(`amended since ${golden.producedBy.commit.slice(0, 7)}: ${cases.join('; ')}: ${why}`);
     }
     const diffs = compareGolden(golden, capture);
     if (diffs.length > 0) {
-      assert.fail(`${diffs.length} answer(s) differ from ${path.relative(process.cwd(), sample.file)} (made by ${golden.producedBy.commit}):\n${formatDiffs(diffs)}\n` +
-        `If the change is intended: node --import tsx scripts/api-golden.ts --sample ${sample.name} --amend CASE --why REASON (or --write), and say why in the commit.`);
+      assert.fail(
+        `${diffs.length} answer(s) differ from ${path.relative(process.cwd(), sample.file)} (made by ${golden.producedBy.commit}):\n${formatDiffs(diffs)}\n` +
+          `If the change is intended: node --import tsx scripts/api-golden.ts --sample ${sample.name} --amend CASE --why REASON (or --write), and say why in the commit.`,
+      );
     }
   });
 }

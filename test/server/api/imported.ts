@@ -16,11 +16,44 @@ import { tempDataDir } from '../helpers.ts';
 /** An Estabelecimentos record: base, order, head office (1) or branch (2), trade name. */
 function est(base: string, order: string, matrizFilial: '1' | '2', fantasia: string): string {
   const dv = makeCnpj(base, order).slice(12);
-  return rec(base, order, dv, matrizFilial, fantasia, '02', '20200101', '00', '', '', '20200101', '6204000', '', 'RUA', 'A', '1', '', 'CENTRO', '70836900', 'DF', '9701', '61', '33334444', '', '', '', '', '', '', '');
+  return rec(
+    base,
+    order,
+    dv,
+    matrizFilial,
+    fantasia,
+    '02',
+    '20200101',
+    '00',
+    '',
+    '',
+    '20200101',
+    '6204000',
+    '',
+    'RUA',
+    'A',
+    '1',
+    '',
+    'CENTRO',
+    '70836900',
+    'DF',
+    '9701',
+    '61',
+    '33334444',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+  );
 }
 
 export const SERPRO_ROOT = '33683111';
-export const SERPRO_CNPJS = ['0001', '0002', '0003', '0004', '0005', '0006', '0007'].map((o) => makeCnpj(SERPRO_ROOT, o));
+export const SERPRO_CNPJS = ['0001', '0002', '0003', '0004', '0005', '0006', '0007'].map((o) =>
+  makeCnpj(SERPRO_ROOT, o),
+);
 export const ALNUM_ROOT = '12ABC345';
 /** Head office first (order 0002), then the others in CNPJ order. */
 export const ALNUM_CNPJS = ['0002', '0001', '01DE'].map((o) => makeCnpj(ALNUM_ROOT, o));
@@ -36,7 +69,10 @@ export async function importedDataDir(): Promise<string> {
     path.join(extra, 'Estabelecimentos1.zip'),
     'K3241.K03200Y1.D60913.ESTABELE',
     // Out of CNPJ order on purpose: the order of the listing is the reader's, not the file's.
-    [...serproBranches].reverse().map((c) => est(SERPRO_ROOT, c.slice(8, 12), c.slice(8, 12) === '0001' ? '1' : '2', `SERPRO ${c.slice(8, 12)}`)).join('') +
+    [...serproBranches]
+      .reverse()
+      .map((c) => est(SERPRO_ROOT, c.slice(8, 12), c.slice(8, 12) === '0001' ? '1' : '2', `SERPRO ${c.slice(8, 12)}`))
+      .join('') +
       est(ALNUM_ROOT, '01DE', '2', 'ALFA 01DE') +
       est(ALNUM_ROOT, '0001', '2', 'ALFA 0001') +
       est(ALNUM_ROOT, '0002', '1', 'ALFA MATRIZ') +
@@ -48,7 +84,8 @@ export async function importedDataDir(): Promise<string> {
   writeZip(
     path.join(extra, 'Empresas2.zip'),
     'K3241.K03200Y2.D60913.EMPRECSV',
-    rec(ALNUM_ROOT, 'EMPRESA ALFANUMERICA LTDA', '2062', '49', '1000,00', '01', '') + rec('11222333', 'SEM MATRIZ LTDA', '2062', '49', '0,00', '03', ''),
+    rec(ALNUM_ROOT, 'EMPRESA ALFANUMERICA LTDA', '2062', '49', '1000,00', '01', '') +
+      rec('11222333', 'SEM MATRIZ LTDA', '2062', '49', '0,00', '03', ''),
   );
   await runImport({ dataDir, inputs: [RECEITA_MINI, extra], month: '2026-09' });
   return dataDir;

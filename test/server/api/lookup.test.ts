@@ -1,7 +1,26 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ABSENT, ALNUM, SERPRO_CONTACT_ROWS, SERPRO_EXPECTED, SERPRO_FILIAL, SERPRO_MATRIZ, fixture } from '../fixtures.ts';
-import { bearer, get, loadContacts, makeAccount, publish, serve, tempDataDir, writeSnapshot, type TestAccount, type TestServer } from '../helpers.ts';
+import {
+  ABSENT,
+  ALNUM,
+  SERPRO_CONTACT_ROWS,
+  SERPRO_EXPECTED,
+  SERPRO_FILIAL,
+  SERPRO_MATRIZ,
+  fixture,
+} from '../fixtures.ts';
+import {
+  bearer,
+  get,
+  loadContacts,
+  makeAccount,
+  publish,
+  serve,
+  tempDataDir,
+  writeSnapshot,
+  type TestAccount,
+  type TestServer,
+} from '../helpers.ts';
 
 describe('lookup API', () => {
   let dataDir: string;
@@ -39,17 +58,30 @@ describe('lookup API', () => {
     assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
     assert.deepEqual(r.body, SERPRO_EXPECTED);
     // Key order of docs/api-response.md, regime fields before the documented extras.
-    assert.deepEqual(Object.keys(r.body.company).slice(0, 5), ['cnpj', 'cnpj_pretty', 'razao_social', 'nome_fantasia', 'situacao_cadastral']);
+    assert.deepEqual(Object.keys(r.body.company).slice(0, 5), [
+      'cnpj',
+      'cnpj_pretty',
+      'razao_social',
+      'nome_fantasia',
+      'situacao_cadastral',
+    ]);
   });
 
   test('extra contacts loaded while the server runs show up on the next lookup, and go away', async () => {
     const before = await get(api(SERPRO_MATRIZ), bearer(acct.token));
     assert.deepEqual(before.body.contatos_extras, []);
-    const row = { cnpj: SERPRO_MATRIZ, tipo_contato: 'website', tipo_website: 'institucional', contato: 'https://matriz.example' };
+    const row = {
+      cnpj: SERPRO_MATRIZ,
+      tipo_contato: 'website',
+      tipo_website: 'institucional',
+      contato: 'https://matriz.example',
+    };
     // Through another connection, as `cnpj-api contacts load` does.
     await loadContacts(dataDir, [...SERPRO_CONTACT_ROWS, row]);
     const added = await get(api(SERPRO_MATRIZ), bearer(acct.token));
-    assert.deepEqual(added.body.contatos_extras, [{ tipo_contato: 'website', tipo_website: 'institucional', contato: 'https://matriz.example' }]);
+    assert.deepEqual(added.body.contatos_extras, [
+      { tipo_contato: 'website', tipo_website: 'institucional', contato: 'https://matriz.example' },
+    ]);
     assert.equal(added.body.company.has_website, true);
     await loadContacts(dataDir, SERPRO_CONTACT_ROWS);
     const removed = await get(api(SERPRO_MATRIZ), bearer(acct.token));
@@ -86,7 +118,10 @@ describe('lookup API', () => {
     assert.equal(c.cnae_fiscal_human, '0111-3/01');
     assert.deepEqual(c.cnaes_secundarios, [9999999, 111301]);
     assert.equal(c.cnae_fiscal_human.length <= 100, true);
-    assert.match(c.cnaes_secundarios_human, /^9999-9\/99 - Atividade de teste .* cem caracteres do campo humano; 0111-3\/01$/);
+    assert.match(
+      c.cnaes_secundarios_human,
+      /^9999-9\/99 - Atividade de teste .* cem caracteres do campo humano; 0111-3\/01$/,
+    );
     assert.equal(c.natureza_juridica, '9999');
     assert.equal(c.capital_social, '0.05');
     assert.equal(c.porte, '');
@@ -101,7 +136,12 @@ describe('lookup API', () => {
     assert.equal(c.nome_fantasia, '');
     assert.equal(c.situacao_especial, 'RECUPERACAO JUDICIAL');
     assert.equal(c.data_situacao_especial, '2025-01-02');
-    for (const k of ['regime_tributario', 'ano_regime_tributario', 'escrituracoes_regime_tributario', 'numero_funcionarios']) {
+    for (const k of [
+      'regime_tributario',
+      'ano_regime_tributario',
+      'escrituracoes_regime_tributario',
+      'numero_funcionarios',
+    ]) {
       assert.equal(k in c, false, k);
     }
     assert.deepEqual(r.body.socios, []);
@@ -220,7 +260,10 @@ describe('lookup API', () => {
       assert.ok(l.endsWith(`account=${acct.accountId}`));
     }
     assert.match(lines[0], /api_token=\[REDACTED\]&API%5Ftoken=\[REDACTED\]/);
-    assert.ok(server.lines.every((l) => !l.includes(acct.token)), 'no token anywhere in the log');
+    assert.ok(
+      server.lines.every((l) => !l.includes(acct.token)),
+      'no token anywhere in the log',
+    );
   });
 
   test('a token is redacted by its shape wherever it stands in the target, in any encoding', async () => {
@@ -246,12 +289,18 @@ describe('lookup API', () => {
     await new Promise((r) => setTimeout(r, 50));
     const logged = server.lines.slice(before);
     assert.ok(logged.length >= targets.length, logged.join('\n'));
-    assert.ok(logged.some((l) => l.startsWith('error: GET /test/throws/[REDACTED]')), 'the error line too');
+    assert.ok(
+      logged.some((l) => l.startsWith('error: GET /test/throws/[REDACTED]')),
+      'the error line too',
+    );
     // Decoded twice, no piece of the secret is left anywhere.
     const decode = (s: string) => s.replace(/%([0-9a-f]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16)));
     const text = decode(decode(logged.join('\n')));
     for (let i = 0; i + 10 <= body.length; i++) {
-      assert.ok(!text.includes(body.slice(i, i + 10)) && !text.toUpperCase().includes(body.slice(i, i + 10).toUpperCase()), `secret piece ${i} in the log:\n${logged.join('\n')}`);
+      assert.ok(
+        !text.includes(body.slice(i, i + 10)) && !text.toUpperCase().includes(body.slice(i, i + 10).toUpperCase()),
+        `secret piece ${i} in the log:\n${logged.join('\n')}`,
+      );
     }
     assert.equal(logged.filter((l) => l.includes('[REDACTED]')).length, logged.length);
   });

@@ -22,7 +22,9 @@ describe('partner search', () => {
   const remaining = (r: { headers: Headers }) => Number(r.headers.get('x-ratelimit-remaining'));
 
   async function walk(qs: string, limit: number): Promise<{ rows: Row[]; pages: number; calls: number }> {
-    const { items, pages, calls } = await walkPages<Row>(partners, qs, limit, (row) => assert.ok(Value.Check(PartnerHitSchema, row), JSON.stringify(row)));
+    const { items, pages, calls } = await walkPages<Row>(partners, qs, limit, (row) =>
+      assert.ok(Value.Check(PartnerHitSchema, row), JSON.stringify(row)),
+    );
     return { rows: items, pages, calls };
   }
 
@@ -33,10 +35,11 @@ describe('partner search', () => {
   });
   after(() => stopDemo400(demo));
 
-  test('by a common name word: the oracle\'s rows, paged with no gap or duplicate, one call per page', async () => {
+  test("by a common name word: the oracle's rows, paged with no gap or duplicate, one call per page", async () => {
     const names = oracle.db.prepare('SELECT nome FROM reg.partners WHERE nome IS NOT NULL').pluck().all() as string[];
     const freq = new Map<string, number>();
-    for (const n of names) for (const w of new Set(n.split(' ').filter((x) => x.length > 3))) freq.set(w, (freq.get(w) ?? 0) + 1);
+    for (const n of names)
+      for (const w of new Set(n.split(' ').filter((x) => x.length > 3))) freq.set(w, (freq.get(w) ?? 0) + 1);
     const word = [...freq].sort((a, b) => b[1] - a[1])[0]![0];
     const expected = oracle.partners({ nome: word.toLowerCase() }, () => true);
     assert.ok(expected.length > 4, `${word}: ${expected.length}`);
@@ -50,7 +53,9 @@ describe('partner search', () => {
   });
 
   test('by cnpj_cpf: a masked CPF as published, and both filters', async () => {
-    const row = oracle.db.prepare("SELECT nome, cnpj_cpf FROM reg.partners WHERE cnpj_cpf LIKE '***%' AND nome IS NOT NULL LIMIT 1").get() as { nome: string; cnpj_cpf: string };
+    const row = oracle.db
+      .prepare("SELECT nome, cnpj_cpf FROM reg.partners WHERE cnpj_cpf LIKE '***%' AND nome IS NOT NULL LIMIT 1")
+      .get() as { nome: string; cnpj_cpf: string };
     const r = await partners(`?cnpj_cpf=${encodeURIComponent(row.cnpj_cpf)}`);
     assert.equal(r.status, 200);
     assert.ok(r.body.data.some((p: Row) => p.cnpj_cpf_socio === row.cnpj_cpf && p.nome_socio === row.nome));
@@ -65,8 +70,15 @@ describe('partner search', () => {
     assert.deepEqual([r0.status, r0.body.error], [400, 'missing_filter']);
     assert.match(r0.body.message, /nome ou cnpj_cpf/);
     assert.equal(remaining(r0), base);
-    const next: string = (await partners('?nome=a&limit=1')).body.next_cursor ?? (await partners('?nome=ma&limit=1')).body.next_cursor;
-    for (const [qs, name] of [['?cnpj_cpf=123', 'cnpj_cpf'], ['?nome=maria&q=x', 'q'], ['?nome=%21%21', 'nome'], ['?nome=silva&limit=0', 'limit'], [`?nome=zz&cursor=${next}`, 'cursor']]) {
+    const next: string =
+      (await partners('?nome=a&limit=1')).body.next_cursor ?? (await partners('?nome=ma&limit=1')).body.next_cursor;
+    for (const [qs, name] of [
+      ['?cnpj_cpf=123', 'cnpj_cpf'],
+      ['?nome=maria&q=x', 'q'],
+      ['?nome=%21%21', 'nome'],
+      ['?nome=silva&limit=0', 'limit'],
+      [`?nome=zz&cursor=${next}`, 'cursor'],
+    ]) {
       const r = await partners(qs);
       assert.deepEqual([r.status, r.body.error], [400, 'invalid_parameter'], `${qs}: ${JSON.stringify(r.body)}`);
       assert.ok(r.body.message.includes(`parâmetro ${name} `), r.body.message);

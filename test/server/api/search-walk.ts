@@ -29,7 +29,12 @@ export async function stopDemo400(d: Demo400 | undefined): Promise<void> {
 type Answer = { status: number; body: any; headers: Headers };
 
 /** Every page of `qs` with `limit` through `fetch`: the items, the pages, and the calls they cost. */
-export async function walkPages<T>(fetch: (qs: string) => Promise<Answer>, qs: string, limit: number, checkItem?: (item: unknown) => void): Promise<{ items: T[]; pages: number; calls: number }> {
+export async function walkPages<T>(
+  fetch: (qs: string) => Promise<Answer>,
+  qs: string,
+  limit: number,
+  checkItem?: (item: unknown) => void,
+): Promise<{ items: T[]; pages: number; calls: number }> {
   const remaining = (r: Answer) => Number(r.headers.get('x-ratelimit-remaining'));
   const items: T[] = [];
   let r = await fetch(`${qs}&limit=${limit}`);

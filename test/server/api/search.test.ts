@@ -23,7 +23,8 @@ describe('company search and count', () => {
   let acct: TestAccount;
   let oracle: Oracle;
   let dataDir: string;
-  const search = (qs: string, a: TestAccount = acct) => get(`${server.url}/api/v1/brazilian_companies${qs}`, bearer(a.token));
+  const search = (qs: string, a: TestAccount = acct) =>
+    get(`${server.url}/api/v1/brazilian_companies${qs}`, bearer(a.token));
   const count = (qs: string) => get(`${server.url}/api/v1/brazilian_companies/count${qs}`, bearer(acct.token));
   const remaining = (r: { headers: Headers }) => Number(r.headers.get('x-ratelimit-remaining'));
 
@@ -40,14 +41,17 @@ describe('company search and count', () => {
   });
   after(() => stopDemo400(demo));
 
-  test('filters give the oracle\'s CNPJs, paged to the end with no duplicate and no gap; count agrees', async () => {
+  test("filters give the oracle's CNPJs, paged to the end with no duplicate and no gap; count agrees", async () => {
     const cases: [string, CompanyFilters][] = [
       ['?uf=SP', { uf: ['SP'] }],
       ['?uf=rj,MG&situacao_cadastral=ativa', { uf: ['rj', 'MG'], situacao_cadastral: ['ativa'] }],
       ['?matriz_filial=filial&porte=01,03', { matriz_filial: 'filial', porte: [1, 3] }],
       ['?cnae=47&cnae_secundario=true', { cnae: ['47'], cnae_secundario: true }],
       ['?q=ltda&opc_simples=true', { q: 'ltda', opc_simples: true }],
-      ['?inicio_atividade_min=2010-01-01&capital_social_max=50000.5', { inicio_atividade_min: '2010-01-01', capital_social_max: 50000.5 }],
+      [
+        '?inicio_atividade_min=2010-01-01&capital_social_max=50000.5',
+        { inicio_atividade_min: '2010-01-01', capital_social_max: 50000.5 },
+      ],
     ];
     for (const [qs, f] of cases) {
       const expected = oracle.companies(f);
@@ -63,10 +67,22 @@ describe('company search and count', () => {
   });
 
   test('the query string maps onto every filter: município by code and by name, accents, CEP, codes, flags', async () => {
-    const top = oracle.db.prepare('SELECT e.municipio AS code, m.description AS name, e.uf AS uf, e.cep AS cep FROM est.establishments e JOIN reg.municipios m ON m.code = e.municipio GROUP BY 1 ORDER BY count(*) DESC LIMIT 1').get() as { code: number; name: string; uf: string; cep: number };
+    const top = oracle.db
+      .prepare(
+        'SELECT e.municipio AS code, m.description AS name, e.uf AS uf, e.cep AS cep FROM est.establishments e JOIN reg.municipios m ON m.code = e.municipio GROUP BY 1 ORDER BY count(*) DESC LIMIT 1',
+      )
+      .get() as { code: number; name: string; uf: string; cep: number };
     const name = top.name.toLowerCase();
-    const nat = oracle.db.prepare('SELECT natureza_juridica FROM reg.companies GROUP BY 1 ORDER BY count(*) DESC LIMIT 1').pluck().get() as number;
-    const word = (oracle.db.prepare("SELECT razao_social FROM reg.companies WHERE razao_social LIKE '% %' ORDER BY basico LIMIT 1").pluck().get() as string).split(' ')[0]!;
+    const nat = oracle.db
+      .prepare('SELECT natureza_juridica FROM reg.companies GROUP BY 1 ORDER BY count(*) DESC LIMIT 1')
+      .pluck()
+      .get() as number;
+    const word = (
+      oracle.db
+        .prepare("SELECT razao_social FROM reg.companies WHERE razao_social LIKE '% %' ORDER BY basico LIMIT 1")
+        .pluck()
+        .get() as string
+    ).split(' ')[0]!;
     const cases: [string, CompanyFilters][] = [
       [`?municipio=${String(top.code).padStart(4, '0')}`, { municipio: [top.code] }],
       [`?municipio=${encodeURIComponent(name)}&uf=${top.uf.toLowerCase()}`, { municipio: [name], uf: [top.uf] }],
@@ -85,10 +101,13 @@ describe('company search and count', () => {
     }
     // A município name that does not exist selects nothing (or is refused naming it).
     const none = await search('?municipio=cidade%20inexistente&uf=SP');
-    assert.ok(none.status === 200 ? none.body.data.length === 0 : none.body.message.includes('parâmetro municipio'), JSON.stringify(none.body));
+    assert.ok(
+      none.status === 200 ? none.body.data.length === 0 : none.body.message.includes('parâmetro municipio'),
+      JSON.stringify(none.body),
+    );
   });
 
-  test('each item is the lookup\'s company object', async () => {
+  test("each item is the lookup's company object", async () => {
     const r = await search('?uf=SP&limit=5');
     assert.equal(r.body.data.length, 5);
     for (const company of r.body.data) {
@@ -109,9 +128,17 @@ describe('company search and count', () => {
     const spCursor: string = (await search('?uf=SP&limit=2')).body.next_cursor;
     const afterOne = base - 1;
     for (const [qs, name] of [
-      ['?uf=SPX', 'uf'], ['?uf=SP&limit=101', 'limit'], ['?situacao_cadastral=aberta', 'situacao_cadastral'], ['?cep=1', 'cep'],
-      ['?inicio_atividade_min=2020-02-30', 'inicio_atividade_min'], ['?opc_mei=sim', 'opc_mei'], ['?uf=SP&page=2', 'page'],
-      ['?uf=SP&uf=RJ', 'uf'], ['?q=%21%21', 'q'], [`?uf=RJ&cursor=${spCursor}`, 'cursor'], ['?uf=SP&cursor=abc', 'cursor'],
+      ['?uf=SPX', 'uf'],
+      ['?uf=SP&limit=101', 'limit'],
+      ['?situacao_cadastral=aberta', 'situacao_cadastral'],
+      ['?cep=1', 'cep'],
+      ['?inicio_atividade_min=2020-02-30', 'inicio_atividade_min'],
+      ['?opc_mei=sim', 'opc_mei'],
+      ['?uf=SP&page=2', 'page'],
+      ['?uf=SP&uf=RJ', 'uf'],
+      ['?q=%21%21', 'q'],
+      [`?uf=RJ&cursor=${spCursor}`, 'cursor'],
+      ['?uf=SP&cursor=abc', 'cursor'],
     ]) {
       const r = await search(qs);
       assert.deepEqual([r.status, r.body.error], [400, 'invalid_parameter'], `${qs}: ${JSON.stringify(r.body)}`);
@@ -131,17 +158,39 @@ describe('company search and count', () => {
     assert.equal(r.headers.get('x-next-cursor'), json.body.next_cursor);
     const rows = parseCsv(new TextDecoder('utf-8', { ignoreBOM: true }).decode(await r.arrayBuffer()));
     assert.deepEqual(rows[0], CSV_COLUMNS);
-    assert.deepEqual(rows.slice(1).map((row) => row[0]), json.body.data.map((c: { cnpj: string }) => c.cnpj));
+    assert.deepEqual(
+      rows.slice(1).map((row) => row[0]),
+      json.body.data.map((c: { cnpj: string }) => c.cnpj),
+    );
     const i = CSV_COLUMNS.indexOf('razao_social');
-    assert.deepEqual(rows.slice(1).map((row) => row[i]), json.body.data.map((c: { razao_social: string }) => c.razao_social));
+    assert.deepEqual(
+      rows.slice(1).map((row) => row[i]),
+      json.body.data.map((c: { razao_social: string }) => c.razao_social),
+    );
     // The CSV's cursor continues the JSON listing and the other way round.
     const page2 = await search(`${qs}&cursor=${r.headers.get('x-next-cursor')}`);
-    const csv2 = await fetch(`${server.url}/api/v1/brazilian_companies${qs}&format=csv&cursor=${json.body.next_cursor}`, bearer(acct.token));
-    assert.deepEqual(parseCsv(await csv2.text().then((t) => `\uFEFF${t}`)).slice(1).map((row) => row[0]), page2.body.data.map((c: { cnpj: string }) => c.cnpj));
+    const csv2 = await fetch(
+      `${server.url}/api/v1/brazilian_companies${qs}&format=csv&cursor=${json.body.next_cursor}`,
+      bearer(acct.token),
+    );
+    assert.deepEqual(
+      parseCsv(await csv2.text().then((t) => `\uFEFF${t}`))
+        .slice(1)
+        .map((row) => row[0]),
+      page2.body.data.map((c: { cnpj: string }) => c.cnpj),
+    );
     // The last page has no X-Next-Cursor; a bad format is refused.
     let cur = '';
-    for (let p = await search('?uf=SP&limit=100'); p.body.next_cursor !== null; p = await search(`?uf=SP&limit=100${cur}`)) cur = `&cursor=${p.body.next_cursor}`;
-    const last = await fetch(`${server.url}/api/v1/brazilian_companies?uf=SP&limit=100&format=csv${cur}`, bearer(acct.token));
+    for (
+      let p = await search('?uf=SP&limit=100');
+      p.body.next_cursor !== null;
+      p = await search(`?uf=SP&limit=100${cur}`)
+    )
+      cur = `&cursor=${p.body.next_cursor}`;
+    const last = await fetch(
+      `${server.url}/api/v1/brazilian_companies?uf=SP&limit=100&format=csv${cur}`,
+      bearer(acct.token),
+    );
     assert.equal(last.status, 200);
     assert.equal(last.headers.get('x-next-cursor'), null);
     assert.equal((await search('?uf=SP&format=xlsx')).body.error, 'invalid_parameter');
@@ -163,7 +212,10 @@ describe('company search and count', () => {
       assert.deepEqual(r.body, { count: bound, exact: false });
       assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
       assert.equal(remaining(r), before - 1, 'one call, as an exact count');
-      assert.ok(bounded.lines.some((l) => l.includes('/api/v1/brazilian_companies/count?q=ltda 200')), 'logged');
+      assert.ok(
+        bounded.lines.some((l) => l.includes('/api/v1/brazilian_companies/count?q=ltda 200')),
+        'logged',
+      );
       assert.deepEqual((await at('?q=ltda&uf=SP')).body, { count: under, exact: true }, 'under the bound: exact');
       assert.deepEqual((await at('?uf=SP')).body, { count: sp, exact: true }, 'without q the bound does not apply');
       // The default server counts the same q to the end.
@@ -179,7 +231,12 @@ describe('company search and count', () => {
     assert.deepEqual([a.status, remaining(a)], [200, 0]);
     const b = await search(`?uf=SP&limit=1&cursor=${a.body.next_cursor}`, small);
     assert.deepEqual([b.status, b.body.error], [429, 'quota_exceeded']);
-    assert.ok(server.lines.some((l) => l.includes('/api/v1/brazilian_companies?uf=SP&limit=1 200') && l.endsWith(`account=${small.accountId}`)), 'logged with its account');
+    assert.ok(
+      server.lines.some(
+        (l) => l.includes('/api/v1/brazilian_companies?uf=SP&limit=1 200') && l.endsWith(`account=${small.accountId}`),
+      ),
+      'logged with its account',
+    );
   });
 });
 
@@ -195,9 +252,16 @@ test('a month imported without search: 503 search_unavailable, not counted; look
     for (const p of ['/api/v1/brazilian_companies?uf=SP', '/api/v1/brazilian_companies/count?uf=SP']) {
       const r = await get(server.url + p, bearer(acct.token));
       assert.deepEqual([r.status, r.body.error], [503, 'search_unavailable'], p);
-      assert.equal(Number(r.headers.get('x-ratelimit-remaining')), Number(r.headers.get('x-ratelimit-limit')), 'not counted');
+      assert.equal(
+        Number(r.headers.get('x-ratelimit-remaining')),
+        Number(r.headers.get('x-ratelimit-limit')),
+        'not counted',
+      );
     }
-    assert.equal((await get(`${server.url}/api/v1/brazilian_companies/${some}/company`, bearer(acct.token))).status, 200);
+    assert.equal(
+      (await get(`${server.url}/api/v1/brazilian_companies/${some}/company`, bearer(acct.token))).status,
+      200,
+    );
   } finally {
     await server.close();
   }

@@ -9,10 +9,15 @@ import { setPlan } from '../../../src/domain/accounts/plans.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { formatCnpj, makeCnpj } from '../../../src/domain/cnpj.ts';
 import { openAppSqlite } from '../../../src/storage/app-db.ts';
-import { WatchlistAddResponseSchema, WatchlistPageSchema, WatchlistPutSchema } from '../../../src/domain/watchlist/schema.ts';
+import {
+  WatchlistAddResponseSchema,
+  WatchlistPageSchema,
+  WatchlistPutSchema,
+} from '../../../src/domain/watchlist/schema.ts';
 import { makeAccount, serve, get, tempDataDir, withAppDb, type TestAccount, type TestServer } from '../helpers.ts';
 
-const cnpjs = (n: number, base = 10_000_000) => Array.from({ length: n }, (_, i) => makeCnpj(String(base + i * 7), '0001'));
+const cnpjs = (n: number, base = 10_000_000) =>
+  Array.from({ length: n }, (_, i) => makeCnpj(String(base + i * 7), '0001'));
 
 describe('watchlist API', () => {
   let dataDir: string;
@@ -27,7 +32,14 @@ describe('watchlist API', () => {
   const remaining = (r: { headers: Headers }) => Number(r.headers.get('x-ratelimit-remaining'));
   const used = (a: TestAccount) => withAppDb(dataDir, (db) => currentUsage(db, a.accountId).calls);
   const watched = (a: TestAccount) =>
-    withAppDb(dataDir, (db) => db.prepare('SELECT cnpj FROM watchlist WHERE account_id = ? ORDER BY cnpj').pluck().all(a.accountId) as string[]);
+    withAppDb(
+      dataDir,
+      (db) =>
+        db
+          .prepare('SELECT cnpj FROM watchlist WHERE account_id = ? ORDER BY cnpj')
+          .pluck()
+          .all(a.accountId) as string[],
+    );
   /** A plan of its own with this watchlist limit. */
   const account = async (name: string, watchlistLimit = 1000, quota = 1000) => {
     const a = await makeAccount(dataDir, name, { quota });
@@ -88,12 +100,21 @@ describe('watchlist API', () => {
     const a = await account('Many');
     const [x, y, z] = cnpjs(3, 30_000_000);
     await call(a, 'PUT', `/${y}`);
-    const r = await call(a, 'POST', '', { cnpjs: [formatCnpj(x!), 'nao-e-cnpj', y, x, z!.toLowerCase(), '33683111000281'] });
+    const r = await call(a, 'POST', '', {
+      cnpjs: [formatCnpj(x!), 'nao-e-cnpj', y, x, z!.toLowerCase(), '33683111000281'],
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.ok(Value.Check(WatchlistAddResponseSchema, r.body));
     assert.deepEqual(
       r.body.results.map((i: { cnpj: string; status: number }) => [i.cnpj, i.status]),
-      [[x, 201], ['nao-e-cnpj', 400], [y, 200], [x, 200], [z, 201], ['33683111000281', 400]],
+      [
+        [x, 201],
+        ['nao-e-cnpj', 400],
+        [y, 200],
+        [x, 200],
+        [z, 201],
+        ['33683111000281', 400],
+      ],
     );
     assert.equal((r.body.results[1] as { error?: string }).error, 'invalid_cnpj');
     assert.deepEqual([r.body.added, r.body.total, r.body.watchlist_limit], [2, 3, 1000]);
@@ -105,7 +126,10 @@ describe('watchlist API', () => {
     const a = await account('Invalid');
     const r = await call(a, 'POST', '', { cnpjs: ['1', '2'] });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.results.map((i: { status: number }) => i.status), [400, 400]);
+    assert.deepEqual(
+      r.body.results.map((i: { status: number }) => i.status),
+      [400, 400],
+    );
     assert.equal(remaining(r), 1000);
     assert.equal(await used(a), 0);
   });
@@ -118,7 +142,10 @@ describe('watchlist API', () => {
     r = await call(a, 'POST', '', { cnpjs: [...list.slice(0, 3), ...list.slice(3, 6)] });
     assert.equal(r.status, 409, JSON.stringify(r.body));
     assert.equal(r.body.error, 'watchlist_limit_exceeded');
-    assert.match(r.body.message, /Estes 3 CNPJs novos não cabem .* plano Plano Limite permite 5 CNPJs e restam 2 vagas\. Nada foi adicionado\./);
+    assert.match(
+      r.body.message,
+      /Estes 3 CNPJs novos não cabem .* plano Plano Limite permite 5 CNPJs e restam 2 vagas\. Nada foi adicionado\./,
+    );
     assert.equal(remaining(r), 998, 'counted');
     assert.deepEqual(await watched(a), list.slice(0, 3).sort(), 'nothing of the refused list added');
     // Two fit; then a single PUT does not.
@@ -238,7 +265,7 @@ describe('watchlist API', () => {
     assert.deepEqual(await watched(a), [c]);
   });
 
-  test('another account never sees nor removes this one\'s CNPJs', async () => {
+  test("another account never sees nor removes this one's CNPJs", async () => {
     const a = await account('Dono');
     const b = await account('Outro');
     const [c] = cnpjs(1, 60_000_000);
@@ -259,8 +286,14 @@ describe('watchlist in /openapi.json and /docs', () => {
     const { buildOpenApi } = await import('../../../src/server/docs/openapi.ts');
     const o = JSON.parse(JSON.stringify(buildOpenApi(BASE)));
     const list = o.paths['/api/v1/watchlist'].get;
-    assert.deepEqual(list.parameters.map((p: { name: string }) => p.name), ['limit', 'cursor']);
-    assert.match(list['x-codeSamples'][0].source, /^curl -H "Authorization: Bearer \$CNPJ_API_TOKEN" "https:\/\/cnpj\.example\/api\/v1\/watchlist\?limit=100"$/);
+    assert.deepEqual(
+      list.parameters.map((p: { name: string }) => p.name),
+      ['limit', 'cursor'],
+    );
+    assert.match(
+      list['x-codeSamples'][0].source,
+      /^curl -H "Authorization: Bearer \$CNPJ_API_TOKEN" "https:\/\/cnpj\.example\/api\/v1\/watchlist\?limit=100"$/,
+    );
     assert.ok(!list.responses['503'].content['application/json'].examples.registry_unavailable, 'no snapshot needed');
     const post = o.paths['/api/v1/watchlist'].post;
     assert.ok(post.responses['409'].content['application/json'].examples.watchlist_limit_exceeded);
@@ -270,9 +303,19 @@ describe('watchlist in /openapi.json and /docs', () => {
     assert.ok(item.put.responses['200'] && item.put.responses['409']);
     assert.ok(item.delete.responses['204']);
     assert.ok(item.delete.responses['404'].content['application/json'].examples.not_watched);
-    for (const name of ['WatchlistPage', 'WatchlistPut', 'WatchlistAddRequest', 'WatchlistAddResponse']) assert.ok(o.components.schemas[name], name);
+    for (const name of ['WatchlistPage', 'WatchlistPut', 'WatchlistAddRequest', 'WatchlistAddResponse'])
+      assert.ok(o.components.schemas[name], name);
     const { buildDocsHtml } = await import('../../../src/server/docs/docs.ts');
     const d = buildDocsHtml(BASE).replace(/<wbr>/g, '');
-    for (const s of ['href="#monitoramento"', 'id="monitoramento"', 'curl -X PUT', 'curl -X DELETE', '/api/v1/watchlist?limit=100', 'watchlist_limit_exceeded', 'not_watched']) assert.ok(d.includes(s), s);
+    for (const s of [
+      'href="#monitoramento"',
+      'id="monitoramento"',
+      'curl -X PUT',
+      'curl -X DELETE',
+      '/api/v1/watchlist?limit=100',
+      'watchlist_limit_exceeded',
+      'not_watched',
+    ])
+      assert.ok(d.includes(s), s);
   });
 });

@@ -19,7 +19,9 @@ test('waits for the lock on later turns, then writes; gives up after its bound',
     other.prepare('BEGIN IMMEDIATE').run();
     let ticks = 0;
     timer = setInterval(() => ticks++, 5);
-    const pending = writeWithoutWaiting(ours, () => ours.transaction(() => ours.prepare('INSERT INTO t VALUES (1)').run()).immediate());
+    const pending = writeWithoutWaiting(ours, () =>
+      ours.transaction(() => ours.prepare('INSERT INTO t VALUES (1)').run()).immediate(),
+    );
     let settled = false;
     void pending.then(() => (settled = true));
     await new Promise((r) => setTimeout(r, 100));
@@ -34,7 +36,10 @@ test('waits for the lock on later turns, then writes; gives up after its bound',
 
     other.prepare('BEGIN IMMEDIATE').run();
     const started = Date.now();
-    await assert.rejects(writeWithoutWaiting(ours, () => ours.prepare('INSERT INTO t VALUES (2)').run(), 80), { code: 'SQLITE_BUSY' });
+    await assert.rejects(
+      writeWithoutWaiting(ours, () => ours.prepare('INSERT INTO t VALUES (2)').run(), 80),
+      { code: 'SQLITE_BUSY' },
+    );
     assert.ok(Date.now() - started >= 80);
     other.prepare('ROLLBACK').run();
     assert.equal(ours.pragma('busy_timeout', { simple: true }), 7000);

@@ -17,7 +17,10 @@ test('redactTokens: every token-shaped piece goes, whatever surrounds or encodes
     [`?t=%2563nPJ_${body}`, '?t=[REDACTED]'],
     [`?t=${t.slice(0, -6)}`, '?t=[REDACTED]'], // cut short of its checksum: still the secret
     [`a ${t} b ${generateToken()} c`, 'a [REDACTED] b [REDACTED] c'],
-    ['/api/v1/brazilian_companies/33683111000280/company?x=cnpj_short', '/api/v1/brazilian_companies/33683111000280/company?x=cnpj_short'],
+    [
+      '/api/v1/brazilian_companies/33683111000280/company?x=cnpj_short',
+      '/api/v1/brazilian_companies/33683111000280/company?x=cnpj_short',
+    ],
     [`/cnpj_${'%zz'.repeat(40)}`, `/cnpj_${'%zz'.repeat(40)}`],
   ];
   for (const [input, expected] of cases) assert.equal(redactTokens(input), expected, input);

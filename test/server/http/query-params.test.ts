@@ -12,7 +12,9 @@ const schema = Type.Object({
   capital_min: Type.Optional(Type.Number({ minimum: 0 })),
   has_email: Type.Optional(Type.Boolean()),
   matriz_filial: Type.Optional(Type.Union([Type.Literal('matriz'), Type.Literal('filial')])),
-  uf: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Z]{2}$', 'x-allowed': 'uma sigla de UF (SP)' }), { maxItems: 3 })),
+  uf: Type.Optional(
+    Type.Array(Type.String({ pattern: '^[A-Z]{2}$', 'x-allowed': 'uma sigla de UF (SP)' }), { maxItems: 3 }),
+  ),
   desde: Type.Optional(Type.String({ format: 'date' })),
   q: Type.String({ minLength: 2, 'x-allowed': 'um texto de 2 caracteres ou mais' }),
 });
@@ -22,26 +24,56 @@ const r = (qs: string) => read(parse(qs));
 test('values are typed; defaults fill absent and empty parameters; api_token is always accepted', () => {
   assert.deepEqual(r('q=ab'), { ok: true, value: { q: 'ab', limit: 20 } });
   assert.deepEqual(r('q=ab&limit=&cursor=&api_token=x'), { ok: true, value: { q: 'ab', limit: 20 } });
-  assert.deepEqual(r('q=sao%20joao&limit=100&cursor=abc&capital_min=1500.5&has_email=false&matriz_filial=filial&uf=SP,%20RJ&desde=2024-02-29'), {
-    ok: true,
-    value: { q: 'sao joao', limit: 100, cursor: 'abc', capital_min: 1500.5, has_email: false, matriz_filial: 'filial', uf: ['SP', 'RJ'], desde: '2024-02-29' },
-  });
+  assert.deepEqual(
+    r(
+      'q=sao%20joao&limit=100&cursor=abc&capital_min=1500.5&has_email=false&matriz_filial=filial&uf=SP,%20RJ&desde=2024-02-29',
+    ),
+    {
+      ok: true,
+      value: {
+        q: 'sao joao',
+        limit: 100,
+        cursor: 'abc',
+        capital_min: 1500.5,
+        has_email: false,
+        matriz_filial: 'filial',
+        uf: ['SP', 'RJ'],
+        desde: '2024-02-29',
+      },
+    },
+  );
 });
 
 test('each refusal names the parameter and what it takes', () => {
   const cases: [string, string, RegExp][] = [
-    ['q=ab&limite=5', 'limite', /^O parâmetro limite não existe nesta rota; os aceitos são: limit, cursor, capital_min, has_email, matriz_filial, uf, desde, q\.$/],
+    [
+      'q=ab&limite=5',
+      'limite',
+      /^O parâmetro limite não existe nesta rota; os aceitos são: limit, cursor, capital_min, has_email, matriz_filial, uf, desde, q\.$/,
+    ],
     ['q=ab&limit=1&limit=2', 'limit', /limit foi informado mais de uma vez/],
     ['q=ab&limit=0', 'limit', /^O parâmetro limit deve ser um número inteiro de 1 a 100\.$/],
     ['q=ab&limit=101', 'limit', /de 1 a 100/],
     ['q=ab&limit=2.5', 'limit', /inteiro/],
     ['q=ab&limit=1e2', 'limit', /inteiro/],
     ['q=ab&limit=%2010', 'limit', /inteiro/],
-    ['q=ab&capital_min=-1', 'capital_min', /^O parâmetro capital_min deve ser um número, com ponto como separador decimal \(ex\.: 1500\.50\) maior ou igual a 0\.$/],
+    [
+      'q=ab&capital_min=-1',
+      'capital_min',
+      /^O parâmetro capital_min deve ser um número, com ponto como separador decimal \(ex\.: 1500\.50\) maior ou igual a 0\.$/,
+    ],
     ['q=ab&capital_min=1,5', 'capital_min', /número/],
     ['q=ab&has_email=1', 'has_email', /^O parâmetro has_email deve ser true ou false\.$/],
-    ['q=ab&matriz_filial=MATRIZ', 'matriz_filial', /^O parâmetro matriz_filial deve ser um destes valores: matriz, filial\.$/],
-    ['q=ab&uf=SP,,RJ', 'uf', /^O parâmetro uf deve ser uma lista separada por vírgulas \(até 3 itens\), cada item uma sigla de UF \(SP\)\.$/],
+    [
+      'q=ab&matriz_filial=MATRIZ',
+      'matriz_filial',
+      /^O parâmetro matriz_filial deve ser um destes valores: matriz, filial\.$/,
+    ],
+    [
+      'q=ab&uf=SP,,RJ',
+      'uf',
+      /^O parâmetro uf deve ser uma lista separada por vírgulas \(até 3 itens\), cada item uma sigla de UF \(SP\)\.$/,
+    ],
     ['q=ab&uf=SP,RJ,MG,BA', 'uf', /até 3 itens/],
     ['q=ab&desde=2023-02-29', 'desde', /^O parâmetro desde deve ser uma data no formato AAAA-MM-DD\.$/],
     ['q=a', 'q', /^O parâmetro q deve ser um texto de 2 caracteres ou mais\.$/],

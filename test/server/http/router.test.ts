@@ -10,11 +10,19 @@ import { after, before, describe, test } from 'node:test';
 import { routeTableApp, type Route, type RouterHooks } from '../../../src/server/http/router.ts';
 
 const noop = () => {};
-const route = (method: Route['method'], path: string, handler: Route['handler'] = noop): Route => ({ method, path, handler });
+const route = (method: Route['method'], path: string, handler: Route['handler'] = noop): Route => ({
+  method,
+  path,
+  handler,
+});
 const hooks: RouterHooks = { onError: noop, noMatch: noop };
 
 /** A raw request target (no URL normalisation by the client): status, headers, body. */
-function request(base: string, method: string, target: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function request(
+  base: string,
+  method: string,
+  target: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(base, { method, path: target, agent: false }, (res) => {
       let body = '';
@@ -27,7 +35,9 @@ function request(base: string, method: string, target: string): Promise<{ status
   });
 }
 
-async function listen(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<{ server: http.Server; url: string }> {
+async function listen(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<{ server: http.Server; url: string }> {
   const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -46,18 +56,27 @@ describe('route table', () => {
   let server: http.Server;
   let url: string;
   // Each route answers which it is, with its params and query.
-  const echo = (path: string): Route['handler'] => (req, res) => {
-    res.setHeader('X-Route', path);
-    res.end(JSON.stringify({ path, params: req.params, query: req.query }));
-  };
+  const echo =
+    (path: string): Route['handler'] =>
+    (req, res) => {
+      res.setHeader('X-Route', path);
+      res.end(JSON.stringify({ path, params: req.params, query: req.query }));
+    };
   before(async () => {
-    const app = routeTableApp([...PATHS.map((p) => route('GET', p, echo(p))), route('POST', '/login', echo('POST /login')), route('POST', '/api-de-cnpj/tokens/:id/ativar', echo('ativar'))], {
-      onError: noop,
-      noMatch(_req, res, allow) {
-        res.statusCode = allow.length > 0 ? 405 : 404;
-        res.end(allow.join(', '));
+    const app = routeTableApp(
+      [
+        ...PATHS.map((p) => route('GET', p, echo(p))),
+        route('POST', '/login', echo('POST /login')),
+        route('POST', '/api-de-cnpj/tokens/:id/ativar', echo('ativar')),
+      ],
+      {
+        onError: noop,
+        noMatch(_req, res, allow) {
+          res.statusCode = allow.length > 0 ? 405 : 404;
+          res.end(allow.join(', '));
+        },
       },
-    });
+    );
     ({ server, url } = await listen(app.handler));
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -69,15 +88,25 @@ describe('route table', () => {
 
   test('paths match as polka 0.5 matched them: one leading and one trailing slash do not count, params stay encoded', async () => {
     const lookup = '/api/v1/brazilian_companies/:cnpj/company';
-    const hit = (path: string, params: Record<string, string>, query = '') => ({ path, params, query: { ...parseQuery(query) } });
+    const hit = (path: string, params: Record<string, string>, query = '') => ({
+      path,
+      params,
+      query: { ...parseQuery(query) },
+    });
     const cases: [string, unknown][] = [
       ['/api/v1/brazilian_companies/33683111000280/company', hit(lookup, { cnpj: '33683111000280' })],
       ['/api/v1/brazilian_companies/33683111000280/company/', hit(lookup, { cnpj: '33683111000280' })],
-      ['/api/v1/brazilian_companies/33683111000280/company?api_token=t&x', hit(lookup, { cnpj: '33683111000280' }, 'api_token=t&x')],
+      [
+        '/api/v1/brazilian_companies/33683111000280/company?api_token=t&x',
+        hit(lookup, { cnpj: '33683111000280' }, 'api_token=t&x'),
+      ],
       ['/api/v1/brazilian_companies/33683111000280/company/?x=1/2', hit(lookup, { cnpj: '33683111000280' }, 'x=1/2')],
       ['/api/v1/brazilian_companies/33.683.111%2F0002-80/company', hit(lookup, { cnpj: '33.683.111%2F0002-80' })],
       ['/api/v1/brazilian_companies//company', hit(lookup, { cnpj: '' })],
-      ['/api/v1/brazilian_companies/33.683.111/0002-80/company', hit('/api/v1/brazilian_companies/:a/:b/company', { a: '33.683.111', b: '0002-80' })],
+      [
+        '/api/v1/brazilian_companies/33.683.111/0002-80/company',
+        hit('/api/v1/brazilian_companies/:a/:b/company', { a: '33.683.111', b: '0002-80' }),
+      ],
       ['/api/v1/brazilian_companies/33683111000280/company//', 404],
       ['//api/v1/brazilian_companies/33683111000280/company', 404],
       ['/api/v1/brazilian_companies/33683111000280/companyx', 404],
@@ -103,7 +132,10 @@ describe('route table', () => {
     assert.equal(head.status, 200);
     assert.equal(head.headers['x-route'], '/login');
     assert.equal(head.body, '');
-    assert.equal((await request(url, 'HEAD', '/api/v1/brazilian_companies/x/company')).headers['x-route'], '/api/v1/brazilian_companies/:cnpj/company');
+    assert.equal(
+      (await request(url, 'HEAD', '/api/v1/brazilian_companies/x/company')).headers['x-route'],
+      '/api/v1/brazilian_companies/:cnpj/company',
+    );
     for (const [method, target, allow] of [
       ['DELETE', '/login', 'GET, HEAD, POST'],
       ['PUT', '/login/', 'GET, HEAD, POST'],
@@ -130,7 +162,9 @@ describe('route table', () => {
     assert.throws(() => routeTableApp([route('GET', '/a/:x?')], hooks), /only static and :name/);
     assert.throws(() => routeTableApp([route('GET', '/a/:x-y')], hooks), /parameter name/);
     // One path, two methods: fine; a `:name` never matches the root.
-    assert.doesNotThrow(() => routeTableApp([route('GET', '/a/:x'), route('POST', '/a/b'), route('GET', '/a/b/c')], hooks));
+    assert.doesNotThrow(() =>
+      routeTableApp([route('GET', '/a/:x'), route('POST', '/a/b'), route('GET', '/a/b/c')], hooks),
+    );
     assert.doesNotThrow(() => routeTableApp([route('GET', '/'), route('GET', '/:x')], hooks));
   });
 });
@@ -171,14 +205,18 @@ describe('failures and the query over a real socket', () => {
 
   test('the query is node:querystring parse: repeated keys, empty values, percent and plus decoding, bad escapes kept', async () => {
     const r = await fetch(`${url}/echo/a%2Fb?api_token=one&api_token=two&x&y=&z=%C3%A7+%zz`);
-    assert.deepEqual(await r.json(), { params: { id: 'a%2Fb' }, query: { api_token: ['one', 'two'], x: '', y: '', z: 'ç %zz' } });
+    assert.deepEqual(await r.json(), {
+      params: { id: 'a%2Fb' },
+      query: { api_token: ['one', 'two'], x: '', y: '', z: 'ç %zz' },
+    });
     assert.deepEqual(await (await fetch(`${url}/echo`)).json(), { params: {}, query: {} });
     assert.deepEqual(await (await fetch(`${url}/nada?x=1`)).text(), '');
   });
 
   test('a sync throw, a rejection and a failing no-match answer each reach onError once, with their route', async () => {
     failures.length = 0;
-    for (const path of ['/throws', '/rejects', '/no-match-rejects']) assert.equal((await fetch(url + path)).status, 500, path);
+    for (const path of ['/throws', '/rejects', '/no-match-rejects'])
+      assert.equal((await fetch(url + path)).status, 500, path);
     assert.equal((await fetch(url + '/throws', { method: 'HEAD' })).status, 500, 'HEAD /throws');
     assert.deepEqual(failures, [
       { message: 'sync boom', route: '/throws' },

@@ -25,7 +25,9 @@ async function login(page: Page, email: string, password = PASSWORD): Promise<vo
 
 /** API status for a token: anything but 401 means the token was accepted. */
 async function apiStatus(token: string): Promise<number> {
-  const r = await fetch(`${server.url}/api/v1/brazilian_companies/${CNPJ}/company`, { headers: { authorization: `Bearer ${token}` } });
+  const r = await fetch(`${server.url}/api/v1/brazilian_companies/${CNPJ}/company`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   await r.arrayBuffer();
   return r.status;
 }
@@ -44,7 +46,13 @@ before(async () => {
        VALUES (?, 'legado', ?, 'cnpj_Lg7x', NULL, 1, ?, 'cli') RETURNING id`,
     )
     .get(acme.account.id, 'a'.repeat(64), now.toISOString()) as { id: number };
-  seedUsage(server.app, { accountId: acme.account.id, tokenId: seedTok.id, month, lastDay: Number(spDay(now).slice(8, 10)), calls: (d) => ((d * 37) % 90) + 10 });
+  seedUsage(server.app, {
+    accountId: acme.account.id,
+    tokenId: seedTok.id,
+    month,
+    lastDay: Number(spDay(now).slice(8, 10)),
+    calls: (d) => ((d * 37) % 90) + 10,
+  });
   browser = await launchBrowser();
 });
 
@@ -90,7 +98,12 @@ describe('web app in a browser', () => {
     await page.getByRole('heading', { name: 'API de CNPJ', level: 1 }).waitFor();
     const usage = (await page.locator('#uso-mes').textContent()) ?? '';
     assert.match(usage, /^\s*\d{1,3}(\.\d{3})* de 50\.000 chamadas\s*$/);
-    assert.match(await page.locator('#exemplo-curl').textContent() ?? '', new RegExp(`^curl -H "Authorization: Bearer SEU_TOKEN" ${server.url}/api/v1/brazilian_companies/${CNPJ}/company$`));
+    assert.match(
+      (await page.locator('#exemplo-curl').textContent()) ?? '',
+      new RegExp(
+        `^curl -H "Authorization: Bearer SEU_TOKEN" ${server.url}/api/v1/brazilian_companies/${CNPJ}/company$`,
+      ),
+    );
     // One bar per day so far (the days still to come have none).
     assert.equal(await page.locator('svg.chart:visible rect.bar').count(), Number(spDay(new Date()).slice(8, 10)));
     await shot(page, 'web-home');
@@ -157,14 +170,21 @@ describe('web app in a browser', () => {
     await page.getByText('Somente administradores de cobrança').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Criar token' }).count(), 0);
     assert.equal(await page.getByRole('button', { name: /^(Ativar|Desativar)$/ }).count(), 0);
-    assert.equal(await page.locator('tbody tr').count() >= 1, true);
+    assert.equal((await page.locator('tbody tr').count()) >= 1, true);
     await shot(page, 'web-tokens-member');
 
     // A hand-made POST with the member's own valid CSRF token is still refused.
     const csrf = await page.locator('input[name=csrf_token]').first().inputValue();
     const tokenId = await page.locator('tbody tr').first().getAttribute('data-token-id');
-    for (const path of ['/api-de-cnpj/tokens', `/api-de-cnpj/tokens/${tokenId}/desativar`, `/api-de-cnpj/tokens/${tokenId}/ativar`]) {
-      const r = await page.request.post(`${server.url}${path}`, { form: { csrf_token: csrf, nome: 'x', expiracao: '30d' }, maxRedirects: 0 });
+    for (const path of [
+      '/api-de-cnpj/tokens',
+      `/api-de-cnpj/tokens/${tokenId}/desativar`,
+      `/api-de-cnpj/tokens/${tokenId}/ativar`,
+    ]) {
+      const r = await page.request.post(`${server.url}${path}`, {
+        form: { csrf_token: csrf, nome: 'x', expiracao: '30d' },
+        maxRedirects: 0,
+      });
       assert.equal(r.status(), 403, path);
     }
     await ctx.close();
@@ -176,7 +196,10 @@ describe('web app in a browser', () => {
     await login(page, 'admin@acme.com.br');
     await page.waitForURL(`${server.url}/api-de-cnpj`);
     const before = server.app.sqlite.prepare('SELECT count(*) AS n FROM api_tokens').get() as { n: number };
-    const forms: Record<string, string>[] = [{ nome: 'sem-csrf', expiracao: '30d' }, { nome: 'csrf-errado', expiracao: '30d', csrf_token: 'x'.repeat(43) }];
+    const forms: Record<string, string>[] = [
+      { nome: 'sem-csrf', expiracao: '30d' },
+      { nome: 'csrf-errado', expiracao: '30d', csrf_token: 'x'.repeat(43) },
+    ];
     for (const form of forms) {
       const r = await page.request.post(`${server.url}/api-de-cnpj/tokens`, { form, maxRedirects: 0 });
       assert.equal(r.status(), 403);

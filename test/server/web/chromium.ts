@@ -10,7 +10,16 @@ export async function launchBrowser(): Promise<Browser> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-chromium-'));
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     env: { ...process.env, TMPDIR: tmp },
   });
   browser.on('disconnected', () => fs.rmSync(tmp, { recursive: true, force: true }));

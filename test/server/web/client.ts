@@ -21,11 +21,22 @@ export class WebClient {
     await this.dispatcher?.close();
   }
 
-  async request(method: 'GET' | 'POST', path: string, form?: Record<string, string>, headers: Record<string, string> = {}) {
+  async request(
+    method: 'GET' | 'POST',
+    path: string,
+    form?: Record<string, string>,
+    headers: Record<string, string> = {},
+  ) {
     const h: Record<string, string> = { ...this.headers, ...headers };
     if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (form) h['content-type'] = 'application/x-www-form-urlencoded';
-    const r = await fetch(this.base + path, { method, headers: h, body: form ? new URLSearchParams(form) : undefined, redirect: 'manual', dispatcher: this.dispatcher });
+    const r = await fetch(this.base + path, {
+      method,
+      headers: h,
+      body: form ? new URLSearchParams(form) : undefined,
+      redirect: 'manual',
+      dispatcher: this.dispatcher,
+    });
     for (const c of r.headers.getSetCookie()) {
       const [pair, ...attrs] = c.split(';');
       const eq = pair!.indexOf('=');

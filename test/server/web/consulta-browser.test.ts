@@ -28,7 +28,12 @@ before(async () => {
   const app = await openAppDb(dataDir);
   try {
     const account = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
-    await createUser(app.sqlite, { accountId: account.id, email: 'membro@acme.com.br', password: PASSWORD, role: 'member' });
+    await createUser(app.sqlite, {
+      accountId: account.id,
+      email: 'membro@acme.com.br',
+      password: PASSWORD,
+      role: 'member',
+    });
   } finally {
     await app.close();
   }
@@ -41,7 +46,11 @@ after(async () => {
 });
 
 test('phone, 390 px: fill the form, submit, rows, follow a row, Baixar CSV', async () => {
-  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'pt-BR', acceptDownloads: true });
+  const ctx = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    locale: 'pt-BR',
+    acceptDownloads: true,
+  });
   try {
     const page = await ctx.newPage();
     await page.goto(`${server.url}/login`);
@@ -58,7 +67,10 @@ test('phone, 390 px: fill the form, submit, rows, follow a row, Baixar CSV', asy
     await page.waitForURL(/\/api-de-cnpj\/consulta\?.*uf=SP/);
     const rows = page.locator('#resultados tbody tr');
     assert.ok((await rows.count()) > 0, 'rows shown');
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
     assert.ok(scrollWidth <= innerWidth, `page is ${scrollWidth} px wide in ${innerWidth} px`);
 
     if (shotsDir) await page.screenshot({ path: path.join(shotsDir, 'consulta-phone.png'), fullPage: true });
@@ -71,10 +83,13 @@ test('phone, 390 px: fill the form, submit, rows, follow a row, Baixar CSV', asy
     const pretty = (await first.textContent())!.trim();
     await first.click();
     await page.waitForURL(/\/api-de-cnpj\/consulta\/[0-9A-Z]{14}$/);
-    assert.match(await page.locator('.lead').textContent() ?? '', new RegExp(pretty.replace(/[./]/g, '\\$&')));
+    assert.match((await page.locator('.lead').textContent()) ?? '', new RegExp(pretty.replace(/[./]/g, '\\$&')));
     assert.ok((await page.locator('#ficha dt').count()) > 10, 'the company fields');
     if (shotsDir) await page.screenshot({ path: path.join(shotsDir, 'consulta-record-phone.png'), fullPage: true });
-    const rec = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+    const rec = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
     assert.ok(rec.scrollWidth <= rec.innerWidth, `record page is ${rec.scrollWidth} px wide in ${rec.innerWidth} px`);
   } finally {
     await ctx.close();

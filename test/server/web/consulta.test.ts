@@ -14,7 +14,8 @@ import { bearer, get, makeAccount, serve, tempDataDir, withAppDb, type TestServe
 import { WebClient } from './client.ts';
 
 const PASSWORD = 'senha-segura-123';
-const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (t: string) =>
+  t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 async function user(dataDir: string, accountId: number, email: string) {
   const app = await openAppDb(dataDir);
@@ -25,7 +26,8 @@ async function user(dataDir: string, accountId: number, email: string) {
   }
 }
 
-const rowsOf = (page: string) => [...page.matchAll(/href="\/api-de-cnpj\/consulta\/([0-9A-Z]{14})"/g)].map((m) => m[1]!);
+const rowsOf = (page: string) =>
+  [...page.matchAll(/href="\/api-de-cnpj\/consulta\/([0-9A-Z]{14})"/g)].map((m) => m[1]!);
 const nextOf = (page: string) => /id="proxima" href="([^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, '&') ?? null;
 
 describe('Consulta page on demo-400', () => {
@@ -57,7 +59,8 @@ describe('Consulta page on demo-400', () => {
     const empty = await web.get('/api-de-cnpj/consulta');
     assert.equal(empty.status, 200);
     const form = await empty.text();
-    for (const name of ['q', 'uf', 'municipio', 'cnae', 'situacao_cadastral']) assert.match(form, new RegExp(`name="${name}"`));
+    for (const name of ['q', 'uf', 'municipio', 'cnae', 'situacao_cadastral'])
+      assert.match(form, new RegExp(`name="${name}"`));
     assert.match(form, /aria-current="page">Consulta/);
     assert.equal(await used(), before, 'the empty form costs nothing');
 
@@ -85,9 +88,17 @@ describe('Consulta page on demo-400', () => {
   });
 
   test('município by name with UF, CNAE prefix, situação; the row shows the formatted CNPJ and names', async () => {
-    const api = await get(`${server.url}/api/v1/brazilian_companies?uf=SP&situacao_cadastral=ativa&limit=1`, bearer(token));
+    const api = await get(
+      `${server.url}/api/v1/brazilian_companies?uf=SP&situacao_cadastral=ativa&limit=1`,
+      bearer(token),
+    );
     const c = api.body.data[0];
-    const qs = new URLSearchParams({ uf: 'SP', municipio: c.municipio.toLowerCase(), cnae: c.cnae_fiscal.slice(0, 4), situacao_cadastral: 'ativa' });
+    const qs = new URLSearchParams({
+      uf: 'SP',
+      municipio: c.municipio.toLowerCase(),
+      cnae: c.cnae_fiscal.slice(0, 4),
+      situacao_cadastral: 'ativa',
+    });
     const page = await (await web.get(`/api-de-cnpj/consulta?${qs}`)).text();
     assert.ok(rowsOf(page).includes(c.cnpj), 'the company is found');
     assert.ok(page.includes(c.cnpj_pretty));
@@ -149,7 +160,9 @@ describe('Consulta page on demo-400', () => {
     async function chart() {
       const html = await (await web.get('/api-de-cnpj')).text();
       const fig = html.slice(html.indexOf('chart-figure'));
-      const row = new RegExp(`<tr><td>${dayLabel}</td><td class="num">([\\d.]+)</td>(?:<td class="num">([\\d.]+)</td>)?</tr>`).exec(fig);
+      const row = new RegExp(
+        `<tr><td>${dayLabel}</td><td class="num">([\\d.]+)</td>(?:<td class="num">([\\d.]+)</td>)?</tr>`,
+      ).exec(fig);
       assert.ok(row, `today's row in ${fig.slice(0, 2000)}`);
       return { all: num(row[1]), web: num(row[2]), fig };
     }
@@ -160,7 +173,11 @@ describe('Consulta page on demo-400', () => {
     assert.equal((await web.get('/api-de-cnpj/consulta.csv?uf=MG')).status, 200);
     assert.equal((await web.get('/api-de-cnpj/consulta?cnae=4x')).status, 400, 'refused: not counted anywhere');
     const b = await chart();
-    assert.deepEqual([b.all - a.all, b.web - a.web], [4, 3], 'the API call and the three Consulta calls; the Consulta ones in their column');
+    assert.deepEqual(
+      [b.all - a.all, b.web - a.web],
+      [4, 3],
+      'the API call and the three Consulta calls; the Consulta ones in their column',
+    );
     assert.match(b.fig, /<th scope="col">Consulta \(web\)<\/th>/);
     // The account was made today: the chart's day is its whole month, exactly as the quota counts it.
     assert.equal(b.all, await used());
@@ -195,7 +212,8 @@ test('Consulta refusals: plan without API, quota exhausted, search unavailable',
       assert.equal(page.status, api.status, qs);
       assert.ok((await page.text()).includes(escapeHtml(api.body.message)), `${qs}: ${api.body.message}`);
     }
-    const some = (await get(`${server.url}/api/v1/brazilian_companies/33683111000280/company`, bearer(small.token))).status;
+    const some = (await get(`${server.url}/api/v1/brazilian_companies/33683111000280/company`, bearer(small.token)))
+      .status;
     assert.ok(some === 200 || some === 404, 'the one call of the quota spent through the API');
     const q = await b.get('/api-de-cnpj/consulta/33683111000280');
     assert.equal(q.status, 429);

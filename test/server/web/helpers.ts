@@ -15,7 +15,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: Pick<ServerOptions, 'now' | 'publicUrl' | 'trustProxy' | 'log' | 'webhooks'> = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: Pick<ServerOptions, 'now' | 'publicUrl' | 'trustProxy' | 'log' | 'webhooks'> = {},
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-web-'));
   const server = await startServer({ dataDir, host: '127.0.0.1', port: 0, log: () => {}, ...opts });
   const app = await openAppDb(dataDir);
@@ -35,17 +37,25 @@ export const PASSWORD = 'senha-segura-123';
 
 export async function seedAccount(app: AppDb, name: string, plan = 'Ouro') {
   const account = createAccount(app.sqlite, { name, plan });
-  const user = (email: string, role: UserRole) => createUser(app.sqlite, { accountId: account.id, email, password: PASSWORD, role });
+  const user = (email: string, role: UserRole) =>
+    createUser(app.sqlite, { accountId: account.id, email, password: PASSWORD, role });
   return { account, user };
 }
 
 /** Calls on each day 1..lastDay of a month ('YYYY-MM') for one token, and the month's total. */
-export function seedUsage(app: AppDb, opts: { accountId: number; tokenId: number; month: string; lastDay: number; calls: (day: number) => number }): void {
+export function seedUsage(
+  app: AppDb,
+  opts: { accountId: number; tokenId: number; month: string; lastDay: number; calls: (day: number) => number },
+): void {
   let total = 0;
   for (let d = 1; d <= opts.lastDay; d++) {
     const calls = opts.calls(d);
     total += calls;
-    app.sqlite.prepare('INSERT INTO usage_daily (token_id, day, calls) VALUES (?, ?, ?)').run(opts.tokenId, `${opts.month}-${String(d).padStart(2, '0')}`, calls);
+    app.sqlite
+      .prepare('INSERT INTO usage_daily (token_id, day, calls) VALUES (?, ?, ?)')
+      .run(opts.tokenId, `${opts.month}-${String(d).padStart(2, '0')}`, calls);
   }
-  app.sqlite.prepare('INSERT INTO usage_monthly (account_id, month, calls) VALUES (?, ?, ?)').run(opts.accountId, opts.month, total);
+  app.sqlite
+    .prepare('INSERT INTO usage_monthly (account_id, month, calls) VALUES (?, ?, ?)')
+    .run(opts.accountId, opts.month, total);
 }

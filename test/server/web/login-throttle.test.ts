@@ -3,7 +3,11 @@
 // the limit is per (e-mail, address) pair, so a stranger cannot lock the real user out.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MAX_FAILURES_PER_IP, MAX_FAILURES_PER_PAIR, throttleAddress } from '../../../src/domain/accounts/login-throttle.ts';
+import {
+  MAX_FAILURES_PER_IP,
+  MAX_FAILURES_PER_PAIR,
+  throttleAddress,
+} from '../../../src/domain/accounts/login-throttle.ts';
 import { WebClient } from './client.ts';
 import { PASSWORD, seedAccount, startTestServer, type TestServer } from './helpers.ts';
 
@@ -57,7 +61,9 @@ describe('login throttle under concurrency', () => {
     assert.equal(count(statuses, 401), MAX_FAILURES_PER_PAIR, `statuses: ${statuses.join(',')}`);
     assert.equal(count(statuses, 429), BURST - MAX_FAILURES_PER_PAIR);
     // Only the checked attempts were recorded: the refused ones do not extend the lock.
-    const rows = server.app.sqlite.prepare('SELECT count(*) AS n FROM login_attempts WHERE email = ?').get('vitima@acme.com.br') as { n: number };
+    const rows = server.app.sqlite
+      .prepare('SELECT count(*) AS n FROM login_attempts WHERE email = ?')
+      .get('vitima@acme.com.br') as { n: number };
     assert.equal(rows.n, MAX_FAILURES_PER_PAIR);
 
     // The attacker's address is locked for this e-mail, even with the right password...
@@ -81,9 +87,12 @@ describe('login throttle under concurrency', () => {
 
   test('a success clears the pair: the user who mistyped a few times is not left near the limit', async () => {
     const c = client('127.0.0.5');
-    for (let i = 0; i < MAX_FAILURES_PER_PAIR - 1; i++) assert.equal((await c.login('outra@acme.com.br', 'errada-' + i)).status, 401);
+    for (let i = 0; i < MAX_FAILURES_PER_PAIR - 1; i++)
+      assert.equal((await c.login('outra@acme.com.br', 'errada-' + i)).status, 401);
     assert.equal((await c.login('outra@acme.com.br', PASSWORD)).status, 303);
-    const left = server.app.sqlite.prepare('SELECT count(*) AS n FROM login_attempts WHERE email = ? AND ip = ?').get('outra@acme.com.br', '127.0.0.5') as { n: number };
+    const left = server.app.sqlite
+      .prepare('SELECT count(*) AS n FROM login_attempts WHERE email = ? AND ip = ?')
+      .get('outra@acme.com.br', '127.0.0.5') as { n: number };
     assert.equal(left.n, 0);
   });
 });

@@ -27,9 +27,21 @@ before(async () => {
   const db = openHistoryDb(server.dataDir);
   writeMonth(db, '2026-10', '2026-09', (insert) => {
     insert(WATCHED, 'alteracao', 'situacao_cadastral', '"ATIVA"', '"INAPTA"');
-    insert(WATCHED, 'alteracao', 'logradouro', '"AVENIDA PRESIDENTE JUSCELINO KUBITSCHEK DE OLIVEIRA"', '"RUA DOUTOR ANTONIO BENTO DE ALMEIDA PRADO FILHO"');
+    insert(
+      WATCHED,
+      'alteracao',
+      'logradouro',
+      '"AVENIDA PRESIDENTE JUSCELINO KUBITSCHEK DE OLIVEIRA"',
+      '"RUA DOUTOR ANTONIO BENTO DE ALMEIDA PRADO FILHO"',
+    );
     insert(WATCHED, 'alteracao', 'email', '"contato.financeiro.departamento@empresa-muito-comprida.com.br"', '""');
-    insert('11222333', 'alteracao', 'socios', '[]', '[{"nome_socio":"MARIA DAS GRAÇAS DOS SANTOS OLIVEIRA DE ALBUQUERQUE","qualificacao_socio":"Sócio-Administrador"}]');
+    insert(
+      '11222333',
+      'alteracao',
+      'socios',
+      '[]',
+      '[{"nome_socio":"MARIA DAS GRAÇAS DOS SANTOS OLIVEIRA DE ALBUQUERQUE","qualificacao_socio":"Sócio-Administrador"}]',
+    );
     return { alteracao: 4 };
   });
   db.close();
@@ -41,10 +53,15 @@ after(async () => {
 });
 
 async function fits(page: Page, label: string): Promise<void> {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   assert.ok(scrollWidth <= innerWidth, `${label}: page is ${scrollWidth} px wide in ${innerWidth} px`);
   const hidden = await page.evaluate(() =>
-    [...document.querySelectorAll('.table-wrap')].filter((e: any) => e.scrollWidth > e.clientWidth).map((e: any) => `${e.scrollWidth} > ${e.clientWidth}`),
+    [...document.querySelectorAll('.table-wrap')]
+      .filter((e: any) => e.scrollWidth > e.clientWidth)
+      .map((e: any) => `${e.scrollWidth} > ${e.clientWidth}`),
   );
   assert.deepEqual(hidden, [], `${label}: a table hidden sideways`);
 }
@@ -68,17 +85,24 @@ for (const vp of [
       await page.waitForURL(`${server.url}/api-de-cnpj/monitoramento`);
       assert.equal(await page.locator('#uso-lista').textContent(), '1 de 100 CNPJs');
       assert.equal(await page.locator('#mudancas tbody tr').count(), 4);
-      assert.match((await page.locator('#mudancas').textContent()) ?? '', /Situação cadastral\s*ATIVA\s*→\s*passou a\s*INAPTA/);
+      assert.match(
+        (await page.locator('#mudancas').textContent()) ?? '',
+        /Situação cadastral\s*ATIVA\s*→\s*passou a\s*INAPTA/,
+      );
       await fits(page, 'with the changes');
 
       await page.getByRole('textbox', { name: 'CNPJ' }).fill('33.683.111/0002-80');
       await page.getByRole('button', { name: 'Monitorar' }).click();
       await page.waitForURL(`${server.url}/api-de-cnpj/monitoramento`);
-      assert.match((await page.locator('#aviso').textContent()) ?? '', /CNPJ 33\.683\.111\/0002-80 adicionado à lista\./);
+      assert.match(
+        (await page.locator('#aviso').textContent()) ?? '',
+        /CNPJ 33\.683\.111\/0002-80 adicionado à lista\./,
+      );
       assert.equal(await page.locator('#uso-lista').textContent(), '2 de 100 CNPJs');
       assert.equal(await page.locator('#lista tbody tr').count(), 2);
       await fits(page, 'after adding');
-      if (shotsDir) await page.screenshot({ path: path.join(shotsDir, `monitoramento-${vp.name}.png`), fullPage: true });
+      if (shotsDir)
+        await page.screenshot({ path: path.join(shotsDir, `monitoramento-${vp.name}.png`), fullPage: true });
 
       await page.getByRole('button', { name: 'Remover 33.683.111/0002-80 da lista' }).click();
       await page.waitForURL(`${server.url}/api-de-cnpj/monitoramento`);

@@ -61,7 +61,10 @@ describe('Monitoramento page', () => {
     page = await text(await c.get(PATH));
     assert.match(page, /CNPJ 33\.683\.111\/0002-80 adicionado à lista\./);
     assert.match(page, /id="uso-lista">1 <small>de 3 CNPJs/);
-    assert.match(page, /<th scope="row" data-label="CNPJ" class="cnpj">33\.683\.111\/0002-80<\/th> <td data-label="Desde">20\/11\/2026<\/td>/);
+    assert.match(
+      page,
+      /<th scope="row" data-label="CNPJ" class="cnpj">33\.683\.111\/0002-80<\/th> <td data-label="Desde">20\/11\/2026<\/td>/,
+    );
     r = await c.post(PATH, { csrf_token, cnpj: '33683111000280' });
     assert.equal(r.status, 303);
     assert.match(await text(await c.get(PATH)), /já estava na lista/);
@@ -93,11 +96,15 @@ describe('Monitoramento page', () => {
     let page = await text(r);
     assert.match(page, /id="adicionar-erro"><p>CNPJ inválido/);
     assert.match(page, /value="33\.683\.111\/0002-81"/);
-    for (const base of ['10000001', '10000002', '10000003']) assert.equal((await c.post(PATH, { csrf_token, cnpj: makeCnpj(base, '0001') })).status, 303);
+    for (const base of ['10000001', '10000002', '10000003'])
+      assert.equal((await c.post(PATH, { csrf_token, cnpj: makeCnpj(base, '0001') })).status, 303);
     r = await c.post(PATH, { csrf_token, cnpj: makeCnpj('10000004', '0001') });
     assert.equal(r.status, 422);
     page = await text(r);
-    assert.match(page, /Este CNPJ não cabe na lista de monitoramento: o plano Pequeno permite 3 CNPJs e restam 0 vagas\. Nada foi adicionado\./);
+    assert.match(
+      page,
+      /Este CNPJ não cabe na lista de monitoramento: o plano Pequeno permite 3 CNPJs e restam 0 vagas\. Nada foi adicionado\./,
+    );
     assert.match(page, /id="limite-atingido"/);
     assert.equal(watchedCnpjs(server.app.sqlite, acmeId).length, 3);
     server.app.sqlite.prepare('DELETE FROM watchlist WHERE account_id = ?').run(acmeId);
@@ -120,7 +127,10 @@ describe('Monitoramento page', () => {
         // On the second page: remove its first row, back on the same page.
         const cursor = new URL(server.url + (url ?? PATH)).searchParams.get('cursor');
         assert.ok(cursor);
-        const form = /<form method="post" action="([^"]+)" class="inline"><input type="hidden" name="csrf_token" value="([^"]+)"><input type="hidden" name="cnpj" value="([^"]+)">/.exec(page)!;
+        const form =
+          /<form method="post" action="([^"]+)" class="inline"><input type="hidden" name="csrf_token" value="([^"]+)"><input type="hidden" name="cnpj" value="([^"]+)">/.exec(
+            page,
+          )!;
         const r = await c.post(form[1]!.replace(/&amp;/g, '&'), { csrf_token: form[2]!, cnpj: form[3]! });
         assert.match(r.headers.get('location')!, /^\/api-de-cnpj\/monitoramento\?cursor=/);
       }
@@ -161,7 +171,13 @@ describe('Monitoramento page', () => {
     writeMonth(db, '2026-10', '2026-09', (insert) => {
       insert(a, 'alteracao', 'situacao_cadastral', '"ATIVA"', '"INAPTA"');
       insert(a, 'alteracao', 'data_situacao_cadastral', '"2020-01-02"', '"2026-10-05"');
-      insert('11222333', 'alteracao', 'socios', '[{"nome_socio":"ANA","qualificacao_socio":"Sócio-Administrador"}]', '[]');
+      insert(
+        '11222333',
+        'alteracao',
+        'socios',
+        '[{"nome_socio":"ANA","qualificacao_socio":"Sócio-Administrador"}]',
+        '[]',
+      );
       insert(b, 'abertura', '', null, null);
       insert(makeCnpj('99999999', '0001'), 'encerramento', '', null, null);
       return { alteracao: 3, abertura: 1, encerramento: 1 };
@@ -170,9 +186,20 @@ describe('Monitoramento page', () => {
     const page = await text(await c.get(PATH));
     assert.match(page, /<h2 id="mudancas-titulo">Mudanças de outubro de 2026<\/h2>/);
     assert.match(page, /5 mudanças nos CNPJs monitorados\./);
-    const rows = [...page.matchAll(/<tr> <th scope="row" data-label="CNPJ" class="cnpj">([^<]+)<\/th> <td data-label="Tipo">([^<]+)<\/td> <td data-label="Campo">([^<]+)<\/td> <td data-label="Antes → depois" class="mudanca">(.*?)<\/td> <\/tr>/g)].map(
-      (m) => [m[1], m[2], m[3], m[4]!.replace(/<[^>]+>/g, '').replace(/passou a/, '').replace(/\s+/g, ' ').trim()],
-    );
+    const rows = [
+      ...page.matchAll(
+        /<tr> <th scope="row" data-label="CNPJ" class="cnpj">([^<]+)<\/th> <td data-label="Tipo">([^<]+)<\/td> <td data-label="Campo">([^<]+)<\/td> <td data-label="Antes → depois" class="mudanca">(.*?)<\/td> <\/tr>/g,
+      ),
+    ].map((m) => [
+      m[1],
+      m[2],
+      m[3],
+      m[4]!
+        .replace(/<[^>]+>/g, '')
+        .replace(/passou a/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ]);
     assert.deepEqual(rows, [
       ['11.222.333/0001-81', 'Alteração', 'Data da situação cadastral', '02/01/2020 → 05/10/2026'],
       ['11.222.333/0001-81', 'Alteração', 'Situação cadastral', 'ATIVA → INAPTA'],

@@ -33,12 +33,18 @@ before(async () => {
   await acme.user('membro@acme.com.br', 'member');
   const other = await seedAccount(server.app, 'Outra', 'Bronze');
   await other.user('admin@outra.com.br', 'billing_admin');
-  otherTokenId = createToken(server.app.sqlite, { accountId: other.account.id, name: 'da outra', createdBy: 'cli' }, now).id;
+  otherTokenId = createToken(
+    server.app.sqlite,
+    { accountId: other.account.id, name: 'da outra', createdBy: 'cli' },
+    now,
+  ).id;
   const suspended = await seedAccount(server.app, 'Caloteira', 'Prata');
   await suspended.user('admin@caloteira.com.br', 'billing_admin');
   createToken(server.app.sqlite, { accountId: suspended.account.id, name: 'antigo', createdBy: 'cli' }, now);
   suspendAccount(server.app.sqlite, 'Caloteira', now);
-  server.app.sqlite.prepare('INSERT INTO usage_monthly (account_id, month, calls) VALUES (?, ?, ?)').run(acmeId, spMonth(now()), 1234);
+  server.app.sqlite
+    .prepare('INSERT INTO usage_monthly (account_id, month, calls) VALUES (?, ?, ?)')
+    .run(acmeId, spMonth(now()), 1234);
 });
 
 after(async () => {
@@ -144,12 +150,18 @@ describe('web pages', () => {
     try {
       const { port } = new URL(s.url);
       const socket = net.connect(Number(port), '127.0.0.1', () =>
-        socket.write('POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nemail=a'),
+        socket.write(
+          'POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nemail=a',
+        ),
       );
       await new Promise((r) => setTimeout(r, 100));
       socket.destroy();
-      for (let i = 0; i < 40 && !lines.some((l) => l.includes(' POST /login ')); i++) await new Promise((r) => setTimeout(r, 25));
-      assert.ok(lines.some((l) => / POST \/login \d+-aborted /.test(l)), `the request line says aborted: ${lines.join('\n')}`);
+      for (let i = 0; i < 40 && !lines.some((l) => l.includes(' POST /login ')); i++)
+        await new Promise((r) => setTimeout(r, 25));
+      assert.ok(
+        lines.some((l) => / POST \/login \d+-aborted /.test(l)),
+        `the request line says aborted: ${lines.join('\n')}`,
+      );
       assert.ok(!lines.some((l) => l.startsWith('error:')), lines.join('\n'));
       assert.equal((await fetch(`${s.url}/login`)).status, 200, 'still serving');
     } finally {
@@ -200,7 +212,13 @@ describe('web pages', () => {
     assert.match(html, /<h1>API de CNPJ<\/h1>/);
     assert.match(html, /1\.234 <small>de 50\.000 chamadas<\/small>/);
     // <wbr>: the example may wrap after a "/" on a phone, never inside the CNPJ.
-    assert.ok(html.replaceAll('<wbr>', '').includes(`curl -H &quot;Authorization: Bearer SEU_TOKEN&quot; ${server.url}/api/v1/brazilian_companies/33683111000280/company`));
+    assert.ok(
+      html
+        .replaceAll('<wbr>', '')
+        .includes(
+          `curl -H &quot;Authorization: Bearer SEU_TOKEN&quot; ${server.url}/api/v1/brazilian_companies/33683111000280/company`,
+        ),
+    );
     assert.match(html, /Gerenciar Tokens da API/);
     // Drawn for wide and for narrow screens; the stylesheet shows one.
     assert.match(html, /<svg class="chart chart-wide"[^>]*role="img"/);
@@ -230,7 +248,13 @@ describe('web pages', () => {
     const mine = await (await c.get('/nada')).text();
     assert.match(mine, /Voltar para a API de CNPJ/);
     assert.match(mine, /admin@acme\.com\.br/);
-    for (const [path, headers] of [['/api/v1/nada', html], ['/api', html], ['/nada', {}], ['/nada', { accept: 'application/json' }], ['/nada', { accept: '*/*' }]] as const) {
+    for (const [path, headers] of [
+      ['/api/v1/nada', html],
+      ['/api', html],
+      ['/nada', {}],
+      ['/nada', { accept: 'application/json' }],
+      ['/nada', { accept: '*/*' }],
+    ] as const) {
       const r = await client(headers).get(path);
       assert.equal(r.status, 404, path);
       const { error, message } = ERRORS.route_not_found;
@@ -244,8 +268,16 @@ describe('web pages', () => {
     await semApi.user('admin@semapi.com.br', 'billing_admin');
     const home = await (await (await loggedIn('admin@semapi.com.br')).get('/api-de-cnpj')).text();
     const { status, error } = ERRORS.plan_without_api;
-    assert.ok(home.includes(`A API responde <code>${status} ${error}</code>: “O plano Sem API não inclui acesso à API de CNPJ.” Fale com o suporte`), home);
-    assert.doesNotMatch(await (await (await loggedIn('admin@acme.com.br')).get('/api-de-cnpj')).text(), /plan_without_api/);
+    assert.ok(
+      home.includes(
+        `A API responde <code>${status} ${error}</code>: “O plano Sem API não inclui acesso à API de CNPJ.” Fale com o suporte`,
+      ),
+      home,
+    );
+    assert.doesNotMatch(
+      await (await (await loggedIn('admin@acme.com.br')).get('/api-de-cnpj')).text(),
+      /plan_without_api/,
+    );
   });
 
   test('favicon: linked from every page, served as SVG, also at /favicon.ico', async () => {
@@ -263,10 +295,16 @@ describe('web pages', () => {
   test('a new token is shown once, is sealed in app.db meanwhile, and the name is escaped', async () => {
     const c = await loggedIn('admin@acme.com.br');
     const csrf_token = await c.csrf('/api-de-cnpj/tokens');
-    const r = await c.post('/api-de-cnpj/tokens', { csrf_token, nome: '<script>alert(1)</script>', expiracao: 'never' });
+    const r = await c.post('/api-de-cnpj/tokens', {
+      csrf_token,
+      nome: '<script>alert(1)</script>',
+      expiracao: 'never',
+    });
     assert.equal(r.status, 303);
     assert.equal(r.headers.get('location'), '/api-de-cnpj/tokens');
-    const sealed = (server.app.sqlite.prepare("SELECT flash FROM sessions WHERE flash IS NOT NULL").all() as { flash: string }[]).map((x) => x.flash);
+    const sealed = (
+      server.app.sqlite.prepare('SELECT flash FROM sessions WHERE flash IS NOT NULL').all() as { flash: string }[]
+    ).map((x) => x.flash);
     assert.equal(sealed.length, 1);
     assert.doesNotMatch(sealed[0]!, /cnpj_/);
     const first = await (await c.get('/api-de-cnpj/tokens')).text();
@@ -288,7 +326,10 @@ describe('web pages', () => {
       [{ nome: 'x', expiracao: 'data', data_expiracao: '' }, /Informe a data de expiração/],
       [{ nome: 'x', expiracao: 'data', data_expiracao: '01/01/2020' }, /A data de expiração já passou/],
       [{ nome: 'x', expiracao: 'data', data_expiracao: '01/01/2099' }, /longe demais \(máximo 3650 dias\)/],
-      [{ nome: 'x', expiracao: 'data', data_expiracao: '31/02/2027' }, /Data de expiração inválida: “31\/02\/2027”. Use o formato dd\/mm\/aaaa/],
+      [
+        { nome: 'x', expiracao: 'data', data_expiracao: '31/02/2027' },
+        /Data de expiração inválida: “31\/02\/2027”. Use o formato dd\/mm\/aaaa/,
+      ],
       [{ nome: 'x', expiracao: 'data', data_expiracao: '2027/01/31' }, /Data de expiração inválida/],
       [{ nome: 'x', expiracao: 'data', data_expiracao: 'amanhã' }, /Data de expiração inválida/],
     ];
@@ -301,10 +342,21 @@ describe('web pages', () => {
       assert.doesNotMatch(text, /must have|in the past|too far ahead|not recognised/, JSON.stringify(form));
     }
     // The field reads dd/mm/aaaa (d/m/aaaa too); an ISO date from an older page still works.
-    for (const [typed, shown] of [['31/01/2027', '31/01/2027'], ['1/3/2027', '01/03/2027'], ['2027-02-28', '28/02/2027']]) {
-      const ok = await c.post('/api-de-cnpj/tokens', { csrf_token, nome: `com data ${typed}`, expiracao: 'data', data_expiracao: typed });
+    for (const [typed, shown] of [
+      ['31/01/2027', '31/01/2027'],
+      ['1/3/2027', '01/03/2027'],
+      ['2027-02-28', '28/02/2027'],
+    ]) {
+      const ok = await c.post('/api-de-cnpj/tokens', {
+        csrf_token,
+        nome: `com data ${typed}`,
+        expiracao: 'data',
+        data_expiracao: typed,
+      });
       assert.equal(ok.status, 303, typed);
-      const row = new RegExp(`com data ${typed}</th>[\\s\\S]*?</tr>`).exec(await (await c.get('/api-de-cnpj/tokens')).text());
+      const row = new RegExp(`com data ${typed}</th>[\\s\\S]*?</tr>`).exec(
+        await (await c.get('/api-de-cnpj/tokens')).text(),
+      );
       assert.match(row?.[0] ?? '', new RegExp(`>${shown}<`), typed);
     }
   });
@@ -318,7 +370,9 @@ describe('web pages', () => {
       const r = await c.post(`/api-de-cnpj/tokens/${encodeURIComponent(alias)}/desativar`, { csrf_token });
       assert.equal(r.status, 303, alias);
       assert.match(await (await c.get('/api-de-cnpj/tokens')).text(), /Token não encontrado/, alias);
-      const row = server.app.sqlite.prepare('SELECT enabled FROM api_tokens WHERE id = ?').get(id) as { enabled: number };
+      const row = server.app.sqlite.prepare('SELECT enabled FROM api_tokens WHERE id = ?').get(id) as {
+        enabled: number;
+      };
       assert.equal(row.enabled, 1, alias);
     }
   });
@@ -329,7 +383,9 @@ describe('web pages', () => {
     const r = await c.post(`/api-de-cnpj/tokens/${otherTokenId}/desativar`, { csrf_token });
     assert.equal(r.status, 303);
     assert.match(await (await c.get('/api-de-cnpj/tokens')).text(), /Token não encontrado/);
-    const row = server.app.sqlite.prepare('SELECT enabled FROM api_tokens WHERE id = ?').get(otherTokenId) as { enabled: number };
+    const row = server.app.sqlite.prepare('SELECT enabled FROM api_tokens WHERE id = ?').get(otherTokenId) as {
+      enabled: number;
+    };
     assert.equal(row.enabled, 1);
   });
 
@@ -352,7 +408,10 @@ describe('web pages', () => {
     const home = await (await c.get('/api-de-cnpj')).text();
     assert.match(home, /Conta suspensa/);
     // What the API answers, in the words of its error table.
-    assert.ok(home.includes(`A API responde <code>403 account_suspended</code>: “${ERRORS.account_suspended.message}”`), home);
+    assert.ok(
+      home.includes(`A API responde <code>403 account_suspended</code>: “${ERRORS.account_suspended.message}”`),
+      home,
+    );
     const page = await (await c.get('/api-de-cnpj/tokens')).text();
     assert.match(page, /Conta suspensa/);
     assert.match(page, /badge-invalidado">invalidado</);

@@ -32,7 +32,8 @@ async function failLogins(url: string, headers: (i: number) => Record<string, st
   }
 }
 
-const loginAs = (url: string, headers: Record<string, string>) => new WebClient(url, headers).login('admin@acme.com.br', PASSWORD);
+const loginAs = (url: string, headers: Record<string, string>) =>
+  new WebClient(url, headers).login('admin@acme.com.br', PASSWORD);
 
 const sessionCookie = (r: Response) => r.headers.getSetCookie().find((c) => c.startsWith('cnpj_sessao='));
 
@@ -50,7 +51,11 @@ async function logLine(lines: string[], path: string): Promise<string> {
   }
 }
 
-async function probe(p: Proxied, path: string, headers: Record<string, string>): Promise<{ res: Response; line: string }> {
+async function probe(
+  p: Proxied,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ res: Response; line: string }> {
   const res = await fetch(p.server.url + path, { headers });
   await res.arrayBuffer();
   return { res, line: await logLine(p.lines, path) };
@@ -107,10 +112,14 @@ describe('with --trust-proxy', () => {
     }
     // Several header lines are one list, in order (node sends an array as one line each).
     const res = await new Promise<number | undefined>((resolve, reject) => {
-      const req = http.get(`${p.server.url}/healthz?two-lines`, { headers: { 'X-Forwarded-For': ['6.6.6.6', '203.0.113.9'] } }, (r) => {
-        r.resume();
-        r.on('end', () => resolve(r.statusCode));
-      });
+      const req = http.get(
+        `${p.server.url}/healthz?two-lines`,
+        { headers: { 'X-Forwarded-For': ['6.6.6.6', '203.0.113.9'] } },
+        (r) => {
+          r.resume();
+          r.on('end', () => resolve(r.statusCode));
+        },
+      );
       req.on('error', reject);
     });
     assert.equal(res, 200);
@@ -156,7 +165,13 @@ describe('with --trust-proxy and an https --public-url', () => {
     assert.equal(login.status, 303);
     assert.match(sessionCookie(login)!, /; Secure/);
     assert.equal(login.headers.get('strict-transport-security'), 'max-age=31536000');
-    for (const path of ['/healthz', '/docs', '/openapi.json', '/api/v1/brazilian_companies/33683111000280/company', '/nada']) {
+    for (const path of [
+      '/healthz',
+      '/docs',
+      '/openapi.json',
+      '/api/v1/brazilian_companies/33683111000280/company',
+      '/nada',
+    ]) {
       const r = await fetch(p.server.url + path);
       assert.equal(r.headers.get('strict-transport-security'), 'max-age=31536000', path);
     }

@@ -44,7 +44,10 @@ async function loggedInContext(width: number, height: number, locale = 'pt-BR'):
 
 /** Nothing on the page is wider than the viewport (no sideways scrolling of the whole page). */
 async function assertNoHorizontalOverflow(page: Page, label: string): Promise<void> {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   assert.ok(scrollWidth <= innerWidth, `${label}: page is ${scrollWidth} px wide in a ${innerWidth} px viewport`);
 }
 
@@ -71,12 +74,26 @@ before(async () => {
   await acme.user('admin@acme.com.br', 'billing_admin');
   const clock = () => NOW;
   const tokens = [
-    createToken(server.app.sqlite, { accountId: acme.account.id, name: 'produção servidor principal', expires: '90d', createdBy: 'cli' }, clock),
-    createToken(server.app.sqlite, { accountId: acme.account.id, name: 'homologação', expires: '2027-01-31', createdBy: 'cli' }, clock),
+    createToken(
+      server.app.sqlite,
+      { accountId: acme.account.id, name: 'produção servidor principal', expires: '90d', createdBy: 'cli' },
+      clock,
+    ),
+    createToken(
+      server.app.sqlite,
+      { accountId: acme.account.id, name: 'homologação', expires: '2027-01-31', createdBy: 'cli' },
+      clock,
+    ),
     createToken(server.app.sqlite, { accountId: acme.account.id, name: 'antigo', createdBy: 'cli' }, clock),
   ];
   deactivateToken(server.app.sqlite, tokens[2]!.id, { accountId: acme.account.id }, clock);
-  seedUsage(server.app, { accountId: acme.account.id, tokenId: tokens[0]!.id, month: '2026-11', lastDay: TODAY, calls: (d) => ((d * 37) % 90) * 13 + 10 });
+  seedUsage(server.app, {
+    accountId: acme.account.id,
+    tokenId: tokens[0]!.id,
+    month: '2026-11',
+    lastDay: TODAY,
+    calls: (d) => ((d * 37) % 90) * 13 + 10,
+  });
   browser = await launchBrowser();
 });
 
@@ -122,10 +139,14 @@ for (const vp of VIEWPORTS) {
       const chart = page.locator('svg.chart:visible');
       assert.equal(await chart.count(), 1, 'one chart shown at a time');
       // Legible: the axis labels are drawn at 10 px or more on screen, the bars at least 4 px wide.
-      const labels = await chart.locator('text').evaluateAll((els) => els.map((e: any) => e.getBoundingClientRect().height));
+      const labels = await chart
+        .locator('text')
+        .evaluateAll((els) => els.map((e: any) => e.getBoundingClientRect().height));
       assert.ok(labels.length >= 3);
       assert.ok(Math.min(...labels) >= 10, `axis labels drawn ${Math.min(...labels).toFixed(1)} px high`);
-      const bars = await chart.locator('rect.bar').evaluateAll((els) => els.map((e: any) => e.getBoundingClientRect().width));
+      const bars = await chart
+        .locator('rect.bar')
+        .evaluateAll((els) => els.map((e: any) => e.getBoundingClientRect().width));
       assert.equal(bars.length, TODAY, 'one bar per day so far, none for the days to come');
       assert.ok(Math.min(...bars) >= 4, `bars ${Math.min(...bars).toFixed(1)} px wide`);
       // The day-by-day table lists the days so far only.
@@ -138,7 +159,10 @@ for (const vp of VIEWPORTS) {
 
       // The curl example: the CNPJ on one line, nothing hidden sideways.
       const curl = page.locator('#exemplo-curl');
-      assert.equal((await curl.textContent())!.trim(), `curl -H "Authorization: Bearer SEU_TOKEN" ${server.url}/api/v1/brazilian_companies/${CNPJ}/company`);
+      assert.equal(
+        (await curl.textContent())!.trim(),
+        `curl -H "Authorization: Bearer SEU_TOKEN" ${server.url}/api/v1/brazilian_companies/${CNPJ}/company`,
+      );
       const cnpjLines = await curl.evaluate((pre: any, cnpj) => {
         const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
         for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -167,9 +191,15 @@ for (const vp of VIEWPORTS) {
       for (const button of await buttons.all()) {
         await button.scrollIntoViewIfNeeded();
         const box = (await button.boundingBox())!;
-        assert.ok(box.x >= 0 && box.x + box.width <= innerWidth, `button at x=${box.x}..${box.x + box.width} in ${innerWidth} px`);
+        assert.ok(
+          box.x >= 0 && box.x + box.width <= innerWidth,
+          `button at x=${box.x}..${box.x + box.width} in ${innerWidth} px`,
+        );
         // Not hidden inside a scrolled container: the button itself is what a tap there hits.
-        const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent, [box.x + box.width / 2, box.y + box.height / 2]);
+        const hit = await page.evaluate(
+          ([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent,
+          [box.x + box.width / 2, box.y + box.height / 2],
+        );
         assert.match(hit ?? '', /^(Desativar|Ativar)$/);
       }
       // Every cell of a row says what it is, also when the rows are stacked as cards.

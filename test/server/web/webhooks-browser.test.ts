@@ -48,7 +48,10 @@ async function login(email: string): Promise<Page> {
 }
 
 async function fits(page: Page, label: string): Promise<void> {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   assert.ok(scrollWidth <= innerWidth, `${label}: page is ${scrollWidth} px wide in a ${innerWidth} px viewport`);
 }
 
@@ -56,7 +59,12 @@ async function fits(page: Page, label: string): Promise<void> {
 async function waitForStatus(page: Page, status: string): Promise<void> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const text = await page.locator('tr[data-delivery-id]').first().locator('.badge').textContent().catch(() => null);
+    const text = await page
+      .locator('tr[data-delivery-id]')
+      .first()
+      .locator('.badge')
+      .textContent()
+      .catch(() => null);
     if (text === status) return;
     if (Date.now() > deadline) throw new Error(`delivery still "${text}"`);
     await page.waitForTimeout(500);
@@ -88,7 +96,8 @@ test('register, secret shown once, test event signed with it, redeliver: at 390 
   assert.match((await row.textContent())!, /Teste[\s\S]*entregue[\s\S]*1[\s\S]*200/);
   await fits(page, 'deliveries');
   // Kept to look at when WEB_SCREENSHOTS_DIR is set, as the other browser tests do.
-  if (process.env.WEB_SCREENSHOTS_DIR) await page.screenshot({ path: `${process.env.WEB_SCREENSHOTS_DIR}/webhooks-phone.png`, fullPage: true });
+  if (process.env.WEB_SCREENSHOTS_DIR)
+    await page.screenshot({ path: `${process.env.WEB_SCREENSHOTS_DIR}/webhooks-phone.png`, fullPage: true });
 
   await row.getByRole('button', { name: 'Reenviar' }).click();
   await receiver.waitFor(2);
@@ -143,6 +152,10 @@ test('deleting asks for a confirmation first', async () => {
   await page.getByRole('button', { name: /Confirmar a exclusão/ }).click();
   await page.waitForURL(`${server.url}/api-de-cnpj/webhooks`);
   assert.match((await page.locator('main').textContent())!, /Webhook excluído[\s\S]*Nenhum webhook cadastrado/);
-  assert.equal(server.app.sqlite.prepare('SELECT count(*) FROM webhook_deliveries').pluck().get(), 0, 'its deliveries went with it');
+  assert.equal(
+    server.app.sqlite.prepare('SELECT count(*) FROM webhook_deliveries').pluck().get(),
+    0,
+    'its deliveries went with it',
+  );
   await page.context().close();
 });

@@ -30,7 +30,10 @@ test("a build's lock names its importer; a live one refuses a new import, dead o
   const live = path.join(registryDir, '.building-2026-08_20260901-120000');
   fs.mkdirSync(live);
   fs.writeFileSync(path.join(live, 'importer.pid'), `${process.ppid}\n`); // the test runner: alive
-  assert.throws(() => cleanStaleBuilds(registryDir), new RegExp(`another import \\(pid ${process.ppid}\\) is running in `));
+  assert.throws(
+    () => cleanStaleBuilds(registryDir),
+    new RegExp(`another import \\(pid ${process.ppid}\\) is running in `),
+  );
   assert.ok(fs.existsSync(live), 'a live build is left alone');
 
   fs.writeFileSync(path.join(live, 'importer.pid'), '999999999'); // gone

@@ -69,7 +69,11 @@ export function apiAreaRoutes(ctx: WebContext) {
     );
   });
 
-  const renderTokens = async (res: Res, viewer: Viewer, extra: { form?: TokenForm; formError?: string; status?: number } = {}) => {
+  const renderTokens = async (
+    res: Res,
+    viewer: Viewer,
+    extra: { form?: TokenForm; formError?: string; status?: number } = {},
+  ) => {
     const flash = await takeFlash(ctx.db, viewer.session);
     sendHtml(
       res,
@@ -101,7 +105,8 @@ export function apiAreaRoutes(ctx: WebContext) {
     if (!EXPIRY_CHOICES.some((c) => c.value === f.expiry)) return refuse('Escolha uma opção de expiração.');
     if (f.expiry === 'data' && !f.date) return refuse('Informe a data de expiração ou escolha outra opção.');
     const day = f.expiry === 'data' ? parseBrDate(f.date) : null;
-    if (f.expiry === 'data' && !day) return refuse(`Data de expiração inválida: “${f.date}”. Use o formato dd/mm/aaaa, por exemplo 31/01/2027.`);
+    if (f.expiry === 'data' && !day)
+      return refuse(`Data de expiração inválida: “${f.date}”. Use o formato dd/mm/aaaa, por exemplo 31/01/2027.`);
     try {
       const created = createToken(
         ctx.sqlite,
@@ -110,7 +115,8 @@ export function apiAreaRoutes(ctx: WebContext) {
       );
       await setFlash(ctx.db, viewer.session, { kind: 'token', token: created.token, name: created.info.name });
     } catch (err) {
-      if (err instanceof AccountsError && (err.code === 'invalid_input' || err.code === 'invalid_state')) return refuse(webMessage(err));
+      if (err instanceof AccountsError && (err.code === 'invalid_input' || err.code === 'invalid_state'))
+        return refuse(webMessage(err));
       throw err;
     }
     redirect(res, TOKENS_PATH);
@@ -123,10 +129,14 @@ export function apiAreaRoutes(ctx: WebContext) {
       const raw = req.params?.id ?? '';
       const id = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : NaN;
       try {
-        if (!Number.isSafeInteger(id)) throw new AccountsError('not_found', 'The token id is not a positive integer.', 'token_not_found');
+        if (!Number.isSafeInteger(id))
+          throw new AccountsError('not_found', 'The token id is not a positive integer.', 'token_not_found');
         // Scoped to the viewer's account: another account's token id is "not found", not a leak.
         const t = (enable ? activateToken : deactivateToken)(ctx.sqlite, id, { accountId: viewer.account.id }, ctx.now);
-        await setFlash(ctx.db, viewer.session, { kind: 'notice', text: `Token “${t.name}” ${enable ? 'ativado' : 'desativado'}.` });
+        await setFlash(ctx.db, viewer.session, {
+          kind: 'notice',
+          text: `Token “${t.name}” ${enable ? 'ativado' : 'desativado'}.`,
+        });
       } catch (err) {
         if (!(err instanceof AccountsError)) throw err;
         await setFlash(ctx.db, viewer.session, { kind: 'error', text: webMessage(err) });

@@ -75,14 +75,18 @@ export function consultaRoutes(ctx: WebContext) {
     const r = await searchPage(ctx, viewer, form, cursor);
     if (r instanceof Refusal) return sendHtml(res, consultaPage({ ...base, error: r.message }), { status: r.status });
     const nextQuery = r.next === null ? null : queryOf(form, r.next).toString();
-    sendHtml(res, consultaPage({ ...base, results: r.results, nextQuery, thisQuery: queryOf(form, cursor).toString() }));
+    sendHtml(
+      res,
+      consultaPage({ ...base, results: r.results, nextQuery, thisQuery: queryOf(form, cursor).toString() }),
+    );
   });
 
   const csv = page(ctx, async (req, res, viewer) => {
     const form = formOf(req);
     const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
     const r = await searchPage(ctx, viewer, form, cursor);
-    if (r instanceof Refusal) return sendHtml(res, consultaPage({ viewer: headerUser(viewer), form, error: r.message }), { status: r.status });
+    if (r instanceof Refusal)
+      return sendHtml(res, consultaPage({ viewer: headerUser(viewer), form, error: r.message }), { status: r.status });
     const body = companiesCsv(r.results);
     res.statusCode = 200;
     setSecurityHeaders(res);

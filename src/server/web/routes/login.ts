@@ -34,7 +34,10 @@ export function loginRoutes(ctx: WebContext) {
     if (form === null) return;
     const cookieToken = parseCookies(req).get(LOGIN_CSRF_COOKIE);
     if (!cookieToken || !csrfMatches(cookieToken, form.get(CSRF_FIELD))) {
-      return forbidden(res, 'O formulário de entrada expirou ou não pôde ser validado. Abra a página de entrada de novo.');
+      return forbidden(
+        res,
+        'O formulário de entrada expirou ou não pôde ser validado. Abra a página de entrada de novo.',
+      );
     }
     const email = (form.get('email') ?? '').trim().toLowerCase().slice(0, 254);
     const password = (form.get('senha') ?? '').slice(0, 1024);
@@ -68,4 +71,3 @@ export function loginRoutes(ctx: WebContext) {
 
   return { showLogin, doLogin, doLogout };
 }
-

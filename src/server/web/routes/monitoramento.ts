@@ -84,9 +84,21 @@ export function monitoramentoRoutes(ctx: WebContext) {
     const cnpj = normalizeCnpj(typed);
     if (cnpj === null) return render(req, res, viewer, { cnpj: typed, error: ERRORS.invalid_cnpj.message });
     const r = addWatched(ctx.sqlite, viewer.account.id, [cnpj], ctx.now());
-    if (!r.ok) return render(req, res, viewer, { cnpj: typed, error: ERRORS.watchlist_limit_exceeded.specific({ plan: r.plan, limit: r.limit, needed: r.needed, remaining: r.remaining }) });
+    if (!r.ok)
+      return render(req, res, viewer, {
+        cnpj: typed,
+        error: ERRORS.watchlist_limit_exceeded.specific({
+          plan: r.plan,
+          limit: r.limit,
+          needed: r.needed,
+          remaining: r.remaining,
+        }),
+      });
     const added = r.rows.get(cnpj)!.added;
-    await setFlash(ctx.db, viewer.session, { kind: 'notice', text: added ? `CNPJ ${formatCnpj(cnpj)} adicionado à lista.` : `O CNPJ ${formatCnpj(cnpj)} já estava na lista.` });
+    await setFlash(ctx.db, viewer.session, {
+      kind: 'notice',
+      text: added ? `CNPJ ${formatCnpj(cnpj)} adicionado à lista.` : `O CNPJ ${formatCnpj(cnpj)} já estava na lista.`,
+    });
     back(req, res);
   });
 
@@ -97,7 +109,9 @@ export function monitoramentoRoutes(ctx: WebContext) {
     await setFlash(
       ctx.db,
       viewer.session,
-      removed ? { kind: 'notice', text: `CNPJ ${formatCnpj(cnpj!)} removido da lista.` } : { kind: 'error', text: ERRORS.not_watched.message },
+      removed
+        ? { kind: 'notice', text: `CNPJ ${formatCnpj(cnpj!)} removido da lista.` }
+        : { kind: 'error', text: ERRORS.not_watched.message },
     );
     back(req, res);
   });

@@ -2,7 +2,13 @@
 // administrators of an active account change webhooks; members only look.
 import { WebhookError } from '../../../domain/webhooks/errors.ts';
 import { queueTestEvent, recentDeliveries, redeliver } from '../../../domain/webhooks/queue.ts';
-import { createWebhook, deleteWebhook, listWebhooks, MAX_WEBHOOKS_PER_ACCOUNT, setWebhookEnabled } from '../../../domain/webhooks/webhooks.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhooks,
+  MAX_WEBHOOKS_PER_ACCOUNT,
+  setWebhookEnabled,
+} from '../../../domain/webhooks/webhooks.ts';
 import type { WebContext } from '../context.ts';
 import { action, forbidden, page } from '../guard.ts';
 import { redirect, sendHtml, type Req, type Res } from '../http.ts';
@@ -34,14 +40,21 @@ const idParam = (req: Req): number => {
 export function webhookRoutes(ctx: WebContext) {
   const policy = ctx.webhooks ?? {};
 
-  const render = async (res: Res, viewer: Viewer, extra: { formUrl?: string; formError?: string; status?: number } = {}) => {
+  const render = async (
+    res: Res,
+    viewer: Viewer,
+    extra: { formUrl?: string; formError?: string; status?: number } = {},
+  ) => {
     const flash = await takeFlash(ctx.db, viewer.session);
     const accountId = viewer.account.id;
     sendHtml(
       res,
       webhooksPage({
         viewer: headerUser(viewer),
-        webhooks: listWebhooks(ctx.sqlite, accountId).map((webhook) => ({ webhook, deliveries: recentDeliveries(ctx.sqlite, accountId, webhook.id, RECENT) })),
+        webhooks: listWebhooks(ctx.sqlite, accountId).map((webhook) => ({
+          webhook,
+          deliveries: recentDeliveries(ctx.sqlite, accountId, webhook.id, RECENT),
+        })),
         canManage: viewer.canManage,
         isMember: viewer.user.role === 'member',
         max: MAX_WEBHOOKS_PER_ACCOUNT,
@@ -60,10 +73,16 @@ export function webhookRoutes(ctx: WebContext) {
     if (refuseUnlessManager(res, viewer)) return;
     const url = (form.get('url') ?? '').trim().slice(0, 2100);
     try {
-      const created = await createWebhook(ctx.sqlite, { accountId: viewer.account.id, url, createdBy: String(viewer.user.id) }, policy, ctx.now);
+      const created = await createWebhook(
+        ctx.sqlite,
+        { accountId: viewer.account.id, url, createdBy: String(viewer.user.id) },
+        policy,
+        ctx.now,
+      );
       await setFlash(ctx.db, viewer.session, { kind: 'webhook', secret: created.secret, url: created.webhook.url });
     } catch (err) {
-      if (err instanceof WebhookError) return render(res, viewer, { formUrl: url, formError: err.message, status: 422 });
+      if (err instanceof WebhookError)
+        return render(res, viewer, { formUrl: url, formError: err.message, status: 422 });
       throw err;
     }
     redirect(res, PATH);
@@ -94,8 +113,12 @@ export function webhookRoutes(ctx: WebContext) {
       queueTestEvent(ctx.sqlite, v.account.id, webhookId(req), ctx.now());
       return 'Evento de teste na fila: será enviado em alguns segundos.';
     }),
-    enable: act((req, v) => `Webhook ${setWebhookEnabled(ctx.sqlite, v.account.id, webhookId(req), true).url} ativado.`),
-    disable: act((req, v) => `Webhook ${setWebhookEnabled(ctx.sqlite, v.account.id, webhookId(req), false).url} desativado.`),
+    enable: act(
+      (req, v) => `Webhook ${setWebhookEnabled(ctx.sqlite, v.account.id, webhookId(req), true).url} ativado.`,
+    ),
+    disable: act(
+      (req, v) => `Webhook ${setWebhookEnabled(ctx.sqlite, v.account.id, webhookId(req), false).url} desativado.`,
+    ),
     remove: act((req, v) => {
       deleteWebhook(ctx.sqlite, v.account.id, webhookId(req));
       return 'Webhook excluído, com as suas entregas.';

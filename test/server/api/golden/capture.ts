@@ -22,11 +22,27 @@ export interface GoldenTree {
   openSqlite(file: string, opts: { readonly: boolean; fileMustExist: boolean }): Sqlite;
   setPlan(sqlite: Sqlite, name: string, changes: { monthlyQuota: number; apiIncluded: boolean }): unknown;
   createAccount(sqlite: Sqlite, input: { name: string; plan: string }): { id: number };
-  createToken(sqlite: Sqlite, input: { accountId: number; name: string; createdBy: 'cli'; expires?: string }, now?: () => Date): { id: number; token: string };
+  createToken(
+    sqlite: Sqlite,
+    input: { accountId: number; name: string; createdBy: 'cli'; expires?: string },
+    now?: () => Date,
+  ): { id: number; token: string };
   deactivateToken(sqlite: Sqlite, id: number): unknown;
   suspendAccount(sqlite: Sqlite, name: string): unknown;
-  storeContacts(sqlite: Sqlite, rows: { cnpj: string; contact: { tipo_contato: string; tipo_website: string; contato: string } }[], mode: 'replace'): unknown;
-  startServer(opts: { dataDir: string; host: string; port: number; publicUrl: string; now: () => Date; pollMs: number; log: (line: string) => void }): Promise<{ url: string; close(): Promise<void> }>;
+  storeContacts(
+    sqlite: Sqlite,
+    rows: { cnpj: string; contact: { tipo_contato: string; tipo_website: string; contato: string } }[],
+    mode: 'replace',
+  ): unknown;
+  startServer(opts: {
+    dataDir: string;
+    host: string;
+    port: number;
+    publicUrl: string;
+    now: () => Date;
+    pollMs: number;
+    log: (line: string) => void;
+  }): Promise<{ url: string; close(): Promise<void> }>;
 }
 
 export interface GoldenAnswer {
@@ -56,7 +72,10 @@ export const MONTH = '2026-09';
 export const VOLATILE_HEADERS = ['date'];
 
 /** A server of `tree` on a fresh data dir holding the imported sample; every case asked in order. */
-export async function captureApi(tree: GoldenTree, sample: Pick<GoldenSample, 'dir' | 'allForms' | 'bodyKeptMax'>): Promise<GoldenCapture> {
+export async function captureApi(
+  tree: GoldenTree,
+  sample: Pick<GoldenSample, 'dir' | 'allForms' | 'bodyKeptMax'>,
+): Promise<GoldenCapture> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-api-golden-'));
   const dataDir = path.join(root, 'data');
   const now = () => new Date(CLOCK);
@@ -65,7 +84,15 @@ export async function captureApi(tree: GoldenTree, sample: Pick<GoldenSample, 'd
     const imported = await tree.runImport({ dataDir, inputs: [sample.dir], month: MONTH });
     const { cnpjs, bases } = readSample(tree, imported.dir);
     const tokens = await makeTokens(tree, dataDir, path.join(root, 'other'));
-    server = await tree.startServer({ dataDir, host: '127.0.0.1', port: 0, publicUrl: PUBLIC_URL, now, pollMs: 25, log: () => {} });
+    server = await tree.startServer({
+      dataDir,
+      host: '127.0.0.1',
+      port: 0,
+      publicUrl: PUBLIC_URL,
+      now,
+      pollMs: 25,
+      log: () => {},
+    });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const answers: GoldenAnswer[] = [];
@@ -102,7 +129,10 @@ function readSample(tree: GoldenTree, snapshotDir: string): { cnpjs: string[]; b
 }
 
 const contactsOf = (cnpj: string) => [
-  { cnpj, contact: { tipo_contato: 'website', tipo_website: 'institucional', contato: `https://${cnpj}.example.com.br/` } },
+  {
+    cnpj,
+    contact: { tipo_contato: 'website', tipo_website: 'institucional', contato: `https://${cnpj}.example.com.br/` },
+  },
   { cnpj, contact: { tipo_contato: 'email', tipo_website: '', contato: `contato+${cnpj}@example.com.br` } },
 ];
 
@@ -151,16 +181,26 @@ const fill = (s: string, tokens: Record<string, string>) =>
     return tokens[name];
   });
 
-function send(base: string, agent: http.Agent, c: Case, tokens: Record<string, string>, keptMax: number): Promise<GoldenAnswer> {
+function send(
+  base: string,
+  agent: http.Agent,
+  c: Case,
+  tokens: Record<string, string>,
+  keptMax: number,
+): Promise<GoldenAnswer> {
   if (c.raw !== undefined) return sendRaw(base, c, fill(c.raw, tokens), keptMax);
   const headers = Object.fromEntries(Object.entries(c.headers ?? {}).map(([k, v]) => [k, fill(v, tokens)]));
-  const request = [`${c.method} ${c.path}`, ...Object.entries(c.headers ?? {}).map(([k, v]) => `${k}: ${v}`)].join(' | ');
+  const request = [`${c.method} ${c.path}`, ...Object.entries(c.headers ?? {}).map(([k, v]) => `${k}: ${v}`)].join(
+    ' | ',
+  );
   return new Promise((resolve, reject) => {
     const req = http.request(new URL(base), { agent, method: c.method, path: fill(c.path, tokens), headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (d: Buffer) => chunks.push(d));
       res.on('error', reject);
-      res.on('end', () => resolve(record(c, request, res.statusCode ?? 0, res.rawHeaders, Buffer.concat(chunks), keptMax)));
+      res.on('end', () =>
+        resolve(record(c, request, res.statusCode ?? 0, res.rawHeaders, Buffer.concat(chunks), keptMax)),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -178,10 +218,16 @@ function sendRaw(base: string, c: Case, raw: string, keptMax: number): Promise<G
       const end = buf.indexOf('\r\n\r\n');
       if (end < 0) return false;
       const lines = buf.subarray(0, end).toString('latin1').split('\r\n');
-      const rawHeaders = lines.slice(1).flatMap((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]);
-      const header = (name: string) => rawHeaders[rawHeaders.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === name) + 1];
-      const body = /chunked/i.test(header('transfer-encoding') ?? '') ? dechunk(buf.subarray(end + 4)) : buf.subarray(end + 4, end + 4 + Number(header('content-length') ?? 0));
-      if (body === null || (header('content-length') !== undefined && body.length < Number(header('content-length')))) return false;
+      const rawHeaders = lines
+        .slice(1)
+        .flatMap((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]);
+      const header = (name: string) =>
+        rawHeaders[rawHeaders.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === name) + 1];
+      const body = /chunked/i.test(header('transfer-encoding') ?? '')
+        ? dechunk(buf.subarray(end + 4))
+        : buf.subarray(end + 4, end + 4 + Number(header('content-length') ?? 0));
+      if (body === null || (header('content-length') !== undefined && body.length < Number(header('content-length'))))
+        return false;
       socket.destroy();
       resolve(record(c, request, Number(lines[0].split(' ')[1]), rawHeaders, body, keptMax));
       return true;
@@ -191,14 +237,17 @@ function sendRaw(base: string, c: Case, raw: string, keptMax: number): Promise<G
       done();
     });
     socket.on('error', () => {}); // a reset after the answer; an answer never read fails at 'close'
-    socket.on('close', () => done() || reject(new Error(`${c.name}: connection closed without a whole answer (${buf.length} bytes)`)));
+    socket.on(
+      'close',
+      () => done() || reject(new Error(`${c.name}: connection closed without a whole answer (${buf.length} bytes)`)),
+    );
   });
 }
 
 /** A chunked body once its last chunk arrived, else null. */
 function dechunk(data: Buffer): Buffer | null {
   const parts: Buffer[] = [];
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const eol = data.indexOf('\r\n', at);
     if (eol < 0) return null;
     const size = parseInt(data.subarray(at, eol).toString('latin1'), 16);
@@ -209,21 +258,33 @@ function dechunk(data: Buffer): Buffer | null {
   }
 }
 
-function record(c: Case, request: string, status: number, rawHeaders: string[], received: Buffer, keptMax: number): GoldenAnswer {
+function record(
+  c: Case,
+  request: string,
+  status: number,
+  rawHeaders: string[],
+  received: Buffer,
+  keptMax: number,
+): GoldenAnswer {
   let text = received.toString('utf8');
   if (c.volatileFields) text = blank(text, c.volatileFields);
   const body = Buffer.from(text);
   const kept: Record<string, string> = {};
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i].toLowerCase();
-    if (!VOLATILE_HEADERS.includes(name)) kept[name] = kept[name] === undefined ? rawHeaders[i + 1] : `${kept[name]}, ${rawHeaders[i + 1]}`;
+    if (!VOLATILE_HEADERS.includes(name))
+      kept[name] = kept[name] === undefined ? rawHeaders[i + 1] : `${kept[name]}, ${rawHeaders[i + 1]}`;
   }
   const textual = /json|text\/plain/.test(kept['content-type'] ?? '');
   return {
     case: c.name,
     request,
     status,
-    headers: Object.fromEntries(Object.keys(kept).sort().map((k) => [k, kept[k]])),
+    headers: Object.fromEntries(
+      Object.keys(kept)
+        .sort()
+        .map((k) => [k, kept[k]]),
+    ),
     bytes: body.length,
     sha256: createHash('sha256').update(body).digest('hex'),
     ...(textual && body.length > 0 && body.length <= keptMax ? { body: text } : {}),

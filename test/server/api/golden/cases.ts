@@ -17,7 +17,12 @@ export const VOLATILE_STATUS_FIELDS = ['id', 'imported_at'];
 
 const API = '/api/v1/brazilian_companies';
 const auth = (token = 'main') => ({ Authorization: `Bearer {${token}}` });
-const get = (name: string, path: string, headers: Record<string, string> = auth()): Case => ({ name, method: 'GET', path, headers });
+const get = (name: string, path: string, headers: Record<string, string> = auth()): Case => ({
+  name,
+  method: 'GET',
+  path,
+  headers,
+});
 const lookupPath = (cnpj: string) => `${API}/${cnpj}/company`;
 
 /** `AA.AAA.AAA/OOOO-DD` */
@@ -45,7 +50,10 @@ export function lookupCases(cnpjs: string[], bases: string[], allForms: AllForms
   const cases: Case[] = [];
   cnpjs.forEach((c, i) => {
     const f = formatted(c);
-    cases.push(get(`lookup ${c}: digits`, lookupPath(c)), get(`lookup ${c}: formatted, slash encoded`, lookupPath(encodeURIComponent(f))));
+    cases.push(
+      get(`lookup ${c}: digits`, lookupPath(c)),
+      get(`lookup ${c}: formatted, slash encoded`, lookupPath(encodeURIComponent(f))),
+    );
     if (!allForms(c, i)) return;
     cases.push(
       get(`lookup ${c}: formatted, slash as a path separator`, lookupPath(f)),
@@ -59,7 +67,10 @@ export function lookupCases(cnpjs: string[], bases: string[], allForms: AllForms
   });
   for (const b of bases) {
     const head = withCheckDigits(`${b}0001`);
-    if (!cnpjs.includes(head)) cases.push(get(`lookup ${head}: head office of a company without establishments in the sample`, lookupPath(head)));
+    if (!cnpjs.includes(head))
+      cases.push(
+        get(`lookup ${head}: head office of a company without establishments in the sample`, lookupPath(head)),
+      );
   }
   return cases;
 }
@@ -68,7 +79,9 @@ export function lookupCases(cnpjs: string[], bases: string[], allForms: AllForms
 export function contactCases(cnpjs: string[], allForms: AllForms): Case[] {
   return cnpjs.flatMap((c, i) => [
     get(`lookup ${c}: with extra contacts`, lookupPath(c)),
-    ...(allForms(c, i) ? [get(`lookup ${c}: with extra contacts, formatted`, lookupPath(encodeURIComponent(formatted(c))))] : []),
+    ...(allForms(c, i)
+      ? [get(`lookup ${c}: with extra contacts, formatted`, lookupPath(encodeURIComponent(formatted(c))))]
+      : []),
   ]);
 }
 
@@ -123,7 +136,12 @@ export function fixedCases(c: string): Case[] {
     get('token: quota 2, call 3', look, auth('quota2')),
     get('token: invalid token before invalid CNPJ', lookupPath('123'), { Authorization: 'Bearer not-a-token' }),
     // Methods.
-    ...['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((m) => ({ name: `method: ${m} on the lookup`, method: m, path: look, headers: auth() })),
+    ...['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((m) => ({
+      name: `method: ${m} on the lookup`,
+      method: m,
+      path: look,
+      headers: auth(),
+    })),
     { name: 'method: POST /healthz', method: 'POST', path: '/healthz' },
     { name: 'method: DELETE /api/v1/status', method: 'DELETE', path: '/api/v1/status' },
     { name: 'method: POST /docs', method: 'POST', path: '/docs' },
@@ -133,7 +151,12 @@ export function fixedCases(c: string): Case[] {
     // Service routes and documents (built from PUBLIC_URL, so the same on every run).
     get('service: /healthz', '/healthz', {}),
     { ...get('service: /api/v1/status', '/api/v1/status', {}), volatileFields: VOLATILE_STATUS_FIELDS },
-    { name: 'service: HEAD /api/v1/status', method: 'HEAD', path: '/api/v1/status', volatileFields: VOLATILE_STATUS_FIELDS },
+    {
+      name: 'service: HEAD /api/v1/status',
+      method: 'HEAD',
+      path: '/api/v1/status',
+      volatileFields: VOLATILE_STATUS_FIELDS,
+    },
     get('service: /openapi.json', '/openapi.json', {}),
     get('service: /docs', '/docs', {}),
     { name: 'service: HEAD /healthz', method: 'HEAD', path: '/healthz' },
@@ -143,7 +166,17 @@ export function fixedCases(c: string): Case[] {
     get('service: /openapi.json with a query', '/openapi.json?x=1', {}),
     // Requests node itself refuses or questions before any route runs.
     { name: 'raw: malformed request line', method: '', path: '', raw: 'GARBAGE\r\n\r\n' },
-    { name: 'raw: headers over the size limit', method: '', path: '', raw: `GET ${look} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n` },
-    { name: 'raw: Expect other than 100-continue', method: '', path: '', raw: `GET ${look} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {main}\r\nExpect: something\r\n\r\n` },
+    {
+      name: 'raw: headers over the size limit',
+      method: '',
+      path: '',
+      raw: `GET ${look} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    },
+    {
+      name: 'raw: Expect other than 100-continue',
+      method: '',
+      path: '',
+      raw: `GET ${look} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {main}\r\nExpect: something\r\n\r\n`,
+    },
   ];
 }

@@ -4,7 +4,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { CLOCK, MONTH, PUBLIC_URL, VOLATILE_HEADERS, VOLATILE_STATUS_FIELDS, type GoldenAnswer, type GoldenCapture } from './capture.ts';
+import {
+  CLOCK,
+  MONTH,
+  PUBLIC_URL,
+  VOLATILE_HEADERS,
+  VOLATILE_STATUS_FIELDS,
+  type GoldenAnswer,
+  type GoldenCapture,
+} from './capture.ts';
 import type { GoldenSample } from './samples.ts';
 
 export interface GoldenFile extends GoldenCapture {
@@ -37,14 +45,25 @@ export interface GoldenAmendment {
 
 /** The security headers #12 added after 98eae09 (b8f7931): nosniff on the API's JSON and /openapi.json, the web app's set on /docs. */
 export const SECURITY_HEADERS_SINCE_12 = {
-  names: ['content-security-policy', 'cross-origin-opener-policy', 'permissions-policy', 'referrer-policy', 'x-content-type-options', 'x-frame-options'],
-  why: 'Added on purpose by #12 (commit b8f7931) after the code that produced this file: X-Content-Type-Options: nosniff on every JSON answer and /openapi.json, the web app\'s security headers on /docs. Empty once the file is regenerated from code that has them.',
+  names: [
+    'content-security-policy',
+    'cross-origin-opener-policy',
+    'permissions-policy',
+    'referrer-policy',
+    'x-content-type-options',
+    'x-frame-options',
+  ],
+  why: "Added on purpose by #12 (commit b8f7931) after the code that produced this file: X-Content-Type-Options: nosniff on every JSON answer and /openapi.json, the web app's security headers on /docs. Empty once the file is regenerated from code that has them.",
 };
 
-export function goldenFile(sample: GoldenSample, capture: GoldenCapture, producedBy: GoldenFile['producedBy'], tolerated: GoldenFile['toleratedNewHeaders']): GoldenFile {
+export function goldenFile(
+  sample: GoldenSample,
+  capture: GoldenCapture,
+  producedBy: GoldenFile['producedBy'],
+  tolerated: GoldenFile['toleratedNewHeaders'],
+): GoldenFile {
   return {
-    about:
-      `Answers of the API on ${sample.what} (imported by the importer, served by the server on loopback): status, headers without the volatile ones, body size and sha256 (and the body when it is text of at most ${sample.bodyKeptMax} bytes). Checked by test/server/api/golden.test.ts; the requests are in test/server/api/golden/cases.ts, the forms asked per establishment in samples.ts.`,
+    about: `Answers of the API on ${sample.what} (imported by the importer, served by the server on loopback): status, headers without the volatile ones, body size and sha256 (and the body when it is text of at most ${sample.bodyKeptMax} bytes). Checked by test/server/api/golden.test.ts; the requests are in test/server/api/golden/cases.ts, the forms asked per establishment in samples.ts.`,
     producedBy,
     regenerate: `node --import tsx scripts/api-golden.ts --sample ${sample.name} --write   (only when the API changes on purpose; without --write it compares and prints the differences)`,
     clock: CLOCK,
@@ -68,7 +87,10 @@ export interface GoldenDiff {
 export function compareGolden(golden: GoldenFile, now: GoldenCapture): GoldenDiff[] {
   const diffs: GoldenDiff[] = [];
   if (golden.cnpjs.join() !== now.cnpjs.join()) {
-    diffs.push({ case: '(sample establishments)', lines: [`golden: ${golden.cnpjs.join(', ')}`, `now:    ${now.cnpjs.join(', ')}`] });
+    diffs.push({
+      case: '(sample establishments)',
+      lines: [`golden: ${golden.cnpjs.join(', ')}`, `now:    ${now.cnpjs.join(', ')}`],
+    });
   }
   const byCase = new Map(now.answers.map((a) => [a.case, a]));
   const amended = new Map(golden.amendments.map((a) => [a.case, a.answer]));
@@ -85,8 +107,11 @@ export function compareGolden(golden: GoldenFile, now: GoldenCapture): GoldenDif
     const note = amended.has(old.case) ? ['(compared with its amendment: "golden" below is the amended answer)'] : [];
     if (lines.length > 0) diffs.push({ case: old.case, lines: [`request: ${old.request}`, ...note, ...lines] });
   }
-  for (const a of golden.amendments) if (!golden.answers.some((r) => r.case === a.case)) diffs.push({ case: a.case, lines: ['amended, but not among the golden answers'] });
-  for (const extra of byCase.values()) diffs.push({ case: extra.case, lines: [`asked now, not in the golden file: ${extra.request}`] });
+  for (const a of golden.amendments)
+    if (!golden.answers.some((r) => r.case === a.case))
+      diffs.push({ case: a.case, lines: ['amended, but not among the golden answers'] });
+  for (const extra of byCase.values())
+    diffs.push({ case: extra.case, lines: [`asked now, not in the golden file: ${extra.request}`] });
   return diffs;
 }
 
@@ -97,10 +122,14 @@ function answerDiff(old: GoldenAnswer, cur: GoldenAnswer, tolerated: readonly st
   for (const name of new Set([...Object.keys(old.headers), ...Object.keys(cur.headers)])) {
     const [o, c] = [old.headers[name], cur.headers[name]];
     if (o === c || (o === undefined && tolerated.includes(name))) continue;
-    lines.push(`header ${name}: golden ${o === undefined ? '(absent)' : JSON.stringify(o)}, now ${c === undefined ? '(absent)' : JSON.stringify(c)}`);
+    lines.push(
+      `header ${name}: golden ${o === undefined ? '(absent)' : JSON.stringify(o)}, now ${c === undefined ? '(absent)' : JSON.stringify(c)}`,
+    );
   }
   if (old.sha256 !== cur.sha256) {
-    lines.push(`body: golden ${old.bytes} bytes sha256 ${old.sha256.slice(0, 16)}…, now ${cur.bytes} bytes sha256 ${cur.sha256.slice(0, 16)}…`);
+    lines.push(
+      `body: golden ${old.bytes} bytes sha256 ${old.sha256.slice(0, 16)}…, now ${cur.bytes} bytes sha256 ${cur.sha256.slice(0, 16)}…`,
+    );
     const shown = (a: GoldenAnswer) => a.body ?? (a.bytes === 0 ? '(empty)' : '(not kept: large or not JSON)');
     lines.push(`  golden body: ${shown(old)}`);
     lines.push(`  now body:    ${shown(cur)}`);

@@ -16,7 +16,8 @@ export interface GoldenSample {
   bodyKeptMax: number;
 }
 
-const goldenPath = (name: string) => fileURLToPath(new URL(`../../../fixtures/api-golden/${name}.json.gz`, import.meta.url));
+const goldenPath = (name: string) =>
+  fileURLToPath(new URL(`../../../fixtures/api-golden/${name}.json.gz`, import.meta.url));
 const isAlphanumeric = (cnpj: string) => /[A-Z]/.test(cnpj);
 
 export const SAMPLES: readonly GoldenSample[] = [
