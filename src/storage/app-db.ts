@@ -1,8 +1,9 @@
 // The one way to open app.db: the connection, its pragmas per role, migrations to the latest
 // version. The CLI, the server, the importer and the tests all come through here.
 import fs from 'node:fs';
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import { dataPaths } from '../lib/config.ts';
+import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import type { AppDatabase } from './app-schema.ts';
 import { openSqlite, type Sqlite } from './sqlite.ts';
@@ -13,8 +14,6 @@ export interface AppDb {
   dataDir: string;
   close(): Promise<void>;
 }
-
-const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
  * How a connection uses app.db; each role's pragmas live here and nowhere else.
@@ -54,12 +53,7 @@ export function openAppSqlite(dataDir: string, role: AppDbRole = 'main'): Sqlite
 export async function openAppDb(dataDir: string): Promise<AppDb> {
   const sqlite = openAppSqlite(dataDir);
   const db = new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
-  if (error) {
-    const failed = results?.find((r) => r.status === 'Error');
-    await db.destroy();
-    throw new Error(`app.db migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`);
-  }
+  await migrateToLatest(db, migrations, 'app.db');
   let closed = false;
   return {
     sqlite,
