@@ -1,0 +1,154 @@
+// A throwaway PostgreSQL cluster for one test file: initdb into a temp dir, a server that listens on
+// a Unix socket in that dir only (no TCP port to collide with another test or a real server), and
+// databases created on demand. Stop it from the file's `after` hook; a process that dies before
+// its hooks run still stops the server and removes the dir (the exit handler below).
+//
+// Debian's `postgresql` package puts initdb and pg_ctl in /usr/lib/postgresql/<version>/bin, off
+// PATH. initdb refuses to run as root, so as root (CI) the binaries run as the `postgres` user.
+import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+const PG_ROOT = '/usr/lib/postgresql';
+
+export interface PgCluster {
+  /** The data dir, which also holds the server's socket and log. */
+  readonly dir: string;
+  /** The server's major version (the /usr/lib/postgresql/<version> it runs from). */
+  readonly version: string;
+  /** initdb plus `pg_ctl -w start`, in milliseconds. */
+  readonly startupMs: number;
+  /** A connection URL for a database of this cluster (which need not exist yet). */
+  url(database: string): string;
+  /** Creates a database and returns its URL. */
+  createDatabase(name: string): Promise<string>;
+  /** Stops the server (fast shutdown) and removes the dir; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** The newest installed server's bin dir, or a clear error naming the package to install. */
+export function findPgBin(root = PG_ROOT): { bin: string; version: string } {
+  const versions = fs.existsSync(root)
+    ? fs
+        .readdirSync(root)
+        .filter((v) => /^\d+$/.test(v) && fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0) {
+    throw new Error(
+      `PostgreSQL is not installed: no ${root}/<version>/bin/initdb. The PostgreSQL tests need Debian's ` +
+        `"postgresql" package (apt-get install --no-install-recommends postgresql; .ci/run installs it).`,
+    );
+  }
+  return { bin: path.join(root, versions[0], 'bin'), version: versions[0] };
+}
+
+const asRoot = process.getuid?.() === 0;
+
+/** The argv that runs a server binary: as the `postgres` user when we are root. */
+function command(bin: string, tool: string, args: string[]): [string, string[]] {
+  const exe = path.join(bin, tool);
+  return asRoot ? ['runuser', ['-u', 'postgres', '--', exe, ...args]] : [exe, args];
+}
+
+async function pgTool(bin: string, tool: string, args: string[]): Promise<void> {
+  const [file, argv] = command(bin, tool, args);
+  try {
+    await run(file, argv, { encoding: 'utf8' });
+  } catch (err) {
+    const e = err as Error & { stderr?: string; stdout?: string };
+    throw new Error(`${tool} failed: ${(e.stderr || e.stdout || e.message).trim()}`, { cause: err });
+  }
+}
+
+function logTail(dir: string): string {
+  try {
+    return fs.readFileSync(path.join(dir, 'server.log'), 'utf8').trim().split('\n').slice(-10).join('\n');
+  } catch {
+    return '(no server log)';
+  }
+}
+
+/** Starts a fresh cluster in a new temp dir. The caller stops it (`after(() => cluster.stop())`). */
+export async function startPgCluster(): Promise<PgCluster> {
+  const { bin, version } = findPgBin();
+  const started = performance.now();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-pg-'));
+  let running = false;
+  let stopped = false;
+
+  // Last resort for a process that exits without running its `after` hooks (an uncaught error):
+  // an immediate shutdown, synchronously, then the dir goes.
+  const onExit = () => {
+    if (stopped) return;
+    stopped = true;
+    if (running) {
+      const [file, argv] = command(bin, 'pg_ctl', ['stop', '-D', dir, '-m', 'immediate', '-w']);
+      try {
+        execFileSync(file, argv, { stdio: 'ignore' });
+      } catch {
+        // the server may already be gone; the dir is removed anyway
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  process.on('exit', onExit);
+
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    process.off('exit', onExit);
+    try {
+      if (running) await pgTool(bin, 'pg_ctl', ['stop', '-D', dir, '-m', 'fast', '-w']);
+    } finally {
+      running = false;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  try {
+    if (asRoot) {
+      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+      fs.chownSync(dir, uid, gid);
+    }
+    // -N: no fsync of the new files (a throwaway cluster); the server itself runs with fsync on.
+    await pgTool(bin, 'initdb', ['-D', dir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '-N']);
+    const options = `-c listen_addresses='' -c unix_socket_directories='${dir}' -c fsync=on`;
+    running = true; // from here a failed start may still have left a server to stop
+    try {
+      await pgTool(bin, 'pg_ctl', ['start', '-w', '-D', dir, '-l', path.join(dir, 'server.log'), '-o', options]);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n${logTail(dir)}`, { cause: err });
+    }
+  } catch (err) {
+    await stop().catch(() => {});
+    throw err;
+  }
+  const startupMs = performance.now() - started;
+
+  const url = (database: string) =>
+    `postgres://postgres@/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}`;
+  return {
+    dir,
+    version,
+    startupMs,
+    url,
+    async createDatabase(name) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+      const client = new pg.Client({ connectionString: url('postgres') });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return url(name);
+    },
+    stop,
+  };
+}
