@@ -1,0 +1,8 @@
+// The PostgreSQL app schema's migrations (fleet mode), listed in code like SQLite's (./migrations/).
+// Their own sequence: 0001 here is SQLite's 0002–0007 (see 0001_app_schema.ts).
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_app_schema.ts';
+
+export const postgresMigrations: Record<string, Migration> = {
+  '0001_app_schema': m0001,
+};
