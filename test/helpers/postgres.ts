@@ -24,8 +24,11 @@ export interface PgCluster {
   readonly startupMs: number;
   /** A connection URL for a database of this cluster (which need not exist yet). */
   url(database: string): string;
-  /** Creates a database and returns its URL. */
-  createDatabase(name: string): Promise<string>;
+  /**
+   * Creates a database and returns its URL. `icuLocale` (e.g. 'pt-BR') gives it that ICU locale
+   * instead of the cluster's C, as a production database would have one.
+   */
+  createDatabase(name: string, options?: { icuLocale?: string }): Promise<string>;
   /** Stops the server (fast shutdown) and removes the dir; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -138,12 +141,18 @@ export async function startPgCluster(): Promise<PgCluster> {
     version,
     startupMs,
     url,
-    async createDatabase(name) {
+    async createDatabase(name, options = {}) {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+      const locale = options.icuLocale;
+      if (locale !== undefined && !/^[A-Za-z0-9-]+$/.test(locale)) throw new Error(`not an ICU locale: ${locale}`);
       const client = new pg.Client({ connectionString: url('postgres') });
       await client.connect();
       try {
-        await client.query(`CREATE DATABASE ${name}`);
+        await client.query(
+          locale === undefined
+            ? `CREATE DATABASE ${name}`
+            : `CREATE DATABASE ${name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${locale}'`,
+        );
       } finally {
         await client.end();
       }
