@@ -12,7 +12,9 @@ import { sql, type Kysely } from 'kysely';
 // - COLLATE NOCASE on plans.name and accounts.name: a unique index on lower(name COLLATE "C").
 //   SQLite's NOCASE folds ASCII letters only, and lower() under the C collation does the same
 //   whatever the database's locale, so the same names collide. The name column itself compares
-//   exactly: accounts.plan must spell the plan as stored (the code writes the stored spelling).
+//   exactly: accounts.plan must spell the plan as stored (the code writes the stored spelling),
+//   and a lookup by name (SQLite's `WHERE name = ?` finds 'bronze') must say
+//   `lower(name COLLATE "C") = lower($1 COLLATE "C")`, which these indexes serve.
 // - GLOB '[0-9]…' → an anchored regular expression (~ '^…$'): both match the whole value.
 // - LIKE: SQLite's ignores ASCII case, PostgreSQL's does not: ILIKE where a pattern has letters
 //   ('HTTPS://…' passes both); email's lower() under "C" like NOCASE above.
