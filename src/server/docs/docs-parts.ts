@@ -34,49 +34,15 @@ export function fieldTable(schema: TSchema & { properties: Record<string, TSchem
   const required = new Set(schema.required ?? []);
   const rows = Object.entries(schema.properties).map(([name, prop]) => {
     const p = prop as JsonSchemaLike;
-    return html`<tr>
-      <td data-label="Campo"><code>${name}</code>${required.has(name) ? '' : html` <em>(opcional)</em>`}</td>
-      <td data-label="Tipo">${typeName(p)}</td>
-      <td data-label="Descrição">${p.description ?? ''}</td>
-    </tr>`;
+    return html`<tr><td data-label="Campo"><code>${name}</code>${required.has(name) ? '' : html` <em>(opcional)</em>`}</td><td data-label="Tipo">${typeName(p)}</td><td data-label="Descrição">${p.description ?? ''}</td></tr>`;
   });
-  return html`<div class="table-wrap">
-    <table class="stack docs-table">
-      <thead>
-        <tr>
-          <th scope="col">Campo</th>
-          <th scope="col">Tipo</th>
-          <th scope="col">Descrição</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-  </div>`;
+  return html`<div class="table-wrap"><table class="stack docs-table"><thead><tr><th scope="col">Campo</th><th scope="col">Tipo</th><th scope="col">Descrição</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 export function parameterTable(schema: TObject): Html {
   const rows = Object.entries(schema.properties as Record<string, TSchema>).map(([name, prop]) => {
     const p = prop as JsonSchemaLike;
-    return html`<tr>
-      <td data-label="Parâmetro"><code>${name}</code></td>
-      <td data-label="Tipo">${typeName(p)}</td>
-      <td data-label="Descrição">${p.description ?? ''}</td>
-    </tr>`;
+    return html`<tr><td data-label="Parâmetro"><code>${name}</code></td><td data-label="Tipo">${typeName(p)}</td><td data-label="Descrição">${p.description ?? ''}</td></tr>`;
   });
-  return html`<div class="table-wrap">
-    <table class="stack docs-table">
-      <thead>
-        <tr>
-          <th scope="col">Parâmetro</th>
-          <th scope="col">Tipo</th>
-          <th scope="col">Descrição</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-  </div>`;
+  return html`<div class="table-wrap"><table class="stack docs-table"><thead><tr><th scope="col">Parâmetro</th><th scope="col">Tipo</th><th scope="col">Descrição</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }

@@ -53,22 +53,9 @@ const CONTENTS: readonly (readonly [SectionId, readonly SectionId[]])[] = [
 function toc(): Html {
   const link = (id: SectionId) => html`<a href="#${id}">${TITLES[id]}</a>`;
   return html`<nav class="card toc" aria-label="Sumário">
-    <h2>Sumário</h2>
-    <ol>
-      ${CONTENTS.map(
-        ([id, children]) =>
-          html`<li>
-            ${link(id)}${
-              children.length
-                ? html`<ol>
-                    ${children.map((c) => html`<li>${link(c)}</li>`)}
-                  </ol>`
-                : ''
-            }
-          </li>`,
-      )}
-    </ol>
-  </nav>`;
+  <h2>Sumário</h2>
+  <ol>${CONTENTS.map(([id, children]) => html`<li>${link(id)}${children.length ? html`<ol>${children.map((c) => html`<li>${link(c)}</li>`)}</ol>` : ''}</li>`)}</ol>
+</nav>`;
 }
 
 const h2 = (id: SectionId) => html`<h2 id="${id}">${TITLES[id]}</h2>`;
@@ -78,106 +65,92 @@ const h3 = (id: SectionId, code = false) =>
 export function buildDocsHtml(baseUrl: string): string {
   const errors = Object.values(ERRORS).map(
     (e) =>
-      html`<tr>
-        <td data-label="Status">${e.status}</td>
-        <td data-label="error"><code>${e.error}</code></td>
-        <td data-label="Quando">${e.when}</td>
-        <td data-label="message">${e.message}</td>
-      </tr>`,
+      html`<tr><td data-label="Status">${e.status}</td><td data-label="error"><code>${e.error}</code></td><td data-label="Quando">${e.when}</td><td data-label="message">${e.message}</td></tr>`,
   );
   const body = html`<h1>API de CNPJ: documentação</h1>
-    <p class="lead">${API_DESCRIPTION}</p>
-    <div class="docs">
-      ${toc()}
-      <div class="docs-body">
-        <p>Especificação OpenAPI 3.1: <a href="/openapi.json">/openapi.json</a>.</p>
+<p class="lead">${API_DESCRIPTION}</p>
+<div class="docs">
+${toc()}
+<div class="docs-body">
+<p>Especificação OpenAPI 3.1: <a href="/openapi.json">/openapi.json</a>.</p>
 
-        <section class="card">
-          ${h2('autenticacao')}
-          <p>
-            Crie um token na área <strong>API de CNPJ</strong>, botão <strong>Gerenciar Tokens da API</strong>. O token
-            é mostrado uma única vez.
-          </p>
-          <ul>
-            <li>Recomendado: cabeçalho <code>Authorization: Bearer &lt;token&gt;</code>.</li>
-            <li>
-              Alternativa: parâmetro <code>?api_token=&lt;token&gt;</code> (menos seguro: a URL pode ficar em logs). Se
-              os dois forem enviados, vale o cabeçalho.
-            </li>
-          </ul>
-        </section>
+<section class="card">
+${h2('autenticacao')}
+<p>Crie um token na área <strong>API de CNPJ</strong>, botão <strong>Gerenciar Tokens da API</strong>. O token é mostrado uma única vez.</p>
+<ul>
+<li>Recomendado: cabeçalho <code>Authorization: Bearer &lt;token&gt;</code>.</li>
+<li>Alternativa: parâmetro <code>?api_token=&lt;token&gt;</code> (menos seguro: a URL pode ficar em logs). Se os dois forem enviados, vale o cabeçalho.</li>
+</ul>
+</section>
 
-        <section class="card">
-          ${h2('consultar')}
-          <p>
-            <code>${breakAfterSlashes('GET /api/v1/brazilian_companies/{cnpj}/company')}</code>: <code>cnpj</code> com
-            14 caracteres sem pontuação (letras A–Z nas 12 primeiras posições são aceitas, para os CNPJs alfanuméricos;
-            minúsculas viram maiúsculas; pontuação é aceita por conveniência).
-          </p>
-          <pre class="code">${breakAfterSlashes(lookupCurl(baseUrl))}</pre>
-          <p>
-            Respostas 200 e 404 contam uma consulta na cota mensal do plano; CNPJ inválido (400) e falhas de
-            autenticação não contam. Toda resposta autenticada traz <code>X-RateLimit-Limit</code>,
-            <code>X-RateLimit-Remaining</code> e <code>X-RateLimit-Reset</code>; a resposta 429 traz também
-            <code>Retry-After</code> (segundos).
-          </p>
+<section class="card">
+${h2('consultar')}
+<p><code>${breakAfterSlashes('GET /api/v1/brazilian_companies/{cnpj}/company')}</code>: <code>cnpj</code> com 14 caracteres sem pontuação
+(letras A–Z nas 12 primeiras posições são aceitas, para os CNPJs alfanuméricos; minúsculas viram maiúsculas; pontuação é aceita por conveniência).</p>
+<pre class="code">${breakAfterSlashes(lookupCurl(baseUrl))}</pre>
+<p>Respostas 200 e 404 contam uma consulta na cota mensal do plano; CNPJ inválido (400) e falhas de autenticação não contam.
+Toda resposta autenticada traz <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> e <code>X-RateLimit-Reset</code>;
+a resposta 429 traz também <code>Retry-After</code> (segundos).</p>
 
-          ${h3('resposta')}
-          <p>Objeto com <code>company</code>, <code>socios</code> e <code>contatos_extras</code>.</p>
-          ${h3('campos-company', true)} ${fieldTable(CompanySchema)} ${h3('campos-socios', true)}
-          ${fieldTable(SocioSchema)} ${h3('campos-contatos-extras', true)} ${fieldTable(ContatoExtraSchema)}
-          ${h3('exemplo')}
-          <pre class="code json" tabindex="0">${JSON.stringify(exampleResponse(), null, 2)}</pre>
-        </section>
+${h3('resposta')}
+<p>Objeto com <code>company</code>, <code>socios</code> e <code>contatos_extras</code>.</p>
+${h3('campos-company', true)}
+${fieldTable(CompanySchema)}
+${h3('campos-socios', true)}
+${fieldTable(SocioSchema)}
+${h3('campos-contatos-extras', true)}
+${fieldTable(ContatoExtraSchema)}
 
-        <section class="card">${h2('buscar')} ${searchSection(baseUrl)}</section>
+${h3('exemplo')}
+<pre class="code json" tabindex="0">${JSON.stringify(exampleResponse(), null, 2)}</pre>
+</section>
 
-        <section class="card">${h2('contar')} ${countSection(baseUrl)}</section>
+<section class="card">
+${h2('buscar')}
+${searchSection(baseUrl)}
+</section>
 
-        <section class="card">${h2('socios')} ${partnersSection(baseUrl)}</section>
+<section class="card">
+${h2('contar')}
+${countSection(baseUrl)}
+</section>
 
-        <section class="card">${h2('estabelecimentos')} ${establishmentsSection(baseUrl)}</section>
+<section class="card">
+${h2('socios')}
+${partnersSection(baseUrl)}
+</section>
 
-        <section class="card">${h2('lote')} ${batchSection(baseUrl)}</section>
+<section class="card">
+${h2('estabelecimentos')}
+${establishmentsSection(baseUrl)}
+</section>
 
-        <section class="card">
-          ${h2('mudancas')} ${changesSection(baseUrl)} ${h2('monitoramento')} ${watchlistSection(baseUrl)}
-        </section>
+<section class="card">
+${h2('lote')}
+${batchSection(baseUrl)}
+</section>
 
-        <section class="card">
-          ${h2('erros')}
-          <p>
-            Toda resposta de erro é JSON:
-            <code>{"error": "&lt;código&gt;", "message": "&lt;frase em português&gt;"}</code>.
-          </p>
-          <div class="table-wrap">
-            <table class="stack docs-table">
-              <thead>
-                <tr>
-                  <th scope="col">Status</th>
-                  <th scope="col">error</th>
-                  <th scope="col">Quando</th>
-                  <th scope="col">message</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${errors}
-              </tbody>
-            </table>
-          </div>
-        </section>
+<section class="card">
+${h2('mudancas')}
+${changesSection(baseUrl)}
+${h2('monitoramento')}
+${watchlistSection(baseUrl)}
+</section>
 
-        <section class="card">
-          ${h2('outras-rotas')}
-          <ul>
-            <li><code>GET /healthz</code>: 200 quando o processo está no ar.</li>
-            <li>
-              <code>GET /api/v1/status</code>: mês da base carregada, data da importação e contagem de linhas (sem
-              token).
-            </li>
-          </ul>
-        </section>
-      </div>
-    </div>`;
+<section class="card">
+${h2('erros')}
+<p>Toda resposta de erro é JSON: <code>{"error": "&lt;código&gt;", "message": "&lt;frase em português&gt;"}</code>.</p>
+<div class="table-wrap"><table class="stack docs-table"><thead><tr><th scope="col">Status</th><th scope="col">error</th><th scope="col">Quando</th><th scope="col">message</th></tr></thead><tbody>${errors}</tbody></table></div>
+</section>
+
+<section class="card">
+${h2('outras-rotas')}
+<ul>
+<li><code>GET /healthz</code>: 200 quando o processo está no ar.</li>
+<li><code>GET /api/v1/status</code>: mês da base carregada, data da importação e contagem de linhas (sem token).</li>
+</ul>
+</section>
+</div>
+</div>`;
   return layout({ title: 'Documentação da API', body, wide: true });
 }

@@ -63,52 +63,33 @@ function drawing(
   const y = (v: number) => pad.top + plotH - (v / max) * plotH;
 
   const gridLines = [0, max / 2, max].map(
-    (v, i) =>
-      html`<line
-          class="grid-line"
-          x1="${pad.left}"
-          x2="${g.width - pad.right}"
-          y1="${y(v).toFixed(1)}"
-          y2="${y(v).toFixed(1)}"
-        />
-        <text x="${pad.left - 6}" y="${(y(v) + g.fontSize / 3).toFixed(1)}" text-anchor="end">${yLabels[i]}</text>`,
+    (
+      v,
+      i,
+    ) => html`<line class="grid-line" x1="${pad.left}" x2="${g.width - pad.right}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}"/>
+      <text x="${pad.left - 6}" y="${(y(v) + g.fontSize / 3).toFixed(1)}" text-anchor="end">${yLabels[i]}</text>`,
   );
   const bars = days.map((d) => {
     const i = Number(d.day.slice(8, 10)) - 1;
     const x = pad.left + i * slot + (slot - barW) / 2;
     const h = Math.max(d.calls > 0 ? 1.5 : 0, (d.calls / max) * plotH);
     const label = `${dayMonth(d.day)}: ${formatInt(d.calls)} ${d.calls === 1 ? 'chamada' : 'chamadas'}${d.web ? ` (${formatInt(d.web)} pela ${CONSULTA_WEB})` : ''}`;
-    return html`<rect
-      class="bar${d.day === today ? ' today' : ''}"
-      x="${x.toFixed(1)}"
-      y="${(pad.top + plotH - h).toFixed(1)}"
-      width="${barW.toFixed(1)}"
-      height="${h.toFixed(1)}"
-      ><title>${label}</title></rect
-    >`;
+    return html`<rect class="bar${d.day === today ? ' today' : ''}" x="${x.toFixed(1)}" y="${(pad.top + plotH - h).toFixed(1)}" width="${barW.toFixed(1)}" height="${h.toFixed(1)}"><title>${label}</title></rect>`;
   });
   const ticks = Array.from({ length: monthLength }, (_, i) => i + 1)
     .filter((n) => n === 1 || n % 5 === 0)
     .map(
       (n) =>
-        html`<text x="${(pad.left + (n - 1) * slot + slot / 2).toFixed(1)}" y="${g.height - 8}" text-anchor="middle"
-          >${n}</text
-        >`,
+        html`<text x="${(pad.left + (n - 1) * slot + slot / 2).toFixed(1)}" y="${g.height - 8}" text-anchor="middle">${n}</text>`,
     );
   const id = `grafico-${g.name}`;
-  return html`<svg
-    class="chart chart-${g.name}"
-    viewBox="0 0 ${g.width} ${g.height}"
-    font-size="${g.fontSize}"
-    role="img"
-    aria-labelledby="${id}-titulo ${id}-desc"
-    focusable="false"
-  >
+  return html`<svg class="chart chart-${g.name}" viewBox="0 0 ${g.width} ${g.height}" font-size="${g.fontSize}" role="img" aria-labelledby="${id}-titulo ${id}-desc" focusable="false">
     <title id="${id}-titulo">Chamadas por dia em ${monthLabel}</title>
     <desc id="${id}-desc">${summary}</desc>
     ${gridLines}
-    <line class="axis" x1="${pad.left}" x2="${g.width - pad.right}" y1="${pad.top + plotH}" y2="${pad.top + plotH}" />
-    ${bars} ${ticks}
+    <line class="axis" x1="${pad.left}" x2="${g.width - pad.right}" y1="${pad.top + plotH}" y2="${pad.top + plotH}"/>
+    ${bars}
+    ${ticks}
   </svg>`;
 }
 
@@ -129,34 +110,15 @@ export function usageChart(days: DayCount[], monthLength: number, today: string,
   const webCol = web > 0;
 
   return html`<figure class="chart-figure">
-    ${GEOMETRIES.map((g) => drawing(g, days, monthLength, today, max, monthLabel, summary))}
-    <figcaption class="muted">${summary}</figcaption>
-    <details>
-      <summary>Ver as chamadas dia a dia</summary>
-      <div class="table-wrap">
-        <table>
-          <caption class="sr-only">
-            Chamadas por dia em ${monthLabel}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Dia</th>
-              <th scope="col">Chamadas</th>
-              ${webCol ? html`<th scope="col">${CONSULTA_WEB}</th>` : ''}
-            </tr>
-          </thead>
-          <tbody>
-            ${days.map(
-              (d) =>
-                html`<tr>
-                  <td>${dayMonth(d.day)}</td>
-                  <td class="num">${formatInt(d.calls)}</td>
-                  ${webCol ? html`<td class="num">${formatInt(d.web ?? 0)}</td>` : ''}
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
-    </details>
-  </figure>`;
+  ${GEOMETRIES.map((g) => drawing(g, days, monthLength, today, max, monthLabel, summary))}
+  <figcaption class="muted">${summary}</figcaption>
+  <details>
+    <summary>Ver as chamadas dia a dia</summary>
+    <div class="table-wrap"><table>
+      <caption class="sr-only">Chamadas por dia em ${monthLabel}</caption>
+      <thead><tr><th scope="col">Dia</th><th scope="col">Chamadas</th>${webCol ? html`<th scope="col">${CONSULTA_WEB}</th>` : ''}</tr></thead>
+      <tbody>${days.map((d) => html`<tr><td>${dayMonth(d.day)}</td><td class="num">${formatInt(d.calls)}</td>${webCol ? html`<td class="num">${formatInt(d.web ?? 0)}</td>` : ''}</tr>`)}</tbody>
+    </table></div>
+  </details>
+</figure>`;
 }

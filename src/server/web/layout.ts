@@ -25,22 +25,22 @@ export interface PageOptions {
 }
 
 export function csrfField(token: string): Html {
-  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}" />`;
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
 }
 
 function nav(viewer: HeaderUser, current: PageOptions['current']): Html {
   const link = (href: string, label: string, key: PageOptions['current']) =>
-    html`<a href="${href}" ${current === key ? html` aria-current="page"` : ''}>${label}</a>`;
+    html`<a href="${href}"${current === key ? html` aria-current="page"` : ''}>${label}</a>`;
   return html`<nav class="nav" aria-label="Principal">
-      ${link('/api-de-cnpj', 'API de CNPJ', 'home')} ${link('/api-de-cnpj/consulta', 'Consulta', 'consulta')}
+      ${link('/api-de-cnpj', 'API de CNPJ', 'home')}
+      ${link('/api-de-cnpj/consulta', 'Consulta', 'consulta')}
       ${link('/api-de-cnpj/monitoramento', 'Monitoramento', 'monitoramento')}
-      ${link('/api-de-cnpj/tokens', 'Tokens', 'tokens')} ${link('/api-de-cnpj/webhooks', 'Webhooks', 'webhooks')}
+      ${link('/api-de-cnpj/tokens', 'Tokens', 'tokens')}
+      ${link('/api-de-cnpj/webhooks', 'Webhooks', 'webhooks')}
     </nav>
     <div class="who">
-      <span class="who-text"
-        ><span class="who-email">${viewer.email}</span>
-        <span class="who-meta">${viewer.accountName} · ${viewer.roleLabel}</span></span
-      >
+      <span class="who-text"><span class="who-email">${viewer.email}</span>
+        <span class="who-meta">${viewer.accountName} · ${viewer.roleLabel}</span></span>
       <form method="post" action="/logout" class="inline">
         ${csrfField(viewer.csrfToken)}
         <button type="submit" class="btn btn-ghost">Sair</button>

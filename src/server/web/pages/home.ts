@@ -38,76 +38,49 @@ export function homePage(d: HomePageData): string {
   const resetDay = formatDate(usage.reset * 1000);
   const base = d.baseUrl.replace(/\/+$/, '');
   const body = html`<div class="page-head">
-      <div>
-        <h1>API de CNPJ</h1>
-        <p class="lead">
-          Consulte os dados cadastrais de empresas brasileiras pelo CNPJ. As chamadas estão incluídas no seu plano até a
-          cota mensal.
-        </p>
-      </div>
-      <a class="btn btn-primary btn-large" href="/api-de-cnpj/tokens">Gerenciar Tokens da API</a>
-    </div>
-    ${
-      d.accountSuspended
-        ? html`<div class="alert alert-error" role="alert">
-            <p><strong>Conta suspensa.</strong> ${apiAnswer('account_suspended')}</p>
-          </div>`
-        : ''
-    }
-    ${!usage.apiIncluded ? html`<div class="alert alert-warn" role="status"><p>${apiAnswer('plan_without_api', ERRORS.plan_without_api.specific({ plan: usage.plan }))} Fale com o suporte para mudar de plano.</p></div>` : ''}
-    <div class="grid">
-      <section class="card" aria-labelledby="plano-titulo">
-        <h2 id="plano-titulo">Plano</h2>
-        <p class="stat">${usage.plan}</p>
-        <dl class="kv">
-          <dt>Cota mensal</dt>
-          <dd>${formatInt(usage.limit)} chamadas</dd>
-          <dt>Acesso à API</dt>
-          <dd>${usage.apiIncluded ? 'incluído' : 'não incluído'}</dd>
-          <dt>Conta</dt>
-          <dd>${d.viewer.accountName} · ${d.accountSuspended ? 'suspensa' : 'ativa'}</dd>
-        </dl>
-      </section>
-      <section class="card" aria-labelledby="uso-titulo">
-        <h2 id="uso-titulo">Uso em ${d.monthLabel}</h2>
-        <p class="stat" id="uso-mes">${formatInt(usage.calls)} <small>de ${formatInt(usage.limit)} chamadas</small></p>
-        ${meter(usage.calls, usage.limit)}
-        <p class="muted">
-          ${formatPct(pct)}% da cota usada · restam ${formatInt(usage.remaining)} · a contagem recomeça em ${resetDay}.
-        </p>
-      </section>
-    </div>
-    <section class="card" aria-labelledby="diario-titulo">
-      <h2 id="diario-titulo">Chamadas por dia</h2>
-      ${usageChart(d.days, d.monthLength, d.today, d.monthLabel)}
-    </section>
-    <section class="card" aria-labelledby="uso-api-titulo">
-      <h2 id="uso-api-titulo">Como chamar a API</h2>
-      <dl class="kv">
-        <dt>URL base</dt>
-        <dd><code>${base}</code></dd>
-        <dt>Consulta</dt>
-        <dd><code>${breakAfterSlashes('GET /api/v1/brazilian_companies/{cnpj}/company')}</code></dd>
-      </dl>
-      <p>Envie o token no cabeçalho <code>Authorization</code>. Exemplo com <code>curl</code>:</p>
-      <pre class="code" id="exemplo-curl">${breakAfterSlashes(curlExample(base))}</pre>
-      <div class="actions">
-        <button
-          type="button"
-          class="btn btn-secondary btn-small"
-          data-copy="exemplo-curl"
-          data-copy-status="exemplo-status"
-          hidden
-        >
-          Copiar exemplo
-        </button>
-        <span class="copy-status" id="exemplo-status" role="status" aria-live="polite"></span>
-      </div>
-      <p class="muted">
-        Também é aceito o parâmetro <code>?api_token=</code>, menos seguro porque o token pode aparecer em registros de
-        servidores. Nunca publique um token em código-fonte.
-      </p>
-      <p>Campos da resposta, erros e exemplos: <a href="/docs">documentação da API</a>.</p>
-    </section>`;
+  <div>
+    <h1>API de CNPJ</h1>
+    <p class="lead">Consulte os dados cadastrais de empresas brasileiras pelo CNPJ. As chamadas estão incluídas no seu plano até a cota mensal.</p>
+  </div>
+  <a class="btn btn-primary btn-large" href="/api-de-cnpj/tokens">Gerenciar Tokens da API</a>
+</div>
+${d.accountSuspended ? html`<div class="alert alert-error" role="alert"><p><strong>Conta suspensa.</strong> ${apiAnswer('account_suspended')}</p></div>` : ''}
+${!usage.apiIncluded ? html`<div class="alert alert-warn" role="status"><p>${apiAnswer('plan_without_api', ERRORS.plan_without_api.specific({ plan: usage.plan }))} Fale com o suporte para mudar de plano.</p></div>` : ''}
+<div class="grid">
+  <section class="card" aria-labelledby="plano-titulo">
+    <h2 id="plano-titulo">Plano</h2>
+    <p class="stat">${usage.plan}</p>
+    <dl class="kv">
+      <dt>Cota mensal</dt><dd>${formatInt(usage.limit)} chamadas</dd>
+      <dt>Acesso à API</dt><dd>${usage.apiIncluded ? 'incluído' : 'não incluído'}</dd>
+      <dt>Conta</dt><dd>${d.viewer.accountName} · ${d.accountSuspended ? 'suspensa' : 'ativa'}</dd>
+    </dl>
+  </section>
+  <section class="card" aria-labelledby="uso-titulo">
+    <h2 id="uso-titulo">Uso em ${d.monthLabel}</h2>
+    <p class="stat" id="uso-mes">${formatInt(usage.calls)} <small>de ${formatInt(usage.limit)} chamadas</small></p>
+    ${meter(usage.calls, usage.limit)}
+    <p class="muted">${formatPct(pct)}% da cota usada · restam ${formatInt(usage.remaining)} · a contagem recomeça em ${resetDay}.</p>
+  </section>
+</div>
+<section class="card" aria-labelledby="diario-titulo">
+  <h2 id="diario-titulo">Chamadas por dia</h2>
+  ${usageChart(d.days, d.monthLength, d.today, d.monthLabel)}
+</section>
+<section class="card" aria-labelledby="uso-api-titulo">
+  <h2 id="uso-api-titulo">Como chamar a API</h2>
+  <dl class="kv">
+    <dt>URL base</dt><dd><code>${base}</code></dd>
+    <dt>Consulta</dt><dd><code>${breakAfterSlashes('GET /api/v1/brazilian_companies/{cnpj}/company')}</code></dd>
+  </dl>
+  <p>Envie o token no cabeçalho <code>Authorization</code>. Exemplo com <code>curl</code>:</p>
+  <pre class="code" id="exemplo-curl">${breakAfterSlashes(curlExample(base))}</pre>
+  <div class="actions">
+    <button type="button" class="btn btn-secondary btn-small" data-copy="exemplo-curl" data-copy-status="exemplo-status" hidden>Copiar exemplo</button>
+    <span class="copy-status" id="exemplo-status" role="status" aria-live="polite"></span>
+  </div>
+  <p class="muted">Também é aceito o parâmetro <code>?api_token=</code>, menos seguro porque o token pode aparecer em registros de servidores. Nunca publique um token em código-fonte.</p>
+  <p>Campos da resposta, erros e exemplos: <a href="/docs">documentação da API</a>.</p>
+</section>`;
   return layout({ title: 'API de CNPJ', body, viewer: d.viewer, current: 'home', withCopyScript: true });
 }

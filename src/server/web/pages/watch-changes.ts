@@ -18,10 +18,7 @@ export interface WatchChanges {
 function row(c: ChangeItem): Html {
   const values =
     c.tipo === 'alteracao'
-      ? html`<span
-          ><span class="antes">${valueText(c.antes, c.campo)}</span> <span aria-hidden="true">→</span
-          ><span class="sr-only">passou a</span> <span class="depois">${valueText(c.depois, c.campo)}</span></span
-        >`
+      ? html`<span><span class="antes">${valueText(c.antes, c.campo)}</span> <span aria-hidden="true">→</span><span class="sr-only">passou a</span> <span class="depois">${valueText(c.depois, c.campo)}</span></span>`
       : html`<span class="muted">—</span>`;
   return html`<tr>
     <th scope="row" data-label="CNPJ" class="cnpj">${formatCnpj(c.cnpj)}</th>
@@ -35,40 +32,19 @@ export function changesCard(d: WatchChanges): Html {
   const title = d.monthLabel ? `Mudanças de ${d.monthLabel}` : 'Mudanças do mês';
   let content: Html;
   if (d.month === null)
-    content = html`<p class="muted" id="sem-historico">
-      Nenhum mês de mudanças foi registrado ainda neste servidor: elas aparecem aqui depois que o mês seguinte da base
-      for importado.
-    </p>`;
+    content = html`<p class="muted" id="sem-historico">Nenhum mês de mudanças foi registrado ainda neste servidor: elas aparecem aqui depois que o mês seguinte da base for importado.</p>`;
   else if (d.watched === 0)
-    content = html`<p class="muted" id="sem-mudancas">
-      Adicione CNPJs à lista para ver aqui as mudanças de cada mês.
-    </p>`;
+    content = html`<p class="muted" id="sem-mudancas">Adicione CNPJs à lista para ver aqui as mudanças de cada mês.</p>`;
   else if (d.total === 0)
-    content = html`<p class="muted" id="sem-mudancas">
-      Nenhum dos ${formatInt(d.watched)} CNPJs monitorados mudou neste mês.
-    </p>`;
+    content = html`<p class="muted" id="sem-mudancas">Nenhum dos ${formatInt(d.watched)} CNPJs monitorados mudou neste mês.</p>`;
   else
-    content = html`<p>
-        ${formatInt(d.total)} ${d.total === 1 ? 'mudança' : 'mudanças'} nos CNPJs
-        monitorados${d.items.length < d.total ? html`; aqui estão as ${formatInt(d.items.length)} primeiras, em ordem de CNPJ` : ''}.
-      </p>
-      <div class="table-wrap">
-        <table class="stack" id="mudancas">
-          <thead>
-            <tr>
-              <th scope="col">CNPJ</th>
-              <th scope="col">Tipo</th>
-              <th scope="col">Campo</th>
-              <th scope="col">Antes → depois</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${d.items.map(row)}
-          </tbody>
-        </table>
-      </div>`;
+    content = html`<p>${formatInt(d.total)} ${d.total === 1 ? 'mudança' : 'mudanças'} nos CNPJs monitorados${d.items.length < d.total ? html`; aqui estão as ${formatInt(d.items.length)} primeiras, em ordem de CNPJ` : ''}.</p>
+<div class="table-wrap"><table class="stack" id="mudancas">
+  <thead><tr><th scope="col">CNPJ</th><th scope="col">Tipo</th><th scope="col">Campo</th><th scope="col">Antes → depois</th></tr></thead>
+  <tbody>${d.items.map(row)}</tbody>
+</table></div>`;
   return html`<section class="card" aria-labelledby="mudancas-titulo">
-    <h2 id="mudancas-titulo">${title}</h2>
-    ${content}
-  </section>`;
+  <h2 id="mudancas-titulo">${title}</h2>
+  ${content}
+</section>`;
 }
