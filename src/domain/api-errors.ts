@@ -135,6 +135,14 @@ export const ERRORS = {
     message: 'A base de CNPJs ainda não foi importada neste servidor. Tente novamente mais tarde.',
     when: 'Nenhuma base da Receita foi importada ainda.',
   },
+  not_ready: {
+    status: 503,
+    error: 'not_ready',
+    message: 'Este servidor ainda não está pronto para atender consultas. Tente novamente em alguns segundos.',
+    when: 'Resposta de GET /readyz quando este servidor não pode atender: nenhuma base da Receita carregada, ou o banco de contas não responde (com Retry-After, em segundos). Não conta como consulta.',
+    // A load balancer probes again within seconds; an import or a disk coming back takes longer.
+    retryAfter: 5,
+  },
   search_unavailable: {
     status: 503,
     error: 'search_unavailable',

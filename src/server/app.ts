@@ -32,6 +32,8 @@ export interface AppDeps {
   now: () => Date;
   /** Shown in /openapi.json, /docs and the web app: --public-url, else the listening address. */
   baseUrl: string;
+  /** app.db answers a trivial query (GET /readyz). */
+  appDbReady: () => boolean;
   /** Client address and https come from X-Forwarded-* (--trust-proxy). */
   trustProxy?: boolean;
   log: LogFn;

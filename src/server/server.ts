@@ -19,6 +19,7 @@ import { CompanyRegistry } from '../domain/company/lookup.ts';
 import { HistoryReader } from '../domain/history/reader.ts';
 import type { DestinationPolicy } from '../domain/webhooks/destination.ts';
 import { WebhookWorker } from '../domain/webhooks/worker.ts';
+import { appDbCheck } from './api/readiness.ts';
 
 export interface ServerOptions {
   dataDir: string;
@@ -120,6 +121,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       history,
       now,
       baseUrl: opts.publicUrl ?? url,
+      appDbReady: appDbCheck(opts.dataDir),
       trustProxy: opts.trustProxy,
       log,
       inFlight: opts.inFlight,

@@ -66,3 +66,22 @@ export async function openAppDb(dataDir: string): Promise<AppDb> {
     },
   };
 }
+
+/**
+ * Whether app.db, opened afresh (the file as it is on disk now, not a connection opened at start),
+ * answers a trivial query within a second: the readiness probe's check. A fresh connection sees a
+ * file removed, replaced or corrupted, or a volume gone, that the server's open connections do not.
+ */
+export function appDbAnswers(dataDir: string): boolean {
+  let sqlite: Sqlite | undefined;
+  try {
+    sqlite = openSqlite(dataPaths(dataDir).appDb, { readonly: true, fileMustExist: true });
+    sqlite.pragma('busy_timeout = 1000');
+    sqlite.prepare('SELECT 1 FROM plans LIMIT 1').get();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    sqlite?.close();
+  }
+}

@@ -1,5 +1,5 @@
 // The API's entries of the route table: the lookup (first: nearly every request), a company's
-// establishments, the batch lookup, the service status, the health check, the OpenAPI document
+// establishments, the batch lookup, the service status, the health and readiness checks, the OpenAPI document
 // and its readable page.
 import type { ServerResponse } from 'node:http';
 import type { ApiAccess } from '../../domain/accounts/api-access.ts';
@@ -20,6 +20,7 @@ import { setSecurityHeaders } from '../web/http.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import type { WalSync } from '../../storage/wal-sync.ts';
 import { watchlistRoutes } from './watchlist-routes.ts';
+import { READYZ_ROUTE, readyzHandler } from './readiness.ts';
 
 export interface ApiDeps {
   access: ApiAccess;
@@ -33,6 +34,8 @@ export interface ApiDeps {
   apiDb?: { sqlite: Sqlite; walSync: WalSync };
   /** Shown in /openapi.json and /docs. */
   baseUrl: string;
+  /** app.db answers a trivial query (GET /readyz). */
+  appDbReady: () => boolean;
   /** Where a count with `q` stops and says `exact: false` (default DEFAULT_COUNT_BOUND). */
   countBound?: number;
 }
@@ -88,6 +91,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
       path: '/healthz',
       handler: (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }),
     },
+    { method: 'GET', path: READYZ_ROUTE, handler: readyzHandler({ reader: deps.reader, appDb: deps.appDbReady }) },
     { method: 'GET', path: '/api/v1/status', handler: status },
     {
       method: 'GET',

@@ -147,6 +147,7 @@ ${h2('erros')}
 ${h2('outras-rotas')}
 <ul>
 <li><code>GET /healthz</code>: 200 quando o processo está no ar.</li>
+<li><code>GET /readyz</code>: 200 quando este servidor pode atender (base carregada, banco de contas respondendo); senão 503 <code>not_ready</code> com <code>Retry-After</code>.</li>
 <li><code>GET /api/v1/status</code>: mês da base carregada, data da importação e contagem de linhas (sem token).</li>
 </ul>
 </section>

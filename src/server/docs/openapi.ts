@@ -106,6 +106,14 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
           responses: { '200': { description: 'OK' } },
         },
       },
+      '/readyz': {
+        get: {
+          operationId: 'readyz',
+          summary: 'Este servidor pode atender: base carregada e banco de contas respondendo',
+          security: [],
+          responses: { '200': { description: 'Pronto.' }, ...errorResponses(['not_ready']) },
+        },
+      },
     },
     // The whole error table in one place, for client generators and people.
     'x-errors': Object.values(ERRORS).map(({ status, error, when }) => ({ status, error, when })),
