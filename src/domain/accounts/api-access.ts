@@ -7,6 +7,7 @@ import type { Statement } from 'better-sqlite3';
 import { ERRORS } from '../api-errors.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import type { WalSync } from '../../storage/wal-sync.ts';
+import type { AccessObserver } from './access-observer.ts';
 import { deny, type AccessDenied, type AccessIdentity, type AccessResult } from './access-result.ts';
 import { GroupCommit } from './group-commit.ts';
 import { QuotaCounter } from './quota-counter.ts';
@@ -32,6 +33,8 @@ export interface ApiAccessOptions {
    * is a synchronous=FULL COMMIT on the calling thread.
    */
   walSync?: WalSync;
+  /** Told of each durable group commit and each call refused for quota (the server's metrics). */
+  observer?: AccessObserver;
 }
 
 /**
@@ -55,12 +58,20 @@ export class ApiAccess {
   private readonly quota: QuotaCounter;
   private readonly commit: GroupCommit<Charge, AccessResult>;
   private readonly accountById: Statement<[number], AccountRecord>;
+  private readonly observer: AccessObserver | undefined;
 
   constructor(sqlite: Sqlite, opts: ApiAccessOptions = {}) {
     this.now = opts.now ?? systemClock;
     this.identity = new TokenIdentity(sqlite, this.now);
     this.quota = new QuotaCounter(sqlite, this.now);
-    this.commit = new GroupCommit(sqlite, (ids) => this.countAll(ids), opts.walSync);
+    this.observer = opts.observer;
+    const observer = opts.observer;
+    this.commit = new GroupCommit(
+      sqlite,
+      (ids) => this.countAll(ids),
+      opts.walSync,
+      observer && ((size, seconds) => observer.committed(size, seconds)),
+    );
     this.accountById = sqlite.prepare(
       `SELECT a.name AS account_name, a.status, a.plan, p.monthly_quota, p.api_included
        FROM accounts a JOIN plans p ON p.name = a.plan WHERE a.id = ?`,
@@ -146,6 +157,7 @@ export class ApiAccess {
       if (!id.ok) return id;
       const n = given.calls ?? 1;
       const calls = tally.take(id, n);
+      if (calls === undefined) this.observer?.quotaRefused();
       if (calls !== undefined && !web) tokenCalls.set(id.tokenId, (tokenCalls.get(id.tokenId) ?? 0) + n);
       if (calls !== undefined && web) webCalls.set(id.accountId, (webCalls.get(id.accountId) ?? 0) + n);
       return this.quota.answer(id, calls, at, n, tally.used(id.accountId));

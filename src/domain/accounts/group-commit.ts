@@ -12,6 +12,9 @@
 import type { Sqlite } from '../../storage/sqlite.ts';
 import type { WalSync } from '../../storage/wal-sync.ts';
 
+/** Told of each grouped batch once it is durable: its size and the seconds from BEGIN to durable. */
+export type OnCommitted = (size: number, seconds: number) => void;
+
 /** How long a batch keeps retrying for the write lock before its calls fail (500). */
 const LOCK_WAIT_MS = 10_000;
 
@@ -39,6 +42,7 @@ export class GroupCommit<T, R> {
     sqlite: Sqlite,
     work: (items: T[]) => R[],
     private readonly walSync?: WalSync,
+    private readonly onCommitted?: OnCommitted,
   ) {
     if (walSync) {
       const timeout = Number(sqlite.pragma('busy_timeout', { simple: true }));
@@ -84,6 +88,7 @@ export class GroupCommit<T, R> {
     this.pending = [];
     if (batch.length === 0) return;
     let results: R[];
+    const start = this.onCommitted ? performance.now() : 0;
     try {
       results = this.runBatch(batch.map((b) => b.item));
     } catch (err) {
@@ -101,11 +106,17 @@ export class GroupCommit<T, R> {
       for (const b of batch) b.reject(err);
       return;
     }
-    if (!this.walSync) return batch.forEach((b, i) => b.resolve(results[i]));
+    if (!this.walSync) {
+      this.onCommitted?.(batch.length, (performance.now() - start) / 1000);
+      return batch.forEach((b, i) => b.resolve(results[i]));
+    }
     // Committed, not yet durable: answer once the WAL is on disk, then commit what came meanwhile.
     this.syncing = true;
     this.walSync.sync().then(
-      () => this.synced(batch, (b, i) => b.resolve(results[i])),
+      () => {
+        this.onCommitted?.(batch.length, (performance.now() - start) / 1000);
+        this.synced(batch, (b, i) => b.resolve(results[i]));
+      },
       (err: unknown) => this.synced(batch, (b) => b.reject(err)),
     );
   }
