@@ -16,6 +16,7 @@ import { apiRoutes } from './api/routes.ts';
 import { HSTS, isHttps } from './http/forwarded.ts';
 import { IN_FLIGHT_LIMITS, InFlight, type InFlightLimits } from './http/in-flight.ts';
 import { logRequest, redactTokens, type LogFn } from './http/log.ts';
+import type { ServerMetrics } from './metrics/server-metrics.ts';
 import { routeTableApp, type Route, type RouterHooks } from './http/router.ts';
 import { internalErrorPage } from './web/guard.ts';
 import { webApp } from './web/index.ts';
@@ -45,6 +46,14 @@ export interface AppDeps {
   countBound?: number;
   /** Webhook destinations the operator allows (registration in the web app). */
   webhooks?: DestinationPolicy;
+  /** Request counts and durations by route pattern (serve --metrics-port); none: nothing measured. */
+  metrics?: ServerMetrics;
+}
+
+/** The route, its handler first telling the metrics which pattern answers (the label, never the URL). */
+function measured(route: Route, metrics: ServerMetrics): Route {
+  const { handler, path } = route;
+  return { ...route, handler: (req, res) => (metrics.routed(res, path), handler(req, res)) };
 }
 
 export interface BuiltApp {
@@ -93,7 +102,10 @@ export function buildApp(deps: AppDeps): BuiltApp {
     },
   };
   // The lookup first: polka tries a method's routes in order, and nearly every request is one.
-  const app = routeTableApp([...apiRoutes(deps), ...web.routes, ...(deps.extraRoutes ?? [])], hooks);
+  const table = [...apiRoutes(deps), ...web.routes, ...(deps.extraRoutes ?? [])];
+  const { metrics } = deps;
+  const app = routeTableApp(metrics ? table.map((r) => measured(r, metrics)) : table, hooks);
+  const done = metrics && ((res: ServerResponse, ms: number) => metrics.done(res, ms));
   const inFlight = new InFlight(deps.inFlight ?? IN_FLIGHT_LIMITS, app.handler, (_req, res) =>
     sendError(res, 'server_busy'),
   );
@@ -101,7 +113,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
   return {
     routes: app.routes,
     handle(req, res) {
-      logRequest(req, res, log, deps.trustProxy);
+      logRequest(req, res, log, deps.trustProxy, done);
       // The server speaks plain HTTP: only a trusted proxy can make a request https.
       if (deps.trustProxy && isHttps(req, deps)) res.setHeader('Strict-Transport-Security', HSTS);
       inFlight.admit(req, res);

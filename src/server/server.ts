@@ -20,6 +20,9 @@ import { HistoryReader } from '../domain/history/reader.ts';
 import type { DestinationPolicy } from '../domain/webhooks/destination.ts';
 import { WebhookWorker } from '../domain/webhooks/worker.ts';
 import { appDbCheck } from './api/readiness.ts';
+import { shareWithPrimary } from './metrics/cluster.ts';
+import { startMetricsListener, type MetricsListener } from './metrics/listener.ts';
+import { createServerMetrics } from './metrics/server-metrics.ts';
 
 export interface ServerOptions {
   dataDir: string;
@@ -46,6 +49,11 @@ export interface ServerOptions {
   countBound?: number;
   /** Webhook destinations the operator allows (docs/webhooks.md), and whether this process delivers (default yes; one process of a cluster). */
   webhooks?: DestinationPolicy & { deliver?: boolean };
+  /**
+   * Prometheus metrics (docs/metrics.md): `listen` serves them on that address (one process);
+   * without it this process is a cluster worker whose primary collects them over IPC.
+   */
+  metrics?: { listen?: { host: string; port: number } };
 }
 
 /**
@@ -64,6 +72,8 @@ export interface RunningServer {
 /** This process's server: also the route table it answers (tests go through each entry). */
 export interface StartedServer extends RunningServer {
   routes: readonly Route[];
+  /** Where the metrics are served, when this process listens for them. */
+  metricsUrl?: string;
 }
 
 export async function startServer(opts: ServerOptions): Promise<StartedServer> {
@@ -75,6 +85,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
   // history.db's one read-only connection for every route that reads it, opened on first need.
   const history = new HistoryReader(opts.dataDir);
   let apiConn: Sqlite | undefined;
+  let metricsListener: MetricsListener | undefined;
   const walSync = new WalSync(`${dataPaths(opts.dataDir).appDb}-wal`);
   const timeouts = { ...HTTP_TIMEOUTS, ...opts.timeouts };
   const server = http.createServer({
@@ -91,7 +102,11 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     // durable by WalSync off the event loop, before any answer leaves (group commit, see
     // ApiAccess).
     const conn = (apiConn = openAppSqlite(opts.dataDir, 'api'));
-    const access = new ApiAccess(conn, { now, walSync });
+    // The snapshot is read at scrape time, when the reader (made below) exists.
+    const metrics = opts.metrics
+      ? createServerMetrics({ snapshot: () => reader?.info ?? null, app: appDb.sqlite, now })
+      : undefined;
+    const access = new ApiAccess(conn, { now, walSync, observer: metrics?.access });
     // Extra contacts from memory, keyed on the contacts_epoch value the count just read.
     const contacts = new ContactsCache(conn, () => access.contactsEpoch);
     reader = new CompanyRegistry({
@@ -100,6 +115,13 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       log,
       contacts: (cnpj) => contacts.get(cnpj),
     });
+    if (metrics && opts.metrics?.listen) {
+      const { host, port } = opts.metrics.listen;
+      metricsListener = await startMetricsListener(host, port, {
+        metrics: () => metrics.registry.metrics(),
+        contentType: metrics.registry.contentType,
+      });
+    } else if (metrics) shareWithPrimary(metrics.registry);
     // Bind first: the base URL (for the docs and the web app's curl example) needs the real port.
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -122,6 +144,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       now,
       baseUrl: opts.publicUrl ?? url,
       appDbReady: appDbCheck(opts.dataDir),
+      metrics,
       trustProxy: opts.trustProxy,
       log,
       inFlight: opts.inFlight,
@@ -141,12 +164,14 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     // be sending a body it was told to hold back: the connection closes after the answer.
     server.on('checkExpectation', (_req, res) => sendError(res, 'expectation_failed', { Connection: 'close' }));
     log(`listening on ${url}${reader.info ? ` (registry ${reader.info.month})` : ' (no registry imported yet)'}`);
+    if (metricsListener) log(`metrics on ${metricsListener.url}`);
 
     let closing: Promise<void> | undefined;
     const r = reader;
     return {
       url,
       routes,
+      metricsUrl: metricsListener?.url,
       close() {
         closing ??= (async () => {
           await new Promise<void>((resolve) => {
@@ -156,6 +181,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
             setTimeout(() => server.closeAllConnections(), 2000).unref();
           });
           await webhooks?.stop();
+          await metricsListener?.close();
           r.close();
           history.close();
           // Answers waiting for a WAL flush have been sent once server.close() returned.
@@ -169,6 +195,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     };
   } catch (err) {
     server.close();
+    await metricsListener?.close();
     reader?.close();
     history.close();
     apiConn?.close();

@@ -6,6 +6,8 @@ import type { CommandModule } from 'yargs';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../lib/config.ts';
 import { openAppDb } from '../../storage/app-db.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
+import { clusterScrape } from '../../server/metrics/cluster.ts';
+import { startMetricsListener } from '../../server/metrics/listener.ts';
 import { CliError } from '../errors.ts';
 import { listenError } from '../listen.ts';
 import { readAheadWarning } from '../../lib/read-ahead.ts';
@@ -23,6 +25,8 @@ interface Args extends GlobalArgs, ProxyArgs {
   host: string;
   port: number;
   workers: number;
+  'metrics-port'?: number;
+  'metrics-host': string;
   'webhooks-allow-http': boolean;
   'webhooks-allow-private': boolean;
 }
@@ -35,7 +39,18 @@ export interface ServeOptions {
   publicUrl?: string;
   trustProxy?: boolean;
   webhooks?: { allowHttp?: boolean; allowPrivate?: boolean };
+  /** Prometheus metrics on this port (docs/metrics.md); none: no metrics. */
+  metricsPort?: number;
+  /** Their address (default 127.0.0.1: only this machine). */
+  metricsHost?: string;
 }
+
+/** The server, and where its metrics are served when asked for. */
+export interface Serving extends RunningServer {
+  metricsUrl?: string;
+}
+
+const DEFAULT_METRICS_HOST = '127.0.0.1';
 
 /** Set by the primary on the one cluster worker that queues and sends webhook deliveries. */
 const WEBHOOK_WORKER_ENV = 'CNPJ_API_WEBHOOK_WORKER';
@@ -53,11 +68,19 @@ const START_FAILED = 'cnpj-api:start-failed';
  * before any listens (restarting it would fail the same way, forever). Cluster worker: the
  * server (the primary re-runs the same entry point and arguments).
  */
-export async function serve(opts: ServeOptions): Promise<RunningServer> {
+export async function serve(opts: ServeOptions): Promise<Serving> {
+  const metricsHost = opts.metricsHost ?? DEFAULT_METRICS_HOST;
   if (opts.workers <= 1 || cluster.isWorker) {
     // One process of a cluster delivers webhooks: two would send each delivery twice.
     const deliver = !cluster.isWorker || process.env[WEBHOOK_WORKER_ENV] === '1';
-    return startServer({ ...opts, webhooks: { ...opts.webhooks, deliver } });
+    // A worker's metrics go to the primary, which alone listens on the metrics port.
+    const metrics =
+      opts.metricsPort === undefined
+        ? undefined
+        : cluster.isWorker
+          ? {}
+          : { listen: { host: metricsHost, port: opts.metricsPort } };
+    return startServer({ ...opts, webhooks: { ...opts.webhooks, deliver }, metrics });
   }
   await (await openAppDb(opts.dataDir)).close();
   // The kernel hands each connection to a worker (SCHED_NONE). With Node's round-robin the
@@ -112,10 +135,21 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
     await stopWorkers();
     throw err;
   }
+  let metrics: Awaited<ReturnType<typeof startMetricsListener>> | undefined;
+  try {
+    if (opts.metricsPort !== undefined)
+      metrics = await startMetricsListener(metricsHost, opts.metricsPort, clusterScrape());
+  } catch (err) {
+    stopping = true;
+    await stopWorkers();
+    throw err;
+  }
   return {
     url,
+    metricsUrl: metrics?.url,
     async close() {
       stopping = true;
+      await metrics?.close();
       await stopWorkers();
     },
   };
@@ -142,6 +176,17 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
           { default: 1, describe: 'server processes sharing the port (node:cluster)' },
         ),
       )
+      .option(
+        'metrics-port',
+        numberOption('metrics-port', PORT_RULE, {
+          describe: 'serve Prometheus metrics on this port, apart from the public one (docs/metrics.md)',
+        }),
+      )
+      .option('metrics-host', {
+        type: 'string',
+        default: DEFAULT_METRICS_HOST,
+        describe: 'address of the metrics listener (keep it private)',
+      })
       .option('webhooks-allow-http', {
         type: 'boolean',
         default: envFlag('CNPJ_API_WEBHOOKS_ALLOW_HTTP'),
@@ -155,7 +200,7 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
       }),
   handler: async (argv) => {
     const proxy = proxyOptionsOf(argv);
-    let server: RunningServer;
+    let server: Serving;
     try {
       const webhooks = { allowHttp: argv['webhooks-allow-http'], allowPrivate: argv['webhooks-allow-private'] };
       server = await serve({
@@ -163,6 +208,8 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
         host: argv.host,
         port: argv.port,
         workers: argv.workers,
+        metricsPort: argv['metrics-port'],
+        metricsHost: argv['metrics-host'],
         ...proxy,
         webhooks,
       });
@@ -177,6 +224,7 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
       : `docs: ${server.url}/docs`;
     if (!cluster.isWorker) {
       console.error(`cnpj-api serving on ${server.url} (${shown})`);
+      if (server.metricsUrl) console.error(`metrics on ${server.metricsUrl}`);
       const readAhead = readAheadWarning(dataDirOf(argv));
       if (readAhead !== null) console.error(readAhead);
     }

@@ -50,14 +50,24 @@ function isoNow(): string {
 const CONTROL = /[\x00-\x1f\x7f]/;
 const CONTROLS = /[\x00-\x1f\x7f]/g;
 
+/** Told when a response is done, with its duration (the metrics: one 'close' listener serves both). */
+export type OnResponseDone = (res: ServerResponse, ms: number) => void;
+
 /** Logs the request when its response is done (or the client went away). */
-export function logRequest(req: IncomingMessage, res: ServerResponse, log: LogFn, trustProxy = false): void {
+export function logRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: LogFn,
+  trustProxy = false,
+  done?: OnResponseDone,
+): void {
   const start = performance.now();
   const url = req.url ?? '';
   // Read now: a socket already destroyed at the end (an aborted request) no longer knows its peer.
   const peer = req.socket.remoteAddress;
   res.once('close', () => {
     const ms = performance.now() - start;
+    done?.(res, ms);
     const status = res.writableFinished ? String(res.statusCode) : `${res.statusCode}-aborted`;
     // Redacted and cleaned only now, off the request's critical path. Control characters
     // cannot forge extra log lines.
