@@ -17,7 +17,11 @@
 //
 //   npm run bench:api -- [--pinned] [--companies 1000000] [--data-dir /tmp/cnpj-bench]
 //                        [--duration 10 | 20 pinned] [--warmup 2] [--sample 20000]
-//                        [--connections 64 | 16 pinned] [--workers <cores> | 1 pinned]
+//                        [--connections 64 | 16 pinned] [--workers <cores> | 1 pinned] [--metrics]
+//
+// --metrics: the API server runs with its Prometheus metrics on (serve --metrics-port), to
+// measure what they cost; they are scraped once after the measured window and the lookups they
+// counted are printed.
 //
 // BENCH_CPU_PROF=dir writes V8 CPU profiles of the server children there.
 import os from 'node:os';
@@ -42,6 +46,8 @@ const LOAD_CORE = 1;
 
 interface Run {
   result: LoadResult;
+  /** The metrics' count of answered lookups (200) when they were on. */
+  counted?: number;
   /** The server's costs over the measured window. */
   cost: Usage;
   /** The server's resident memory at the end. */
@@ -55,8 +61,9 @@ async function measure(
   workers: number,
   cfg: LoadConfig,
   pinned: boolean,
+  metrics = false,
 ): Promise<Run> {
-  const server = await startServer(role, dataDir, workers, pinned ? SERVER_CORE : undefined);
+  const server = await startServer(role, dataDir, workers, pinned ? SERVER_CORE : undefined, metrics);
   let before: Usage | undefined;
   let after: Usage | undefined;
   const result = await load(
@@ -67,8 +74,22 @@ async function measure(
     },
     pinned ? LOAD_CORE : undefined,
   );
+  // After the window: a scrape must not weigh on the measure (Prometheus scrapes every 15 s or so).
+  const counted = server.metricsUrl ? await countedLookups(server.metricsUrl) : undefined;
   await stopServer(server.child);
-  return { result, cost: usageDelta(after!, before!), rss: after!.rss };
+  return { result, counted, cost: usageDelta(after!, before!), rss: after!.rss };
+}
+
+/** The sum of cnpj_api_http_requests_total over the lookup's 200 answers. */
+async function countedLookups(url: string): Promise<number> {
+  const text = await (await fetch(url)).text();
+  const line = text
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith('cnpj_api_http_requests_total{') && l.includes(':cnpj/company"') && l.includes('status="200"'),
+    );
+  return line ? Number(line.split(' ').pop()) : 0;
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -103,13 +124,14 @@ async function main(): Promise<void> {
       sample: { type: 'string', default: '20000' },
       connections: { type: 'string' },
       workers: { type: 'string' },
+      metrics: { type: 'boolean', default: false },
     },
   });
   const dataDir = path.resolve(values['data-dir']!);
   const pinned = values.pinned!;
   if (values.role === 'load') return loadChildMain();
   if (values.role === 'server' || values.role === 'bare')
-    return serverChildMain(values.role, dataDir, Number(values.workers));
+    return serverChildMain(values.role, dataDir, Number(values.workers), values.metrics);
 
   if (pinned) {
     const problem = pinningProblem();
@@ -147,7 +169,7 @@ async function main(): Promise<void> {
     (pinned
       ? `pinned: server (1 process) on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}`
       : `server: ${workers} process(es), ${os.availableParallelism()} cores`) +
-      `; load: ${connections} keep-alive connections, warm-up: one pass over ${int(cnpjs.length)} CNPJs + ${warmup} s; ${duration} s measured`,
+      `${values.metrics ? '; metrics on' : ''}; load: ${connections} keep-alive connections, warm-up: one pass over ${int(cnpjs.length)} CNPJs + ${warmup} s; ${duration} s measured`,
   );
 
   const api = await measure(
@@ -160,6 +182,7 @@ async function main(): Promise<void> {
       headers: { authorization: `Bearer ${token}` },
     },
     pinned,
+    values.metrics,
   );
   const bare = await measure('bare', dataDir, 1, { ...cfg, paths: ['/'], headers: {} }, pinned);
   killChildren();
@@ -169,6 +192,7 @@ async function main(): Promise<void> {
       `warning     : ${int(api.result.warmErrors)} of ${int(api.result.warmRequests)} warm-up lookups failed`,
     );
   console.log(`API lookups : ${fmt(api.result)}`);
+  if (api.counted !== undefined) console.log(`metrics     : ${int(api.counted)} lookups answered 200 counted`);
   console.log(`bare 2 KB   : ${fmt(bare.result)}`);
   console.log(`server RSS  : ${(api.rss / 2 ** 20).toFixed(0)} MiB (bare ${(bare.rss / 2 ** 20).toFixed(0)} MiB)`);
   // Per request, what the server costs whatever else runs on the machine.

@@ -128,8 +128,9 @@ export function usageDelta(after: Usage, before: Usage): Usage {
 
 // ---------------------------------------------------------------- servers
 /** In the child: the API server (role 'server') or the bare node:http server (role 'bare'). */
-export async function serverChildMain(role: string, dataDir: string, workers: number): Promise<void> {
+export async function serverChildMain(role: string, dataDir: string, workers: number, metrics = false): Promise<void> {
   let url: string;
+  let metricsUrl: string | undefined;
   let close: () => Promise<void>;
   if (role === 'bare') {
     const body = JSON.stringify({ company: { razao_social: 'x'.repeat(1900) }, socios: [], contatos_extras: [] });
@@ -144,9 +145,10 @@ export async function serverChildMain(role: string, dataDir: string, workers: nu
   } else {
     const { serve } = await import('../../src/cli/commands/serve.ts');
     // Request lines go to stdout, which the parent points at /dev/null: the logging cost stays in.
-    const s = await serve({ dataDir, host: '127.0.0.1', port: 0, workers });
+    const s = await serve({ dataDir, host: '127.0.0.1', port: 0, workers, metricsPort: metrics ? 0 : undefined });
     if (cluster.isWorker) return;
     url = s.url;
+    metricsUrl = s.metricsUrl;
     close = () => s.close();
   }
   process.on('message', (m) => {
@@ -155,7 +157,7 @@ export async function serverChildMain(role: string, dataDir: string, workers: nu
     // A clean exit, so that --cpu-prof writes its profile.
     if (m === 'exit') void close().then(() => process.exit(0));
   });
-  process.send!({ url });
+  process.send!({ url, metricsUrl });
 }
 
 /** Starts a server child (optionally pinned to a core) and resolves with its URL. */
@@ -164,19 +166,20 @@ export function startServer(
   dataDir: string,
   workers: number,
   core?: number,
-): Promise<{ child: ChildProcess; url: string }> {
+  metrics = false,
+): Promise<{ child: ChildProcess; url: string; metricsUrl?: string }> {
   return new Promise((resolve, reject) => {
     const devnull = fs.openSync('/dev/null', 'w');
     // BENCH_CPU_PROF=dir writes V8 CPU profiles of the server children there.
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
     const child = forkChild(
-      ['--role', role, '--data-dir', dataDir, '--workers', String(workers)],
+      ['--role', role, '--data-dir', dataDir, '--workers', String(workers), ...(metrics ? ['--metrics'] : [])],
       devnull,
       [...process.execArgv, ...prof],
       core,
     );
     fs.closeSync(devnull);
-    child.once('message', (m) => resolve({ child, url: (m as { url: string }).url }));
+    child.once('message', (m) => resolve({ child, ...(m as { url: string; metricsUrl?: string }) }));
     child.once('exit', (code) => reject(new Error(`${role} server exited with ${code}`)));
   });
 }
