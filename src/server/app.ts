@@ -53,7 +53,13 @@ export interface AppDeps {
 /** The route, its handler first telling the metrics which pattern answers (the label, never the URL). */
 function measured(route: Route, metrics: ServerMetrics): Route {
   const { handler, path } = route;
-  return { ...route, handler: (req, res) => (metrics.routed(res, path), handler(req, res)) };
+  return {
+    ...route,
+    handler: (req, res) => {
+      metrics.routed(res, path);
+      return handler(req, res);
+    },
+  };
 }
 
 export interface BuiltApp {

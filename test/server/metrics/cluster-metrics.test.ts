@@ -102,3 +102,20 @@ test('serve --workers 2 --metrics-port: the primary serves the sum of both worke
     await killServe(server);
   }
 });
+
+test('serve --metrics-port 0 (one process): metrics on 127.0.0.1 by default, not on the public port', async () => {
+  const dataDir = tempDataDir();
+  const server = await spawnServe(dataDir, ['--metrics-port', '0']);
+  try {
+    const metricsUrl = /metrics on (http:\/\/\S+)/.exec(server.stderr())?.[1];
+    assert.match(metricsUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+\/metrics$/, server.stderr());
+    assert.equal((await fetch(`${server.url}/readyz`)).status, 503);
+    const text = await (await fetch(metricsUrl!)).text();
+    // No snapshot yet: not ready, and the month gauge says so.
+    assert.equal(sampleValue(text, 'cnpj_api_http_requests_total', { route: '/readyz', status: '503' }), 1);
+    assert.equal(sampleValue(text, 'cnpj_api_snapshot_month'), 0);
+    assert.equal((await fetch(`${server.url}/metrics`)).status, 404);
+  } finally {
+    await killServe(server);
+  }
+});
