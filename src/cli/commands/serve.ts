@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from '../../server/server.ts';
 import { clusterScrape } from '../../server/metrics/cluster.ts';
 import { startMetricsListener } from '../../server/metrics/listener.ts';
 import { CliError } from '../errors.ts';
-import { listenError } from '../listen.ts';
+import { assertCanListen, listenError } from '../listen.ts';
 import { readAheadWarning } from '../../lib/read-ahead.ts';
 import {
   dataDirOf,
@@ -201,14 +201,19 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
   handler: async (argv) => {
     const proxy = proxyOptionsOf(argv);
     let server: Serving;
+    const metricsPort = argv['metrics-port'];
+    if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === argv.port)
+      throw new CliError('--metrics-port must differ from --port: the metrics are never served on the public port');
     try {
+      // A taken metrics port named as such, before the workers start (their failure would name --port).
+      if (metricsPort !== undefined && !cluster.isWorker) await assertCanListen(argv['metrics-host'], metricsPort);
       const webhooks = { allowHttp: argv['webhooks-allow-http'], allowPrivate: argv['webhooks-allow-private'] };
       server = await serve({
         dataDir: dataDirOf(argv),
         host: argv.host,
         port: argv.port,
         workers: argv.workers,
-        metricsPort: argv['metrics-port'],
+        metricsPort,
         metricsHost: argv['metrics-host'],
         ...proxy,
         webhooks,
