@@ -6,7 +6,16 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { test } from 'node:test';
 import { SERPRO_FILIAL, fixture } from '../fixtures.ts';
-import { childPids, killServe, makeAccount, publish, spawnServe, tempDataDir, writeSnapshot } from '../helpers.ts';
+import {
+  childPids,
+  killServe,
+  makeAccount,
+  publish,
+  sleep,
+  spawnServe,
+  tempDataDir,
+  writeSnapshot,
+} from '../helpers.ts';
 import { sampleValue } from './prometheus-text.ts';
 
 const LOOKUP = '/api/v1/brazilian_companies/:cnpj/company';
@@ -65,7 +74,11 @@ test('serve --workers 2 --metrics-port: the primary serves the sum of both worke
   );
   const agents: http.Agent[] = [];
   try {
-    const metricsUrl = /metrics on (http:\/\/\S+)/.exec(server.stderr())?.[1];
+    // The metrics line may follow the "serving on" one that spawnServe waits for.
+    let metricsUrl: string | undefined;
+    for (const until = Date.now() + 10_000; !metricsUrl && Date.now() < until; await sleep(25)) {
+      metricsUrl = /metrics on (http:\/\/\S+)/.exec(server.stderr())?.[1];
+    }
     assert.ok(metricsUrl, server.stderr());
     const workers = childPids(server.child.pid!);
     const serverPort = Number(new URL(server.url).port);
@@ -107,7 +120,11 @@ test('serve --metrics-port 0 (one process): metrics on 127.0.0.1 by default, not
   const dataDir = tempDataDir();
   const server = await spawnServe(dataDir, ['--metrics-port', '0']);
   try {
-    const metricsUrl = /metrics on (http:\/\/\S+)/.exec(server.stderr())?.[1];
+    // The metrics line may follow the "serving on" one that spawnServe waits for.
+    let metricsUrl: string | undefined;
+    for (const until = Date.now() + 10_000; !metricsUrl && Date.now() < until; await sleep(25)) {
+      metricsUrl = /metrics on (http:\/\/\S+)/.exec(server.stderr())?.[1];
+    }
     assert.match(metricsUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+\/metrics$/, server.stderr());
     assert.equal((await fetch(`${server.url}/readyz`)).status, 503);
     const text = await (await fetch(metricsUrl!)).text();
