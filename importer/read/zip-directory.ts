@@ -61,6 +61,13 @@ export async function listZip(file: ZipInput): Promise<ZipMember[]> {
     if (size === 0) throw new ZipError(file, 'empty file (0 bytes), not a zip');
     if (size < EOCD_SIZE) throw new ZipError(file, `${TRUNCATED} (only ${size} bytes)`);
 
+    // The file server hands a macOS browser a month's folder as a tar above 4 GB (docs/receita-dump.md
+    // §1); its last zip's end records would otherwise be taken for this file's.
+    const start = await at(0, 262);
+    if (start.length === 262 && start.readUInt32LE(0) !== SIG_LOCAL && start.toString('latin1', 257) === 'ustar') {
+      throw new ZipError(file, 'a tar archive, not a zip: unpack it into a folder (tar -xf) and import that folder');
+    }
+
     // The EOCD sits at the very end unless a comment (≤ 64 KiB) follows it: search backwards.
     const tailLen = Math.min(size, EOCD_SIZE + MAX_COMMENT);
     const tailStart = size - tailLen;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -39,6 +40,19 @@ describe('corrupt inputs give a clean ZipError', () => {
     await assert.rejects(
       listZip(f),
       (e: unknown) => e instanceof ZipError && /^Empresas3\.zip: empty file/.test(e.message),
+    );
+  });
+
+  test('a tar of the month (what the file server hands a macOS browser) says to unpack it', async () => {
+    const f = path.join(tmp, '2026-09.tar');
+    execFileSync('tar', ['-cf', f, '-C', RECEITA_MINI, '.']);
+    await assert.rejects(
+      listZip(f),
+      (e: unknown) =>
+        e instanceof ZipError &&
+        /^2026-09\.tar: a tar archive, not a zip: unpack it into a folder \(tar -xf\) and import that folder$/.test(
+          e.message,
+        ),
     );
   });
 
