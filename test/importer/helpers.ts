@@ -35,6 +35,52 @@ export function rec(...fields: string[]): string {
   return fields.map((f) => `"${f}"`).join(';') + '\n';
 }
 
+/**
+ * An Estabelecimentos record (30 fields), the Receita way: an active head office in São Paulo
+ * (município 7107, CEP 01001000) with a phone and an e-mail; `o` replaces fields by position.
+ */
+export function estabelecimento(
+  base: string,
+  order: string,
+  dv: string,
+  o: Partial<Record<number, string>> = {},
+): string {
+  const f = [
+    base,
+    order,
+    dv,
+    '1',
+    'FANTASIA',
+    '02',
+    '20200101',
+    '00',
+    '',
+    '',
+    '20200101',
+    '6204000',
+    '',
+    'RUA',
+    'A',
+    '1',
+    '',
+    'CENTRO',
+    '01001000',
+    'SP',
+    '7107',
+    '11',
+    '999999999',
+    '',
+    '',
+    '',
+    '',
+    'a@B.com',
+    '',
+    '',
+  ];
+  for (const [i, v] of Object.entries(o)) f[+i] = v!;
+  return rec(...f);
+}
+
 /** Copies the real sample folder (so tests can add or damage files). */
 export function copySamples(dest: string): string {
   fs.mkdirSync(dest, { recursive: true });

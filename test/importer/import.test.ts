@@ -8,7 +8,7 @@ import { listSnapshots } from '../../src/storage/snapshots/records.ts';
 import { runImport } from '../../importer/run.ts';
 import { MAX_REJECT_LINES } from '../../importer/writer.ts';
 import { RECEITA_MINI } from '../fixtures/index.ts';
-import { active, copySamples, querySnapshot, rec, tempDir, writeZip } from './helpers.ts';
+import { active, copySamples, estabelecimento, querySnapshot, rec, tempDir, writeZip } from './helpers.ts';
 
 const BIN = path.resolve('bin/cnpj-api.js');
 
@@ -130,49 +130,13 @@ test('imports the real Receita sample: SERPRO branch, partners, capital, regime,
 test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capital, alphanumeric CNPJ, encodings', async () => {
   const dataDir = tempDir();
   const dump = tempDir('dump-');
-  const est = (base: string, order: string, dv: string, o: Partial<Record<number, string>> = {}) => {
-    const f = [
-      base,
-      order,
-      dv,
-      '1',
-      'FANTASIA',
-      '02',
-      '20200101',
-      '00',
-      '',
-      '',
-      '20200101',
-      '6204000',
-      '',
-      'RUA',
-      'A',
-      '1',
-      '',
-      'CENTRO',
-      '01001000',
-      'SP',
-      '7107',
-      '11',
-      '999999999',
-      '',
-      '',
-      '',
-      '',
-      'a@B.com',
-      '',
-      '',
-    ];
-    for (const [i, v] of Object.entries(o)) f[+i] = v!;
-    return rec(...f);
-  };
   writeZip(
     path.join(dump, 'Estabelecimentos0.zip'),
     'K3241.K03200Y0.D60913.ESTABELE',
-    est('11222333', '0001', '81', { 4: 'SWEET HOME II\nINCORPORADORA' }) +
-      est('11444777', '0001', '61', { 16: 'EDIF HORTO;BLOCO 2;ANDAR 805', 4: 'POLI BRILHO\\' }) +
-      est('11444777', '0002', '42', { 16: 'SALA\u0000 1', 5: '2', 6: '0', 10: '2021221', 18: '1001000' }) +
-      est('11444777', '0003', '23', {
+    estabelecimento('11222333', '0001', '81', { 4: 'SWEET HOME II\nINCORPORADORA' }) +
+      estabelecimento('11444777', '0001', '61', { 16: 'EDIF HORTO;BLOCO 2;ANDAR 805', 4: 'POLI BRILHO\\' }) +
+      estabelecimento('11444777', '0002', '42', { 16: 'SALA\u0000 1', 5: '2', 6: '0', 10: '2021221', 18: '1001000' }) +
+      estabelecimento('11444777', '0003', '23', {
         6: '00000000',
         10: '20230231',
         18: 'DE 19805',
@@ -182,15 +146,15 @@ test('every quirk of the dump: quarantined lines, duplicates, dates, CEP, capita
         24: '12345678901234567',
       }) +
       '"11222333";"0002";"62";"too";"few"\n' +
-      est('11222333', '0001', '99') + // wrong check digits
-      est('12ABC345', '01DE', '35', { 4: 'ALFANUMERICA' }) +
-      est('11222333', '0002', '62', { 4: 'FIRST VERSION' }) +
+      estabelecimento('11222333', '0001', '99') + // wrong check digits
+      estabelecimento('12ABC345', '01DE', '35', { 4: 'ALFANUMERICA' }) +
+      estabelecimento('11222333', '0002', '62', { 4: 'FIRST VERSION' }) +
       '\n',
   );
   writeZip(
     path.join(dump, 'Estabelecimentos5.zip'),
     'K3241.K03200Y5.D60913.ESTABELE',
-    est('11222333', '0002', '62', { 4: 'SECOND VERSION' }),
+    estabelecimento('11222333', '0002', '62', { 4: 'SECOND VERSION' }),
   );
   writeZip(
     path.join(dump, 'Empresas0.zip'),

@@ -8,43 +8,12 @@ import { makeCnpj } from '../../src/domain/cnpj.ts';
 import { runImport } from '../../importer/run.ts';
 import { RECEITA_MINI } from '../fixtures/index.ts';
 import { bearer, get, makeAccount, serve, type TestServer } from '../server/helpers.ts';
-import { querySnapshot, rec, tempDir, writeZip } from './helpers.ts';
+import { estabelecimento, querySnapshot, rec, tempDir, writeZip } from './helpers.ts';
 
-/** An Estabelecimentos record (30 fields): head office, active, in São Paulo, with this CEP. */
+/** An Estabelecimentos record: head office, active, in São Paulo, with this CEP and phone, no e-mail. */
 function est(base: string, cep: string, fantasia: string): string {
   const dv = makeCnpj(base, '0001').slice(12);
-  return rec(
-    base,
-    '0001',
-    dv,
-    '1',
-    fantasia,
-    '02',
-    '20200101',
-    '00',
-    '',
-    '',
-    '20200101',
-    '6204000',
-    '',
-    'RUA',
-    'A',
-    '1',
-    '',
-    'CENTRO',
-    cep,
-    'SP',
-    '7107',
-    '11',
-    '33334444',
-    '',
-    '',
-    '',
-    '',
-    '',
-    '',
-    '',
-  );
+  return estabelecimento(base, '0001', dv, { 4: fantasia, 18: cep, 22: '33334444', 27: '' });
 }
 
 /** An Empresas record (7 fields) with this capital, as the Receita writes it. */

@@ -10,44 +10,22 @@ import path from 'node:path';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
 import { runImport } from '../../../importer/run.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';
-import { rec, writeZip } from '../../importer/helpers.ts';
+import { estabelecimento, rec, writeZip } from '../../importer/helpers.ts';
 import { tempDataDir } from '../helpers.ts';
 
-/** An Estabelecimentos record: base, order, head office (1) or branch (2), trade name. */
+/** An Estabelecimentos record in Brasília: base, order, head office (1) or branch (2), trade name. */
 function est(base: string, order: string, matrizFilial: '1' | '2', fantasia: string): string {
   const dv = makeCnpj(base, order).slice(12);
-  return rec(
-    base,
-    order,
-    dv,
-    matrizFilial,
-    fantasia,
-    '02',
-    '20200101',
-    '00',
-    '',
-    '',
-    '20200101',
-    '6204000',
-    '',
-    'RUA',
-    'A',
-    '1',
-    '',
-    'CENTRO',
-    '70836900',
-    'DF',
-    '9701',
-    '61',
-    '33334444',
-    '',
-    '',
-    '',
-    '',
-    '',
-    '',
-    '',
-  );
+  return estabelecimento(base, order, dv, {
+    3: matrizFilial,
+    4: fantasia,
+    18: '70836900',
+    19: 'DF',
+    20: '9701',
+    21: '61',
+    22: '33334444',
+    27: '',
+  });
 }
 
 export const SERPRO_ROOT = '33683111';
