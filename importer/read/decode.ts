@@ -5,6 +5,9 @@
 // - what is left in 0x80–0x9F is read as Windows-1252, the publisher's real code page (quirk 21):
 //   curly quotes, dashes, the euro sign instead of invisible C1 controls.
 
+/** A UTF-8 byte-order mark read as Latin-1: some tools put one at the start of a file (quirk 22). */
+export const BOM = '\u00EF\u00BB\u00BF';
+
 // A field needs decoding when it holds a 0x80–0x9F byte (a Windows-1252 character, or the second
 // byte of a UTF-8 sequence) or a UTF-8 lead followed by a continuation byte in A0–BF.
 export const NEEDS_DECODING = /[\u0080-\u009F]|[\u00C2-\u00C5\u00E2][\u00A0-\u00BF]/;

@@ -1,8 +1,8 @@
 // Reader for the small "Regime Tributário" CSVs (docs/receita-dump.md, §6): current files use `,` with a header
 // (LF or CRLF); older ones `;` without header.
 import { parse } from 'csv-parse/sync';
-import { decodeField, NEEDS_DECODING } from './decode.ts';
-import { BOM, type RejectedRecord } from './records.ts';
+import { BOM, decodeField, NEEDS_DECODING } from './decode.ts';
+import type { RejectedRecord } from './records.ts';
 import { MAX_LINE_CHARS } from './split.ts';
 
 const CANDIDATES = [',', ';', '\t', '|'];

@@ -18,10 +18,7 @@ import {
   QUOTE,
   UNTERMINATED,
 } from './split.ts';
-import { decodeField, NEEDS_DECODING } from './decode.ts';
-
-/** A UTF-8 byte-order mark read as Latin-1: some tools put one at the start of a file (quirk 22). */
-export const BOM = '\u00EF\u00BB\u00BF';
+import { BOM, decodeField, NEEDS_DECODING } from './decode.ts';
 
 export interface ParsedRecord {
   fields: string[];
