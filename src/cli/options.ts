@@ -1,21 +1,42 @@
 // Options every command shares, and the one way numeric options are declared.
 import type { Argv } from 'yargs';
 import { parsePublicUrl, PUBLIC_URL_ENV, resolveDataDir } from '../lib/config.ts';
+import { DATABASE_URL_ENV, databaseUrlProblem, redactDatabaseUrl } from '../storage/app-store.ts';
 import { CliError } from './errors.ts';
 
 export interface GlobalArgs {
   'data-dir'?: string;
+  'database-url'?: string;
   verbose?: boolean;
 }
 
 export function withGlobalOptions<T>(y: Argv<T>) {
   return y
     .option('data-dir', { type: 'string', describe: 'data directory (env CNPJ_API_DATA_DIR, default ./data)' })
+    .option('database-url', {
+      type: 'string',
+      describe: `PostgreSQL shared by a fleet of nodes for accounts, tokens, usage and sessions, e.g. postgres://user:pass@db:5432/cnpj (env ${DATABASE_URL_ENV}; default: app.db in the data dir)`,
+    })
     .option('verbose', { type: 'boolean', default: false, describe: 'print stack traces on failure' });
 }
 
 export function dataDirOf(argv: GlobalArgs): string {
   return resolveDataDir(argv['data-dir']);
+}
+
+/**
+ * The PostgreSQL URL of fleet mode (--database-url, else the environment), or undefined for the
+ * embedded app.db. A malformed URL stops the command naming where it came from.
+ */
+export function databaseUrlOf(argv: GlobalArgs): string | undefined {
+  const flag = argv['database-url'];
+  if (Array.isArray(flag)) throw new CliError('--database-url given more than once');
+  const [source, value] =
+    flag !== undefined ? ['--database-url', flag] : [DATABASE_URL_ENV, process.env[DATABASE_URL_ENV] || undefined];
+  if (value === undefined) return undefined;
+  const problem = databaseUrlProblem(value);
+  if (problem) throw new CliError(`invalid ${source} "${redactDatabaseUrl(value)}": ${problem}`);
+  return value;
 }
 
 export interface ProxyArgs {

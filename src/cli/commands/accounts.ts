@@ -28,7 +28,7 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
       .option('name', { type: 'string', demandOption: true, describe: 'account name (unique, case-insensitive)' })
       .option('plan', { type: 'string', demandOption: true, describe: 'plan name (see `plans list`)' }),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       const a = createAccount(sqlite, { name: argv.name, plan: argv.plan });
       console.log(`account "${a.name}" created (id ${a.id}, plan ${a.plan})`);
     }),
@@ -39,7 +39,7 @@ const suspend: CommandModule<GlobalArgs, NameArgs> = {
   describe: 'suspend an account (non-payment): every token of it is invalidated for good',
   builder: (y) => y.positional('name', { type: 'string', demandOption: true, describe: 'account name' }),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       const { account, invalidatedTokens } = suspendAccount(sqlite, argv.name);
       console.log(`account "${account.name}" suspended; ${invalidatedTokens} token(s) invalidated`);
     }),
@@ -50,7 +50,7 @@ const reactivate: CommandModule<GlobalArgs, NameArgs> = {
   describe: 'make a suspended account active again (its old tokens stay invalidated; create new ones)',
   builder: (y) => y.positional('name', { type: 'string', demandOption: true, describe: 'account name' }),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       const a = reactivateAccount(sqlite, argv.name);
       console.log(`account "${a.name}" is active again; create new tokens for it (the old ones stay invalidated)`);
     }),
@@ -64,7 +64,7 @@ const setPlan: CommandModule<GlobalArgs, CreateArgs> = {
       .positional('name', { type: 'string', demandOption: true, describe: 'account name' })
       .option('plan', { type: 'string', demandOption: true, describe: 'plan name' }),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       const a = changeAccountPlan(sqlite, argv.name, argv.plan);
       console.log(`account "${a.name}" is now on plan ${a.plan}`);
     }),
@@ -75,7 +75,7 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
   describe: "list accounts with their plan, status and this month's usage",
   builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       const rows = listAccounts(sqlite).map((a) => ({ ...a, usage: currentUsage(sqlite, a.id) }));
       if (argv.json) return void console.log(JSON.stringify(rows, null, 2));
       if (!rows.length)

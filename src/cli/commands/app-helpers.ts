@@ -2,12 +2,13 @@
 // one-sentence CLI errors, read a password from stdin, print aligned tables.
 import readline from 'node:readline';
 import { AccountsError } from '../../domain/accounts/errors.ts';
-import { openAppDb, type AppDb } from '../../storage/app-db.ts';
+import { openAppStore, redactDatabaseUrl, type OpenAppStore } from '../../storage/app-store.ts';
 import { CliError } from '../errors.ts';
-import { dataDirOf, type GlobalArgs } from '../options.ts';
+import { databaseUrlOf, dataDirOf, type GlobalArgs } from '../options.ts';
 
-export async function withApp<T>(argv: GlobalArgs, fn: (app: AppDb) => T | Promise<T>): Promise<T> {
-  const app = await openAppDb(dataDirOf(argv));
+/** Runs `fn` on the app state the options name (app.db, or PostgreSQL with --database-url). */
+export async function withApp<T>(argv: GlobalArgs, fn: (app: OpenAppStore) => T | Promise<T>): Promise<T> {
+  const app = await openStoreOf(argv);
   try {
     return await fn(app);
   } catch (err) {
@@ -15,6 +16,18 @@ export async function withApp<T>(argv: GlobalArgs, fn: (app: AppDb) => T | Promi
     throw err;
   } finally {
     await app.close();
+  }
+}
+
+/** The app state the options name, opened; a database that cannot be reached is a CliError. */
+export async function openStoreOf(argv: GlobalArgs): Promise<OpenAppStore> {
+  const url = databaseUrlOf(argv);
+  try {
+    return await openAppStore(dataDirOf(argv), url);
+  } catch (err) {
+    if (url === undefined) throw err;
+    const e = err as Error & { code?: string };
+    throw new CliError(`cannot use the database ${redactDatabaseUrl(url)}: ${e.message || e.code}`);
   }
 }
 

@@ -25,7 +25,7 @@ const load: CommandModule<GlobalArgs, LoadArgs> = {
         describe: 'replace: the file becomes the whole set; per-cnpj: only the CNPJs in the file are replaced',
       }),
   handler: (argv) =>
-    withApp(argv, async ({ sqlite }) => {
+    withApp(argv, async ({ local: { sqlite } }) => {
       if (argv.mode !== 'replace' && argv.mode !== 'per-cnpj')
         throw new CliError(`--mode must be replace or per-cnpj, not "${argv.mode}".`);
       const r = await loadContactsFile(sqlite, argv.file, argv.mode as ContactsLoadMode);

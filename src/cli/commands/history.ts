@@ -86,7 +86,7 @@ const record: CommandModule<GlobalArgs, RecordArgs> = {
     "record a kept month's differences against the kept month before it (when its recording failed or was skipped)",
   builder: (y) => y.option('month', { type: 'string', demandOption: true, describe: 'the month, YYYY-MM' }),
   handler: (argv) =>
-    withApp(argv, async ({ sqlite, dataDir }) => {
+    withApp(argv, async ({ local: { sqlite }, dataDir }) => {
       if (!isMonth(argv.month)) throw new CliError(`invalid month "${argv.month}": use YYYY-MM`);
       const { recordKeptMonth } = await import('../../../importer/history/months.ts');
       const { listSnapshots } = await import('../../storage/snapshots/records.ts');

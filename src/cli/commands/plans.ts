@@ -19,7 +19,7 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
   describe: 'list plans with their monthly quota, whether the API is included and the watchlist limit',
   builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       const plans = listPlans(sqlite);
       if (argv.json) return void console.log(JSON.stringify(plans, null, 2));
       printTable(
@@ -46,7 +46,7 @@ const set: CommandModule<GlobalArgs, SetArgs> = {
         ),
       ),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       if (argv.quota === undefined && argv.api === undefined && argv.watchlistLimit === undefined)
         throw new CliError('Nothing to change: give --quota, --api and/or --watchlist-limit.');
       if (argv.api !== undefined && argv.api !== 'yes' && argv.api !== 'no')

@@ -32,7 +32,7 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
       })
       .option('json', { type: 'boolean', default: false, describe: 'print {"id","token"} as JSON' }),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       const account = requireAccount(sqlite, argv.account);
       const { id, token } = createToken(sqlite, {
         accountId: account.id,
@@ -53,7 +53,7 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
       .option('account', { type: 'string', demandOption: true, describe: 'account name' })
       .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       const tokens = listTokens(sqlite, requireAccount(sqlite, argv.account).id);
       if (argv.json) return void console.log(JSON.stringify(tokens, null, 2));
       if (!tokens.length) return void console.log('no tokens');
@@ -78,7 +78,7 @@ const activate: CommandModule<GlobalArgs, IdArgs> = {
   describe: 'accept a deactivated token again (not possible for tokens invalidated by a suspension)',
   builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'token id (see `tokens list`)' }),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       const t = activateToken(sqlite, idArg(argv.id, 'Token ID'));
       console.log(`token ${t.id} (${t.name}) is ${t.state === 'active' ? 'active' : `enabled but ${t.state}`}`);
     }),
@@ -89,7 +89,7 @@ const deactivate: CommandModule<GlobalArgs, IdArgs> = {
   describe: 'refuse a token from the next request on (other tokens are unaffected)',
   builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'token id (see `tokens list`)' }),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       const t = deactivateToken(sqlite, idArg(argv.id, 'Token ID'));
       console.log(`token ${t.id} (${t.name}) deactivated`);
     }),

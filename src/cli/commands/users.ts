@@ -53,7 +53,7 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
       })
       .example('echo "$PASSWORD" | $0 users create --account Acme --email ana@acme.com.br --role billing_admin', ''),
   handler: (argv) =>
-    withApp(argv, async ({ sqlite }) => {
+    withApp(argv, async ({ local: { sqlite } }) => {
       // Validated here rather than with yargs choices, whose error spans several lines.
       if (!(USER_ROLES as readonly string[]).includes(argv.role))
         throw new CliError(`--role must be ${USER_ROLES.join(' or ')}, not "${argv.role}".`);
@@ -79,7 +79,7 @@ const setPassword: CommandModule<GlobalArgs, EmailArgs> = {
       .option('email', { type: 'string', demandOption: true, describe: 'login e-mail of the user' })
       .example('echo "$PASSWORD" | $0 users set-password --email ana@acme.com.br', ''),
   handler: (argv) =>
-    withApp(argv, async ({ sqlite }) => {
+    withApp(argv, async ({ local: { sqlite } }) => {
       const user = requireUserByEmail(sqlite, argv.email);
       const password = await readPassword();
       const ended = await setUserPassword(sqlite, user.id, password);
@@ -100,7 +100,7 @@ const remove: CommandModule<GlobalArgs, EmailArgs> = {
       describe: 'remove even the last billing_admin of the account',
     }),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       try {
         const { user, sessionsEnded } = removeUser(sqlite, argv.email, { force: argv.force });
         console.log(
@@ -123,7 +123,7 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
       .option('account', { type: 'string', demandOption: true, describe: 'account name' })
       .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
   handler: (argv) =>
-    withApp(argv, ({ sqlite }) => {
+    withApp(argv, ({ local: { sqlite } }) => {
       const users = listUsers(sqlite, requireAccount(sqlite, argv.account).id);
       if (argv.json) return void console.log(JSON.stringify(users, null, 2));
       printTable(

@@ -1,6 +1,8 @@
 // Domain errors carry a stable code, one English sentence for the operator (CLI, logs) and,
 // when a page can meet them, a reason the web app turns into its own Portuguese sentence
 // (src/server/web/accounts-messages.ts): customers never see the operator's wording.
+import { isUniqueViolation } from '../../storage/app-store.ts';
+
 export type AccountsErrorCode =
   'invalid_input' | 'not_found' | 'already_exists' | 'invalid_state' | 'invalid_csv' | 'last_billing_admin';
 
@@ -26,11 +28,8 @@ export class AccountsError extends Error {
   }
 }
 
-/** Maps a SQLite constraint failure on a unique column to a readable error, else rethrows. */
+/** Maps a unique-column violation (either backend) to a readable error, else rethrows. */
 export function rethrowUnique(err: unknown, message: string): never {
-  const e = err as { code?: string };
-  if (e && (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
-    throw new AccountsError('already_exists', message);
-  }
+  if (isUniqueViolation(err)) throw new AccountsError('already_exists', message);
   throw err;
 }
