@@ -9,6 +9,7 @@ import type { CompanyRegistry } from '../domain/company/lookup.ts';
 import type { DestinationPolicy } from '../domain/webhooks/destination.ts';
 import type { HistoryReader } from '../domain/history/reader.ts';
 import type { AppDatabase } from '../storage/app-schema.ts';
+import type { AppStore } from '../storage/app-store.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
 import type { WalSync } from '../storage/wal-sync.ts';
 import { sendError } from './api/errors.ts';
@@ -22,6 +23,8 @@ import { internalErrorPage } from './web/guard.ts';
 import { webApp } from './web/index.ts';
 
 export interface AppDeps {
+  /** App state on either backend (app.db or the fleet's PostgreSQL). */
+  app: AppStore;
   sqlite: Sqlite;
   db: Kysely<AppDatabase>;
   access: ApiAccess;
@@ -72,6 +75,7 @@ export interface BuiltApp {
 export function buildApp(deps: AppDeps): BuiltApp {
   const { log } = deps;
   const web = webApp({
+    app: deps.app,
     sqlite: deps.sqlite,
     db: deps.db,
     now: deps.now,

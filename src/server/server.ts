@@ -10,7 +10,8 @@ import { sendError } from './api/errors.ts';
 import type { Route } from './http/router.ts';
 import { CountedResponse, type InFlightLimits } from './http/in-flight.ts';
 import { bufferedWriter, type LogFn } from './http/log.ts';
-import { openAppDb, openAppSqlite } from '../storage/app-db.ts';
+import { openAppSqlite } from '../storage/app-db.ts';
+import { openAppStore } from '../storage/app-store.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
 import { WalSync } from '../storage/wal-sync.ts';
 import { dataPaths } from '../lib/config.ts';
@@ -26,6 +27,8 @@ import { createServerMetrics } from './metrics/server-metrics.ts';
 
 export interface ServerOptions {
   dataDir: string;
+  /** Fleet mode: app state in this PostgreSQL instead of app.db (docs/fleet.md). */
+  databaseUrl?: string;
   host: string;
   port: number;
   /** Base URL shown to users (docs, OpenAPI, curl examples); default: the listening address. */
@@ -80,7 +83,9 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
   const now = opts.now ?? (() => new Date());
   const buffered = opts.log ? null : bufferedWriter(process.stdout);
   const log: LogFn = opts.log ?? buffered!;
-  const appDb = await openAppDb(opts.dataDir); // migrates: the reader's read-only connections need the tables
+  // Migrates: the reader's read-only connections need app.db's tables (the registry pointer).
+  const store = await openAppStore(opts.dataDir, opts.databaseUrl);
+  const appDb = store.local;
   let reader: CompanyRegistry | undefined;
   // history.db's one read-only connection for every route that reads it, opened on first need.
   const history = new HistoryReader(opts.dataDir);
@@ -135,8 +140,9 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const url = `http://${host}:${addr.port}`;
     // Registered before the event loop can deliver the first request.
     const { handle, routes } = buildApp({
+      app: store,
       sqlite: appDb.sqlite,
-      db: appDb.db,
+      db: store.db,
       access,
       apiDb: { sqlite: conn, walSync },
       reader,
@@ -187,7 +193,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
           // Answers waiting for a WAL flush have been sent once server.close() returned.
           conn.close();
           walSync.close();
-          await appDb.close();
+          await store.close();
           buffered?.flush();
         })();
         return closing;
@@ -200,7 +206,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     history.close();
     apiConn?.close();
     walSync.close();
-    await appDb.close();
+    await store.close();
     throw err;
   }
 }

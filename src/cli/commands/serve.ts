@@ -4,7 +4,7 @@
 import cluster from 'node:cluster';
 import type { CommandModule } from 'yargs';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../lib/config.ts';
-import { openAppDb } from '../../storage/app-db.ts';
+import { openAppStore } from '../../storage/app-store.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { clusterScrape } from '../../server/metrics/cluster.ts';
 import { startMetricsListener } from '../../server/metrics/listener.ts';
@@ -12,6 +12,7 @@ import { CliError } from '../errors.ts';
 import { assertCanListen, listenError } from '../listen.ts';
 import { readAheadWarning } from '../../lib/read-ahead.ts';
 import {
+  databaseUrlOf,
   dataDirOf,
   numberOption,
   PORT_RULE,
@@ -33,6 +34,8 @@ interface Args extends GlobalArgs, ProxyArgs {
 
 export interface ServeOptions {
   dataDir: string;
+  /** Fleet mode: app state in this PostgreSQL (docs/fleet.md). */
+  databaseUrl?: string;
   host: string;
   port: number;
   workers: number;
@@ -82,7 +85,9 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
           : { listen: { host: metricsHost, port: opts.metricsPort } };
     return startServer({ ...opts, webhooks: { ...opts.webhooks, deliver }, metrics });
   }
-  await (await openAppDb(opts.dataDir)).close();
+  // Created and migrated once, here: the workers must not race on it (PostgreSQL would serialize
+  // them on kysely's migration lock; app.db would not).
+  await (await openAppStore(opts.dataDir, opts.databaseUrl)).close();
   // The kernel hands each connection to a worker (SCHED_NONE). With Node's round-robin the
   // primary accepts and passes connections on; one passed to a worker that dies at that moment
   // stays stuck in the primary, unanswered (seen in the cluster test).
@@ -210,6 +215,7 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
       const webhooks = { allowHttp: argv['webhooks-allow-http'], allowPrivate: argv['webhooks-allow-private'] };
       server = await serve({
         dataDir: dataDirOf(argv),
+        databaseUrl: databaseUrlOf(argv),
         host: argv.host,
         port: argv.port,
         workers: argv.workers,
