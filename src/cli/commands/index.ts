@@ -1,6 +1,7 @@
 // Every command of the `cnpj-api` program. Each module owns one command (and its subcommands).
 import type { CommandModule } from 'yargs';
 import { accountsCommand } from './accounts.ts';
+import { appStateCommand } from './app-state.ts';
 import { backupCommand } from './backup.ts';
 import { contactsCommand } from './contacts.ts';
 import { plansCommand } from './plans.ts';
@@ -29,4 +30,5 @@ export const commands: CommandModule<any, any>[] = [
   contactsCommand,
   historyCommand,
   backupCommand,
+  appStateCommand,
 ];
