@@ -24,6 +24,9 @@ import { appDbCheck } from './api/readiness.ts';
 import { shareWithPrimary } from './metrics/cluster.ts';
 import { startMetricsListener, type MetricsListener } from './metrics/listener.ts';
 import { createServerMetrics } from './metrics/server-metrics.ts';
+import { startHeartbeat, type Heartbeat } from './heartbeat.ts';
+import { nodeIdentity } from '../storage/fleet-nodes.ts';
+import { VERSION } from '../lib/version.ts';
 
 export interface ServerOptions {
   dataDir: string;
@@ -57,6 +60,12 @@ export interface ServerOptions {
    * without it this process is a cluster worker whose primary collects them over IPC.
    */
   metrics?: { listen?: { host: string; port: number } };
+  /**
+   * Fleet mode: whether this process writes the node's heartbeat (default yes; one process of a
+   * cluster, as the node's row is one), and how often (default HEARTBEAT_MS; tests).
+   */
+  heartbeat?: boolean;
+  heartbeatMs?: number;
 }
 
 /**
@@ -91,6 +100,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
   const history = new HistoryReader(opts.dataDir);
   let apiConn: Sqlite | undefined;
   let metricsListener: MetricsListener | undefined;
+  let heartbeat: Heartbeat | undefined;
   const walSync = new WalSync(`${dataPaths(opts.dataDir).appDb}-wal`);
   const timeouts = { ...HTTP_TIMEOUTS, ...opts.timeouts };
   const server = http.createServer({
@@ -165,6 +175,16 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
         ? null
         : new WebhookWorker({ app: appDb.sqlite, history, policy: opts.webhooks ?? {}, now, log });
     webhooks?.start();
+    if (store.backend === 'postgres' && opts.heartbeat !== false) {
+      const registry = reader;
+      heartbeat = startHeartbeat({
+        db: store.db,
+        node: nodeIdentity(opts.dataDir, VERSION),
+        served: () => ({ listenUrl: url, month: registry.info?.month ?? null }),
+        log,
+        intervalMs: opts.heartbeatMs,
+      });
+    }
     server.on('clientError', clientErrorHandler(log));
     // Node answers an unknown Expect with an empty 417; ours is the JSON error. The client may
     // be sending a body it was told to hold back: the connection closes after the answer.
@@ -187,6 +207,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
             setTimeout(() => server.closeAllConnections(), 2000).unref();
           });
           await webhooks?.stop();
+          await heartbeat?.stop();
           await metricsListener?.close();
           r.close();
           history.close();
@@ -201,6 +222,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     };
   } catch (err) {
     server.close();
+    await heartbeat?.stop();
     await metricsListener?.close();
     reader?.close();
     history.close();

@@ -83,7 +83,8 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
         : cluster.isWorker
           ? {}
           : { listen: { host: metricsHost, port: opts.metricsPort } };
-    return startServer({ ...opts, webhooks: { ...opts.webhooks, deliver }, metrics });
+    // The same process writes the node's fleet heartbeat: the node has one row.
+    return startServer({ ...opts, webhooks: { ...opts.webhooks, deliver }, metrics, heartbeat: deliver });
   }
   // Created and migrated once, here: the workers must not race on it (PostgreSQL would serialize
   // them on kysely's migration lock; app.db would not).

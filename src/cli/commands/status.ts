@@ -1,8 +1,10 @@
 import type { CommandModule } from 'yargs';
 import { dataPaths } from '../../lib/config.ts';
 import { openAppDb } from '../../storage/app-db.ts';
+import { readFleetStatus, SEEN_WITHIN_SECONDS, type FleetStatus } from '../../storage/fleet-nodes.ts';
 import { activeSnapshot } from '../../storage/snapshots/records.ts';
-import { dataDirOf, type GlobalArgs } from '../options.ts';
+import { databaseUrlOf, dataDirOf, type GlobalArgs } from '../options.ts';
+import { printTable } from './app-helpers.ts';
 
 interface Args extends GlobalArgs {
   json?: boolean;
@@ -10,48 +12,93 @@ interface Args extends GlobalArgs {
 
 export const statusCommand: CommandModule<GlobalArgs, Args> = {
   command: 'status',
-  describe: 'show the active registry snapshot (month, import time, row counts)',
+  describe:
+    'show the active registry snapshot (month, import time, row counts); with --database-url also the shared database and the nodes serving from it',
   builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
   handler: async (argv) => {
     const dataDir = dataDirOf(argv);
+    const databaseUrl = databaseUrlOf(argv);
     const app = await openAppDb(dataDir);
     try {
       const snap = activeSnapshot(app.sqlite, dataPaths(dataDir).registryDir);
+      // Fleet mode: read (never migrated) beside this node's own state; unreachable is shown, not thrown.
+      const fleet = databaseUrl === undefined ? undefined : await readFleetStatus(databaseUrl);
       if (argv.json) {
-        console.log(JSON.stringify({ dataDir, active: snap }, null, 2));
+        console.log(JSON.stringify({ dataDir, active: snap, ...(fleet && { fleet }) }, null, 2));
         return;
       }
-      console.log(`data dir: ${dataDir}`);
-      if (!snap) {
-        console.log('no registry imported yet (run `cnpj-api import <folder>`)');
-        return;
-      }
-      console.log(
-        `active snapshot: ${snap.id} (month ${snap.month}${snap.stats.synthetic ? ', SYNTHETIC data' : ''}${snap.stats.partial ? ', PARTIAL' : ''})`,
-      );
-      if (snap.stats.partial)
-        console.log(`PARTIAL month, published with --allow-partial: ${snap.stats.partial.join('; ')}`);
-      for (const why of snap.stats.skipped ?? []) console.log(`left out (tax-regime file in another layout): ${why}`);
-      console.log(
-        `imported at: ${snap.importedAt}, in ${snap.stats.seconds.toFixed(1)} s, ${(snap.stats.bytes / 1e6).toFixed(1)} MB on disk`,
-      );
-      for (const [name, t] of Object.entries(snap.stats.tables)) {
-        console.log(
-          `  ${name.padEnd(16)} ${t.rows.toLocaleString('en-US').padStart(14)} rows` +
-            (t.rejected ? `, ${t.rejected} rejected` : '') +
-            (t.duplicates ? `, ${t.duplicates} duplicates dropped` : ''),
-        );
-      }
-      if (snap.stats.missingFiles.length) console.log(`missing standard files: ${snap.stats.missingFiles.join(', ')}`);
-      const { recordedMonths } = await import('../../../importer/history/months.ts');
-      const last = recordedMonths(dataDir)[0];
-      console.log(
-        last
-          ? `history: last recorded month ${last.month} (compared with ${last.fromMonth}); see \`cnpj-api history status\``
-          : 'history: no month recorded yet',
-      );
+      await printNode(dataDir, snap);
+      if (fleet) printFleet(fleet);
     } finally {
       await app.close();
     }
   },
 };
+
+async function printNode(dataDir: string, snap: ReturnType<typeof activeSnapshot>): Promise<void> {
+  console.log(`data dir: ${dataDir}`);
+  if (!snap) {
+    console.log('no registry imported yet (run `cnpj-api import <folder>`)');
+    return;
+  }
+  console.log(
+    `active snapshot: ${snap.id} (month ${snap.month}${snap.stats.synthetic ? ', SYNTHETIC data' : ''}${snap.stats.partial ? ', PARTIAL' : ''})`,
+  );
+  if (snap.stats.partial)
+    console.log(`PARTIAL month, published with --allow-partial: ${snap.stats.partial.join('; ')}`);
+  for (const why of snap.stats.skipped ?? []) console.log(`left out (tax-regime file in another layout): ${why}`);
+  console.log(
+    `imported at: ${snap.importedAt}, in ${snap.stats.seconds.toFixed(1)} s, ${(snap.stats.bytes / 1e6).toFixed(1)} MB on disk`,
+  );
+  for (const [name, t] of Object.entries(snap.stats.tables)) {
+    console.log(
+      `  ${name.padEnd(16)} ${t.rows.toLocaleString('en-US').padStart(14)} rows` +
+        (t.rejected ? `, ${t.rejected} rejected` : '') +
+        (t.duplicates ? `, ${t.duplicates} duplicates dropped` : ''),
+    );
+  }
+  if (snap.stats.missingFiles.length) console.log(`missing standard files: ${snap.stats.missingFiles.join(', ')}`);
+  const { recordedMonths } = await import('../../../importer/history/months.ts');
+  const last = recordedMonths(dataDir)[0];
+  console.log(
+    last
+      ? `history: last recorded month ${last.month} (compared with ${last.fromMonth}); see \`cnpj-api history status\``
+      : 'history: no month recorded yet',
+  );
+}
+
+function ago(seconds: number): string {
+  return seconds < 90 ? `${seconds} s ago` : `${Math.round(seconds / 60)} min ago`;
+}
+
+function printFleet(fleet: FleetStatus): void {
+  console.log(
+    `fleet database: ${fleet.database} (${fleet.reachable ? 'reachable' : 'UNREACHABLE'}${fleet.reachable && !fleet.error ? `, schema ${fleet.schemaVersion ?? 'not created yet'}` : ''})`,
+  );
+  if (fleet.error) {
+    console.log(`  ${fleet.reachable ? 'cannot read it' : 'cannot connect'}: ${fleet.error}`);
+    return;
+  }
+  const serving = fleet.nodes.filter((n) => !n.stoppedAt);
+  console.log(
+    `nodes seen in the last ${SEEN_WITHIN_SECONDS / 60} minutes: ${serving.length} serving` +
+      (serving.length < fleet.nodes.length ? `, ${fleet.nodes.length - serving.length} stopped` : ''),
+  );
+  if (fleet.nodes.length)
+    printTable(
+      ['NODE', 'LISTENS ON', 'MONTH', 'VERSION', 'STARTED', 'LAST SEEN'],
+      fleet.nodes.map((n) => [
+        n.id,
+        n.listenUrl,
+        n.month ?? 'none',
+        n.version,
+        n.startedAt.slice(0, 19).replace('T', ' '),
+        n.stoppedAt ? `stopped ${n.stoppedAt.slice(0, 19).replace('T', ' ')}` : ago(n.seenSecondsAgo),
+      ]),
+    );
+  const months = new Set(serving.map((n) => n.month ?? 'none'));
+  if (months.size > 1)
+    console.log(
+      `the serving nodes do not serve the same month (${[...months].sort().join(', ')}): a switch is under way, or a node missed an import`,
+    );
+}
