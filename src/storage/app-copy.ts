@@ -187,6 +187,8 @@ export interface CopyOptions {
   fresh: Kysely<AppDatabase>;
   /** Called after each table is written (operator progress). */
   onTable?: (name: string, rows: number) => void;
+  /** Discard the app state the target holds instead of refusing (never its registry pointer). */
+  replace?: boolean;
 }
 
 /**
@@ -201,12 +203,13 @@ export async function copyAppState(
 ): Promise<CopyResult> {
   const result: CopyResult = { tables: [] };
   await writeTransaction(to, async (tx) => {
-    const found = await notEmpty(tx.db, options.fresh, plan);
+    const found = options.replace ? null : await notEmpty(tx.db, options.fresh, plan);
     if (found)
       throw new CopyRefused(
-        `the target already holds app state: ${found}; copy only into an empty database (a new PostgreSQL database, or a data dir without app.db)`,
+        `the target already holds app state: ${found}; copy only into an empty database (a new PostgreSQL database, or a data dir without app.db), or give --replace to discard what it holds`,
       );
-    // What the migrations seeded (default plans, epoch rows) gives way to the source's rows.
+    // What the migrations seeded (default plans, epoch rows), or with `replace` all the target
+    // held, gives way to the source's rows.
     for (const t of [...plan].reverse()) await anyDb(tx.db).deleteFrom(t.name).execute();
     await readSnapshot(from.db, from.backend, async (src) => {
       for (const t of plan) {
@@ -258,7 +261,7 @@ export async function copyAppStateBetween(
   dataDir: string,
   url: string,
   direction: CopyDirection,
-  onTable?: (name: string, rows: number) => void,
+  options: Pick<CopyOptions, 'onTable' | 'replace'> = {},
 ): Promise<CopyResult> {
   const store = await openAppStore(dataDir, url, { maxConnections: 2 });
   // What a database holds right after its migrations, for the emptiness check: SQLite's seeds,
@@ -270,7 +273,7 @@ export async function copyAppStateBetween(
     const postgres: AppStore = { backend: 'postgres', db: store.db };
     const plan = await copyPlan(sqlite.db, postgres.db);
     const [from, to] = direction === 'to-postgres' ? [sqlite, postgres] : [postgres, sqlite];
-    return await copyAppState(from, to, plan, { fresh, onTable });
+    return await copyAppState(from, to, plan, { ...options, fresh });
   } finally {
     await fresh.destroy().catch(() => {});
     await store.close();

@@ -178,6 +178,30 @@ test('app-state copy: app.db into a new PostgreSQL and back out, every row kept'
     await appOld.close();
     await appNew.close();
   }
+
+  // Back into the node's own app.db, which still holds its state from before: only with --replace,
+  // and its registry pointer stays.
+  const pgAgain = await openAppPostgres(url);
+  try {
+    await pgAgain.db
+      .insertInto('accounts')
+      .values({ name: 'Gama', plan: 'Bronze', created_at: '2026-11-03T00:00:00.000Z' })
+      .execute();
+  } finally {
+    await pgAgain.close();
+  }
+  await refused(a, ['app-state', 'copy', '--from', url], /already holds app state: .*or give --replace/);
+  await ok(a, ['app-state', 'copy', '--from', url, '--replace']);
+  const storeBack = await openAppStore(a, url);
+  try {
+    assert.deepEqual(await dump(storeBack.local.db, storeBack.local.db), await dump(storeBack.db, storeBack.local.db));
+    assert.ok(
+      await storeBack.local.db.selectFrom('accounts').select('id').where('name', '=', 'Gama').executeTakeFirst(),
+    );
+  } finally {
+    await storeBack.close();
+  }
+  assert.match(await ok(a, ['status']), /active snapshot: m1 \(month 2026-03\)/);
 });
 
 test('app-state copy: a schema the two sides do not share, or no target, is refused', async () => {

@@ -10,6 +10,7 @@ import { dataDirOf, type GlobalArgs } from '../options.ts';
 interface CopyArgs extends GlobalArgs {
   to?: string;
   from?: string;
+  replace?: boolean;
 }
 
 function urlOption(value: unknown, flag: string): string {
@@ -34,6 +35,12 @@ const copy: CommandModule<GlobalArgs, CopyArgs> = {
         type: 'string',
         describe: "PostgreSQL to copy into this data dir's app.db (which must hold no accounts yet)",
       })
+      .option('replace', {
+        type: 'boolean',
+        default: false,
+        describe:
+          "discard the app state the target already holds instead of refusing (e.g. back out into a node's app.db that still has its state from before fleet mode; the registry pointer is kept)",
+      })
       .conflicts('to', 'from')
       .check((argv) => {
         if (argv.to === undefined && argv.from === undefined) throw new CliError('give --to <url> or --from <url>');
@@ -51,9 +58,10 @@ const copy: CommandModule<GlobalArgs, CopyArgs> = {
     const started = performance.now();
     let result;
     try {
-      result = await copyAppStateBetween(dataDir, url, toPostgres ? 'to-postgres' : 'from-postgres', (name, rows) =>
-        console.log(`  ${name.padEnd(20)} ${rows.toLocaleString('en-US').padStart(12)} rows`),
-      );
+      result = await copyAppStateBetween(dataDir, url, toPostgres ? 'to-postgres' : 'from-postgres', {
+        replace: argv.replace,
+        onTable: (name, rows) => console.log(`  ${name.padEnd(20)} ${rows.toLocaleString('en-US').padStart(12)} rows`),
+      });
     } catch (err) {
       if (err instanceof CopyRefused) throw new CliError(`${err.message}; nothing was copied`);
       const e = err as Error & { code?: string };
