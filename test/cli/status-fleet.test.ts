@@ -7,7 +7,7 @@ import { openAppPostgres } from '../../src/storage/app-postgres.ts';
 import { freshDatabaseUrl, tempDataDir } from '../helpers/app-backends.ts';
 import { runCli } from '../helpers/cli.ts';
 import { fixture } from '../server/fixtures.ts';
-import { publish, serve, sleep, writeSnapshot, type TestServer } from '../server/helpers.ts';
+import { killServe, publish, serve, sleep, spawnServe, writeSnapshot, type TestServer } from '../server/helpers.ts';
 
 const servers: TestServer[] = [];
 after(async () => {
@@ -112,4 +112,21 @@ test('a heartbeat that fails is logged once and the node keeps serving; status s
     /fleet database: postgres:\/\/nobody@\/nothing\?host=\/nonexistent-dir \(UNREACHABLE\)\n {2}cannot connect: /,
   );
   assert.match(out, /active snapshot: s2026-03/);
+});
+
+test('serve --workers 2 on PostgreSQL: one node, one row', async () => {
+  const url = await freshDatabaseUrl();
+  const dir = tempDataDir();
+  writeSnapshot(dir, 's1', fixture());
+  await publish(dir, 's1', '2026-03', fixture());
+  const proc = await spawnServe(dir, ['--workers', '2', '--database-url', url]);
+  try {
+    let out = '';
+    await until('the node in status', async () => /1 serving/.test((out = await status(dir, ['--database-url', url]))));
+    const rows = out.split('\n').filter((l) => l.includes(`:${dir} `));
+    assert.equal(rows.length, 1, out);
+    assert.match(rows[0], new RegExp(`:${new URL(proc.url).port}\\s+2026-03\\s`));
+  } finally {
+    await killServe(proc);
+  }
 });
