@@ -48,8 +48,13 @@ type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
 const anyDb = (db: Kysely<AppDatabase>) => db as unknown as AnyDb;
 
 async function tableColumns(db: Kysely<AppDatabase>): Promise<Map<string, string[]>> {
-  const tables = await db.introspection.getTables();
-  return new Map(tables.filter((t) => !t.isView).map((t) => [t.name, t.columns.map((c) => c.name)]));
+  const tables = (await db.introspection.getTables()).filter((t) => !t.isView);
+  // PostgreSQL (SQLite has no schemas): the app schema is the connection's; tables that other
+  // schemas of the same database hold (an extension's, another application's) are not app state.
+  const schema = tables.some((t) => t.schema !== undefined)
+    ? (await sql<{ s: string }>`SELECT current_schema() AS s`.execute(db)).rows[0].s
+    : undefined;
+  return new Map(tables.filter((t) => t.schema === schema).map((t) => [t.name, t.columns.map((c) => c.name)]));
 }
 
 /**

@@ -119,6 +119,14 @@ test('app-state copy: app.db into a new PostgreSQL and back out, every row kept'
   }
 
   const url = await freshDatabaseUrl();
+  // Another schema's tables in the same database are not app state (and do not stop the copy).
+  const setup = await openAppPostgres(url);
+  try {
+    await sql`CREATE SCHEMA audit`.execute(setup.db);
+    await sql`CREATE TABLE audit.log (id INTEGER PRIMARY KEY, what TEXT)`.execute(setup.db);
+  } finally {
+    await setup.close();
+  }
   const copied = await ok(a, ['app-state', 'copy', '--to', url]);
   assert.match(copied, /usage_daily\s+2,501 rows/);
   assert.match(copied, /login_attempts\s+1,350 rows/);
