@@ -9,6 +9,7 @@ import { MAX_FAILURES_PER_PAIR } from '../../src/domain/accounts/login-throttle.
 import { runCli } from '../helpers/cli.ts';
 import { WebClient } from '../server/web/client.ts';
 import { PASSWORD, seedAccount, startTestServer } from '../server/web/helpers.ts';
+import { sqliteStore } from '../helpers/sqlite-store.ts';
 
 const cli = (dataDir: string, args: string[], input = '') => runCli(['--data-dir', dataDir, ...args], input);
 
@@ -24,7 +25,8 @@ test('users set-password and users remove, while the server runs', async () => {
     const { account, user } = await seedAccount(s.app, 'Acme');
     await user('ana@acme.com.br', 'billing_admin');
     await user('bia@acme.com.br', 'member');
-    const token = createToken(s.app.sqlite, { accountId: account.id, name: 'prod', createdBy: 'cli' }).token;
+    const token = (await createToken(sqliteStore(s.app), { accountId: account.id, name: 'prod', createdBy: 'cli' }))
+      .token;
     const signedIn = async (email: string, password = PASSWORD) => {
       const c = new WebClient(s.url);
       assert.equal((await c.login(email, password)).status, 303, email);
@@ -89,7 +91,7 @@ test('users set-password and users remove, while the server runs', async () => {
     rm = await cli(s.dataDir, ['users', 'remove', '--email', 'ana@acme.com.br', '--force']);
     assert.equal(rm.code, 0, rm.err);
     assert.equal(await isSignedIn(anaAgain), false);
-    assert.deepEqual(listUsers(s.app.sqlite, account.id), []);
+    assert.deepEqual(await listUsers(sqliteStore(s.app), account.id), []);
     const auth = new ApiAccess(s.app.sqlite).authenticate(token);
     assert.ok(auth.ok, 'the API token made before still works');
   } finally {
