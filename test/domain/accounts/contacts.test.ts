@@ -79,6 +79,21 @@ forBackends('extra contacts', ({ open }) => {
     assert.deepEqual([p.before, p.after], [2500, 1251]);
   });
 
+  test('two replace loads at once: the set is one file or the other, never both merged', async () => {
+    const app = await open();
+    const file = (tag: string) =>
+      Array.from({ length: 300 }, (_, i) => ({
+        cnpj: '33683111000280',
+        contact: { tipo_contato: 'email', tipo_website: '', contato: `${tag}${i}@example.com.br` },
+      }));
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([storeContacts(app, file('a')), storeContacts(app, file('b'))]);
+      const tags = new Set((await storedContactsFor(app, '33683111000280')).map((c) => c.contato[0]));
+      assert.equal((await storedContactsFor(app, '33683111000280')).length, 300, `round ${round}`);
+      assert.equal(tags.size, 1, `round ${round}`);
+    }
+  });
+
   test('a bad line names its line number and changes nothing', async () => {
     const app = await open();
     const dir = app.dataDir;
