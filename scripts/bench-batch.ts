@@ -24,6 +24,7 @@ import { runImport } from '../importer/run.ts';
 import { dataPaths } from '../src/lib/config.ts';
 import { startServer } from '../src/server/server.ts';
 import { openAppDb } from '../src/storage/app-db.ts';
+import { openAppStore } from '../src/storage/app-store.ts';
 import { activeSnapshot } from '../src/storage/snapshots/records.ts';
 import { createIndexSql, createTableSql, establishments } from '../src/storage/snapshots/tables.ts';
 import { openSqlite } from '../src/storage/sqlite.ts';
@@ -102,10 +103,10 @@ async function batchInProcess(all: string[]): Promise<void> {
 }
 
 async function batchOverHttp(all: string[]): Promise<void> {
-  const app = await openAppDb(dataDir);
-  setPlan(app.sqlite, 'Bench', { monthlyQuota: 1_000_000_000, apiIncluded: true });
-  const acct = createAccount(app.sqlite, { name: `bench-${Date.now()}`, plan: 'Bench' });
-  const { token } = createToken(app.sqlite, { accountId: acct.id, name: 'bench', createdBy: 'cli' });
+  const app = await openAppStore(dataDir);
+  await setPlan(app, 'Bench', { monthlyQuota: 1_000_000_000, apiIncluded: true });
+  const acct = await createAccount(app, { name: `bench-${Date.now()}`, plan: 'Bench' });
+  const { token } = await createToken(app, { accountId: acct.id, name: 'bench', createdBy: 'cli' });
   await app.close();
   const lines: string[] = [];
   const server = await startServer({ dataDir, host: '127.0.0.1', port: 0, pollMs: 0, log: (l) => lines.push(l) });

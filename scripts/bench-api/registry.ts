@@ -66,15 +66,15 @@ export async function sampleCnpjs(dataDir: string, n: number): Promise<string[]>
 }
 
 export async function benchToken(dataDir: string): Promise<string> {
-  const { openAppDb } = await import('../../src/storage/app-db.ts');
+  const { openAppStore } = await import('../../src/storage/app-store.ts');
   const { setPlan } = await import('../../src/domain/accounts/plans.ts');
   const { createAccount } = await import('../../src/domain/accounts/accounts.ts');
   const { createToken } = await import('../../src/domain/accounts/tokens.ts');
-  const app = await openAppDb(dataDir);
+  const app = await openAppStore(dataDir);
   try {
-    setPlan(app.sqlite, 'Bench', { monthlyQuota: 1_000_000_000, apiIncluded: true });
-    const acct = createAccount(app.sqlite, { name: `bench-${Date.now()}`, plan: 'Bench' });
-    return createToken(app.sqlite, { accountId: acct.id, name: 'bench', createdBy: 'cli' }).token;
+    await setPlan(app, 'Bench', { monthlyQuota: 1_000_000_000, apiIncluded: true });
+    const acct = await createAccount(app, { name: `bench-${Date.now()}`, plan: 'Bench' });
+    return (await createToken(app, { accountId: acct.id, name: 'bench', createdBy: 'cli' })).token;
   } finally {
     await app.close();
   }

@@ -8,7 +8,10 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ApiAccess } from '../../src/domain/accounts/api-access.ts';
 import { verifyLogin } from '../../src/domain/accounts/users.ts';
-import { openAppDb } from '../../src/storage/app-db.ts';
+import { requireAccount } from '../../src/domain/accounts/accounts.ts';
+import { listTokens } from '../../src/domain/accounts/tokens.ts';
+import { openAppStore } from '../../src/storage/app-store.ts';
+import { forBackends, freshDatabaseUrl, tempDataDir } from '../helpers/app-backends.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -28,59 +31,56 @@ function fails(r: ReturnType<typeof cli>, re: RegExp) {
   assert.doesNotMatch(r.err, /\n\s+at /);
 }
 
-test('operator CLI: accounts, users, tokens, plans, contacts', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-cli-'));
-  try {
-    let r = cli(dir, ['accounts', 'create', '--name', 'Acme Ltda', '--plan', 'ouro']);
+forBackends('operator CLI', ({ backend }) => {
+  test('accounts, users, tokens, plans, contacts, each command a process of its own', async () => {
+    const dir = tempDataDir('cnpj-cli-');
+    // PostgreSQL: every invocation names the database, as each node of a fleet would.
+    const url = backend === 'postgres' ? await freshDatabaseUrl() : undefined;
+    const run = (args: string[], input = '') => cli(dir, url ? ['--database-url', url, ...args] : args, input);
+    let r = run(['accounts', 'create', '--name', 'Acme Ltda', '--plan', 'ouro']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /Acme Ltda.*Ouro/);
     fails(
-      cli(dir, ['accounts', 'create', '--name', 'ACME LTDA', '--plan', 'Ouro']),
+      run(['accounts', 'create', '--name', 'ACME LTDA', '--plan', 'Ouro']),
       /An account named "ACME LTDA" already exists/,
     );
-    fails(cli(dir, ['accounts', 'create', '--name', 'Beta', '--plan', 'Platina']), /Plan "Platina" does not exist/);
+    fails(run(['accounts', 'create', '--name', 'Beta', '--plan', 'Platina']), /Plan "Platina" does not exist/);
 
-    r = cli(
-      dir,
+    r = run(
       ['users', 'create', '--account', 'acme ltda', '--email', 'Ana@Acme.com.br', '--role', 'billing_admin'],
       'uma senha boa e longa\n',
     );
     assert.equal(r.code, 0, r.err);
     fails(
-      cli(
-        dir,
-        ['users', 'create', '--account', 'Acme Ltda', '--email', 'b@acme.com.br', '--role', 'member'],
-        'curta\n',
-      ),
+      run(['users', 'create', '--account', 'Acme Ltda', '--email', 'b@acme.com.br', '--role', 'member'], 'curta\n'),
       /at least 10 characters/,
     );
     fails(
-      cli(
-        dir,
+      run(
         ['users', 'create', '--account', 'Acme Ltda', '--email', 'b@acme.com.br', '--role', 'admin'],
         'uma senha boa e longa\n',
       ),
       /role/i,
     );
 
-    r = cli(dir, ['tokens', 'create', '--account', 'Acme Ltda', '--name', 'produção', '--expires', '30d']);
+    r = run(['tokens', 'create', '--account', 'Acme Ltda', '--name', 'produção', '--expires', '30d']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^cnpj_[0-9A-Za-z]{39}\n$/); // the token alone
     const token = r.out.trim();
-    r = cli(dir, ['tokens', 'create', '--account', 'Acme Ltda', '--name', 'ci', '--json']);
+    r = run(['tokens', 'create', '--account', 'Acme Ltda', '--name', 'ci', '--json']);
     const created = JSON.parse(r.out) as { id: number; token: string };
     assert.deepEqual(Object.keys(created), ['id', 'token']);
     fails(
-      cli(dir, ['tokens', 'create', '--account', 'Acme Ltda', '--name', 'x', '--expires', '2001-01-01']),
+      run(['tokens', 'create', '--account', 'Acme Ltda', '--name', 'x', '--expires', '2001-01-01']),
       /expiry date 2001-01-01 is in the past/,
     );
-    fails(cli(dir, ['tokens', 'create', '--account', 'Nobody', '--name', 'x']), /Account "Nobody" does not exist/);
+    fails(run(['tokens', 'create', '--account', 'Nobody', '--name', 'x']), /Account "Nobody" does not exist/);
 
-    r = cli(dir, ['tokens', 'deactivate', String(created.id)]);
+    r = run(['tokens', 'deactivate', String(created.id)]);
     assert.equal(r.code, 0, r.err);
-    fails(cli(dir, ['tokens', 'deactivate', 'abc']), /positive integer/);
-    fails(cli(dir, ['tokens', 'activate', '999']), /Token 999 does not exist/);
-    r = cli(dir, ['tokens', 'list', '--account', 'Acme Ltda', '--json']);
+    fails(run(['tokens', 'deactivate', 'abc']), /positive integer/);
+    fails(run(['tokens', 'activate', '999']), /Token 999 does not exist/);
+    r = run(['tokens', 'list', '--account', 'Acme Ltda', '--json']);
     const list = JSON.parse(r.out) as { id: number; name: string; state: string; displayPrefix: string }[];
     assert.deepEqual(
       list.map((t) => [t.name, t.state]),
@@ -92,48 +92,56 @@ test('operator CLI: accounts, users, tokens, plans, contacts', async () => {
     assert.equal(list[0].displayPrefix, token.slice(0, 9));
     assert.ok(!r.out.includes(token), 'the secret is never listed');
 
-    r = cli(dir, ['plans', 'set', 'Ouro', '--quota', '7', '--api', 'no']);
+    r = run(['plans', 'set', 'Ouro', '--quota', '7', '--api', 'no']);
     assert.equal(r.code, 0, r.err);
-    r = cli(dir, ['plans', 'list']);
+    r = run(['plans', 'list']);
     assert.match(r.out, /Ouro\s+7\s+no/);
-    fails(cli(dir, ['plans', 'set', 'Ouro', '--api', 'maybe']), /--api must be yes or no/);
+    fails(run(['plans', 'set', 'Ouro', '--api', 'maybe']), /--api must be yes or no/);
 
     const csv = path.join(dir, 'c.csv');
     fs.writeFileSync(csv, '33683111000280,website,site,https://x.com.br\n');
-    assert.equal(cli(dir, ['contacts', 'load', csv]).code, 0);
+    assert.equal(run(['contacts', 'load', csv]).code, 0);
     fs.writeFileSync(csv, '33683111000280,website,site,https://x.com.br\n1234,email,,a@b.c\n');
-    fails(cli(dir, ['contacts', 'load', csv]), /Line 2 .*invalid CNPJ/);
+    fails(run(['contacts', 'load', csv]), /Line 2 .*invalid CNPJ/);
 
-    r = cli(dir, ['accounts', 'suspend', 'Acme Ltda']);
+    r = run(['accounts', 'suspend', 'Acme Ltda']);
     assert.match(r.out, /2 token\(s\) invalidated/);
-    fails(cli(dir, ['tokens', 'activate', String(created.id)]), /invalidated by the account's suspension/);
-    r = cli(dir, ['accounts', 'list']);
+    fails(run(['tokens', 'activate', String(created.id)]), /invalidated by the account's suspension/);
+    r = run(['accounts', 'list']);
     assert.match(r.out, /Acme Ltda\s+Ouro\s+suspended\s+0\/7/);
-    assert.equal(cli(dir, ['accounts', 'reactivate', 'Acme Ltda']).code, 0);
+    assert.equal(run(['accounts', 'reactivate', 'Acme Ltda']).code, 0);
 
-    fails(cli(dir, ['tokens']), /subcommand/);
-    fails(cli(dir, ['tokens', 'list']), /Missing required argument: account/);
+    fails(run(['tokens']), /subcommand/);
+    fails(run(['tokens', 'list']), /Missing required argument: account/);
     for (const args of [
       ['users', 'create'],
       ['tokens', 'create'],
     ]) {
-      r = cli(dir, [...args, '--help']);
+      r = run([...args, '--help']);
       assert.equal(r.code, 0);
       assert.match(r.out, /--data-dir/);
     }
 
     // What the CLI wrote is what the API and the web app read.
-    const app = await openAppDb(dir);
+    const app = await openAppStore(dir, url);
     try {
-      const auth = new ApiAccess(app.sqlite).authenticate(token);
-      assert.equal(auth.ok ? 'ok' : auth.error, 'account_suspended');
-      assert.ok(await verifyLogin(app.sqlite, 'ana@acme.com.br', 'uma senha boa e longa'));
+      assert.ok(await verifyLogin(app, 'ana@acme.com.br', 'uma senha boa e longa'));
+      const acme = await requireAccount(app, 'acme ltda');
+      assert.deepEqual(
+        (await listTokens(app, acme.id)).map((t) => t.state),
+        ['invalidated', 'invalidated'],
+      );
+      if (backend === 'sqlite') {
+        const auth = new ApiAccess(app.local.sqlite).authenticate(token);
+        assert.equal(auth.ok ? 'ok' : auth.error, 'account_suspended');
+      } else {
+        // Nothing went to the node's own app.db.
+        assert.equal(app.local.sqlite.prepare('SELECT count(*) FROM accounts').pluck().get(), 0);
+      }
     } finally {
       await app.close();
     }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('operator text is English, also on a machine with a Portuguese locale', () => {

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { getPlan } from '../../src/domain/accounts/plans.ts';
 import { openAppDb } from '../../src/storage/app-db.ts';
+import { sqliteStore } from '../helpers/sqlite-store.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -54,7 +55,7 @@ test('plans set --watchlist-limit, plans list shows it, bad values refused', asy
 
     const app = await openAppDb(dir);
     try {
-      assert.equal(getPlan(app.sqlite, 'Bronze')!.watchlistLimit, 250);
+      assert.equal((await getPlan(sqliteStore(app), 'Bronze'))!.watchlistLimit, 250);
     } finally {
       await app.close();
     }

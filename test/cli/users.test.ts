@@ -9,6 +9,9 @@ import { MAX_FAILURES_PER_PAIR } from '../../src/domain/accounts/login-throttle.
 import { runCli } from '../helpers/cli.ts';
 import { WebClient } from '../server/web/client.ts';
 import { PASSWORD, seedAccount, startTestServer } from '../server/web/helpers.ts';
+import { sqliteStore } from '../helpers/sqlite-store.ts';
+import { freshDatabaseUrl, tempDataDir } from '../helpers/app-backends.ts';
+import { startServer } from '../../src/server/server.ts';
 
 const cli = (dataDir: string, args: string[], input = '') => runCli(['--data-dir', dataDir, ...args], input);
 
@@ -24,7 +27,8 @@ test('users set-password and users remove, while the server runs', async () => {
     const { account, user } = await seedAccount(s.app, 'Acme');
     await user('ana@acme.com.br', 'billing_admin');
     await user('bia@acme.com.br', 'member');
-    const token = createToken(s.app.sqlite, { accountId: account.id, name: 'prod', createdBy: 'cli' }).token;
+    const token = (await createToken(sqliteStore(s.app), { accountId: account.id, name: 'prod', createdBy: 'cli' }))
+      .token;
     const signedIn = async (email: string, password = PASSWORD) => {
       const c = new WebClient(s.url);
       assert.equal((await c.login(email, password)).status, 303, email);
@@ -89,10 +93,69 @@ test('users set-password and users remove, while the server runs', async () => {
     rm = await cli(s.dataDir, ['users', 'remove', '--email', 'ana@acme.com.br', '--force']);
     assert.equal(rm.code, 0, rm.err);
     assert.equal(await isSignedIn(anaAgain), false);
-    assert.deepEqual(listUsers(s.app.sqlite, account.id), []);
+    assert.deepEqual(await listUsers(sqliteStore(s.app), account.id), []);
     const auth = new ApiAccess(s.app.sqlite).authenticate(token);
     assert.ok(auth.ok, 'the API token made before still works');
   } finally {
     await s.close();
+  }
+});
+
+test('fleet: the CLI on one node manages the users, tokens and plans a server on another node serves (PostgreSQL)', async () => {
+  const url = await freshDatabaseUrl();
+  // Each node has its own data dir; the app state is the shared database.
+  const server = await startServer({
+    dataDir: tempDataDir(),
+    host: '127.0.0.1',
+    port: 0,
+    log: () => {},
+    databaseUrl: url,
+  });
+  const cliDir = tempDataDir();
+  const pgCli = (args: string[], input = '') => runCli(['--data-dir', cliDir, '--database-url', url, ...args], input);
+  try {
+    let r = await pgCli(['accounts', 'create', '--name', 'Acme', '--plan', 'Ouro']);
+    assert.equal(r.code, 0, r.err);
+    for (const [email, role] of [
+      ['ana@acme.com.br', 'billing_admin'],
+      ['bia@acme.com.br', 'member'],
+    ]) {
+      r = await pgCli(['users', 'create', '--account', 'acme', '--email', email, '--role', role], `${PASSWORD}\n`);
+      assert.equal(r.code, 0, r.err);
+    }
+    r = await pgCli(['users', 'list', '--account', 'ACME', '--json']);
+    assert.deepEqual(
+      (JSON.parse(r.out) as { email: string; role: string }[]).map((u) => [u.email, u.role]),
+      [
+        ['ana@acme.com.br', 'billing_admin'],
+        ['bia@acme.com.br', 'member'],
+      ],
+    );
+    const ana = new WebClient(server.url);
+    assert.equal((await ana.login('ana@acme.com.br', PASSWORD)).status, 303);
+    assert.equal((await ana.get('/api-de-cnpj')).status, 200);
+
+    r = await pgCli(['users', 'set-password', '--email', 'ana@acme.com.br'], 'a new long password\n');
+    assert.match(r.out, /1 web session\(s\) ended/);
+    assert.notEqual((await ana.get('/api-de-cnpj')).status, 200, 'the session ended on the server too');
+    fails(await pgCli(['users', 'remove', '--email', 'ana@acme.com.br']), /last billing_admin of account "Acme"/);
+    assert.equal((await pgCli(['users', 'remove', '--email', 'bia@acme.com.br'])).code, 0);
+
+    r = await pgCli(['tokens', 'create', '--account', 'Acme', '--name', 'prod', '--json']);
+    const { id } = JSON.parse(r.out) as { id: number };
+    r = await pgCli(['tokens', 'list', '--account', 'Acme', '--json']);
+    assert.deepEqual(
+      (JSON.parse(r.out) as { id: number; state: string }[]).map((t) => [t.id, t.state]),
+      [[id, 'active']],
+    );
+    assert.equal((await pgCli(['plans', 'set', 'Ouro', '--quota', '7'])).code, 0);
+    assert.match((await pgCli(['plans', 'list'])).out, /Ouro\s+7\s+yes/);
+    assert.match((await pgCli(['accounts', 'list'])).out, /Acme\s+Ouro\s+active\s+0\/7/);
+    // The signed-in page shows the shared state: the new password works on the server.
+    const again = new WebClient(server.url);
+    assert.equal((await again.login('ana@acme.com.br', 'a new long password')).status, 303);
+    assert.match(await (await again.get('/api-de-cnpj/tokens')).text(), /prod/);
+  } finally {
+    await server.close();
   }
 });

@@ -13,6 +13,7 @@ import { createToken } from '../../src/domain/accounts/tokens.ts';
 import { storeContacts } from '../../src/domain/accounts/contacts.ts';
 import { dataPaths } from '../../src/lib/config.ts';
 import { openAppDb } from '../../src/storage/app-db.ts';
+import { openAppStore, type AppStore } from '../../src/storage/app-store.ts';
 import { recordPublished } from '../../src/storage/snapshots/records.ts';
 import { openSqlite, type Sqlite } from '../../src/storage/sqlite.ts';
 import {
@@ -38,6 +39,7 @@ import {
   type TableDef,
 } from '../../src/storage/snapshots/tables.ts';
 import { startServer, type ServerOptions, type StartedServer } from '../../src/server/server.ts';
+import { sqliteStore } from '../helpers/sqlite-store.ts';
 
 export interface SnapshotData {
   establishments: EstablishmentRow[];
@@ -149,15 +151,28 @@ export async function makeAccount(
     let plan = opts.plan ?? 'Ouro';
     if (opts.quota !== undefined || opts.apiIncluded !== undefined) {
       plan = `Plano ${name}`;
-      setPlan(app.sqlite, plan, { monthlyQuota: opts.quota ?? 1000, apiIncluded: opts.apiIncluded ?? true });
+      await setPlan(sqliteStore(app), plan, {
+        monthlyQuota: opts.quota ?? 1000,
+        apiIncluded: opts.apiIncluded ?? true,
+      });
     }
-    const account = createAccount(app.sqlite, { name, plan });
-    const t = createToken(
-      app.sqlite,
+    const account = await createAccount(sqliteStore(app), { name, plan });
+    const t = await createToken(
+      sqliteStore(app),
       { accountId: account.id, name: 'teste', createdBy: 'cli', expires: opts.expires },
       opts.now,
     );
     return { accountId: account.id, tokenId: t.id, token: t.token };
+  } finally {
+    await app.close();
+  }
+}
+
+/** `fn` on the data dir's app state as the accounts domain takes it (app.db). */
+export async function withAppStore<T>(dataDir: string, fn: (app: AppStore) => T | Promise<T>): Promise<T> {
+  const app = await openAppStore(dataDir);
+  try {
+    return await fn(app);
   } finally {
     await app.close();
   }
@@ -176,9 +191,9 @@ export async function loadContacts(
   dataDir: string,
   rows: { cnpj: string; tipo_contato: string; tipo_website: string; contato: string }[],
 ) {
-  await withAppDb(dataDir, (sqlite) =>
+  await withAppStore(dataDir, (app) =>
     storeContacts(
-      sqlite,
+      app,
       rows.map(({ cnpj, ...contact }) => ({ cnpj, contact })),
       'replace',
     ),

@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setPlan } from '../../src/domain/accounts/plans.ts';
 import { makeCnpj } from '../../src/domain/cnpj.ts';
-import { killServe, makeAccount, spawnServe, tempDataDir, withAppDb } from './helpers.ts';
+import { killServe, makeAccount, spawnServe, tempDataDir, withAppDb, withAppStore } from './helpers.ts';
 
 test('a server SIGKILLed mid-way loses no answered watchlist change', async () => {
   const dataDir = tempDataDir();
   const a = await makeAccount(dataDir, 'Crash', { quota: 1_000_000 });
-  await withAppDb(dataDir, (db) => setPlan(db, 'Plano Crash', { watchlistLimit: 100_000 }));
+  await withAppStore(dataDir, (db) => setPlan(db, 'Plano Crash', { watchlistLimit: 100_000 }));
   const server = await spawnServe(dataDir);
   const added = new Set<string>();
   const removed = new Set<string>();

@@ -28,8 +28,8 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
       .option('name', { type: 'string', demandOption: true, describe: 'account name (unique, case-insensitive)' })
       .option('plan', { type: 'string', demandOption: true, describe: 'plan name (see `plans list`)' }),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
-      const a = createAccount(sqlite, { name: argv.name, plan: argv.plan });
+    withApp(argv, async (app) => {
+      const a = await createAccount(app, { name: argv.name, plan: argv.plan });
       console.log(`account "${a.name}" created (id ${a.id}, plan ${a.plan})`);
     }),
 };
@@ -39,8 +39,8 @@ const suspend: CommandModule<GlobalArgs, NameArgs> = {
   describe: 'suspend an account (non-payment): every token of it is invalidated for good',
   builder: (y) => y.positional('name', { type: 'string', demandOption: true, describe: 'account name' }),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
-      const { account, invalidatedTokens } = suspendAccount(sqlite, argv.name);
+    withApp(argv, async (app) => {
+      const { account, invalidatedTokens } = await suspendAccount(app, argv.name);
       console.log(`account "${account.name}" suspended; ${invalidatedTokens} token(s) invalidated`);
     }),
 };
@@ -50,8 +50,8 @@ const reactivate: CommandModule<GlobalArgs, NameArgs> = {
   describe: 'make a suspended account active again (its old tokens stay invalidated; create new ones)',
   builder: (y) => y.positional('name', { type: 'string', demandOption: true, describe: 'account name' }),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
-      const a = reactivateAccount(sqlite, argv.name);
+    withApp(argv, async (app) => {
+      const a = await reactivateAccount(app, argv.name);
       console.log(`account "${a.name}" is active again; create new tokens for it (the old ones stay invalidated)`);
     }),
 };
@@ -64,8 +64,8 @@ const setPlan: CommandModule<GlobalArgs, CreateArgs> = {
       .positional('name', { type: 'string', demandOption: true, describe: 'account name' })
       .option('plan', { type: 'string', demandOption: true, describe: 'plan name' }),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
-      const a = changeAccountPlan(sqlite, argv.name, argv.plan);
+    withApp(argv, async (app) => {
+      const a = await changeAccountPlan(app, argv.name, argv.plan);
       console.log(`account "${a.name}" is now on plan ${a.plan}`);
     }),
 };
@@ -75,8 +75,9 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
   describe: "list accounts with their plan, status and this month's usage",
   builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
-      const rows = listAccounts(sqlite).map((a) => ({ ...a, usage: currentUsage(sqlite, a.id) }));
+    withApp(argv, async (app) => {
+      const rows = [];
+      for (const a of await listAccounts(app)) rows.push({ ...a, usage: await currentUsage(app, a.id) });
       if (argv.json) return void console.log(JSON.stringify(rows, null, 2));
       if (!rows.length)
         return void console.log('no accounts yet (create one with `cnpj-api accounts create --name N --plan P`)');

@@ -25,10 +25,10 @@ const load: CommandModule<GlobalArgs, LoadArgs> = {
         describe: 'replace: the file becomes the whole set; per-cnpj: only the CNPJs in the file are replaced',
       }),
   handler: (argv) =>
-    withApp(argv, async ({ local: { sqlite } }) => {
+    withApp(argv, async (app) => {
       if (argv.mode !== 'replace' && argv.mode !== 'per-cnpj')
         throw new CliError(`--mode must be replace or per-cnpj, not "${argv.mode}".`);
-      const r = await loadContactsFile(sqlite, argv.file, argv.mode as ContactsLoadMode);
+      const r = await loadContactsFile(app, argv.file, argv.mode as ContactsLoadMode);
       console.log(
         `loaded ${r.rows} contact(s) for ${r.cnpjs} CNPJ(s) (${r.mode})` +
           (r.duplicatesSkipped ? `, ${r.duplicatesSkipped} duplicate line(s) skipped` : '') +

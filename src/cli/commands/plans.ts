@@ -19,8 +19,8 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
   describe: 'list plans with their monthly quota, whether the API is included and the watchlist limit',
   builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
-      const plans = listPlans(sqlite);
+    withApp(argv, async (app) => {
+      const plans = await listPlans(app);
       if (argv.json) return void console.log(JSON.stringify(plans, null, 2));
       printTable(
         ['PLAN', 'CALLS/MONTH', 'API', 'WATCHLIST'],
@@ -46,12 +46,12 @@ const set: CommandModule<GlobalArgs, SetArgs> = {
         ),
       ),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
+    withApp(argv, async (app) => {
       if (argv.quota === undefined && argv.api === undefined && argv.watchlistLimit === undefined)
         throw new CliError('Nothing to change: give --quota, --api and/or --watchlist-limit.');
       if (argv.api !== undefined && argv.api !== 'yes' && argv.api !== 'no')
         throw new CliError(`--api must be yes or no, not "${argv.api}".`);
-      const p = setPlan(sqlite, argv.name, {
+      const p = await setPlan(app, argv.name, {
         monthlyQuota: argv.quota,
         apiIncluded: argv.api === undefined ? undefined : argv.api === 'yes',
         watchlistLimit: argv.watchlistLimit,

@@ -7,13 +7,13 @@ import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { createAccount, getAccountByName } from '../../domain/accounts/accounts.ts';
 import { createToken } from '../../domain/accounts/tokens.ts';
-import { createUser } from '../../domain/accounts/users.ts';
+import { createUser, getUserByEmail } from '../../domain/accounts/users.ts';
 import { addWatched } from '../../domain/watchlist/add.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, dataPaths } from '../../lib/config.ts';
 import { addMonths } from '../../lib/month.ts';
 import { openAppDb } from '../../storage/app-db.ts';
+import type { AppStore } from '../../storage/app-store.ts';
 import { activeSnapshot } from '../../storage/snapshots/records.ts';
-import type { Sqlite } from '../../storage/sqlite.ts';
 import { CliError } from '../errors.ts';
 import { assertCanListen, listenError } from '../listen.ts';
 import {
@@ -96,7 +96,9 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
         });
         fs.rmSync(path.join(dataDir, 'synthetic'), { recursive: true, force: true });
         console.log(`Imported synthetic snapshot ${s.snapshotId} in ${s.stats.seconds.toFixed(1)} s.`);
-        const created = await createDemo(app.sqlite, demoPassword(app.sqlite));
+        // `start` serves the embedded app.db (no --database-url): its demo goes there.
+        const store: AppStore = { backend: 'sqlite', db: app.db };
+        const created = await createDemo(store, await demoPassword(store));
         // A few CNPJs that changed this month on the demo's watchlist: Monitoramento shows them.
         const changed = Object.values(manifest.changes ?? {})
           .flatMap((c) => c.examples.slice(0, 1))
@@ -139,18 +141,18 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
 };
 
 /** A fresh random password for the demo login, or null when the demo user already exists. */
-function demoPassword(sqlite: Sqlite): string | null {
-  const exists = sqlite.prepare('SELECT 1 FROM users WHERE email = ?').get(DEMO_EMAIL);
+async function demoPassword(app: AppStore): Promise<string | null> {
+  const exists = await getUserByEmail(app, DEMO_EMAIL);
   return exists ? null : crypto.randomBytes(9).toString('base64url');
 }
 
 async function createDemo(
-  sqlite: Sqlite,
+  app: AppStore,
   password: string | null,
 ): Promise<{ token: string; password: string | null; accountId: number }> {
   const account =
-    getAccountByName(sqlite, DEMO_ACCOUNT) ?? createAccount(sqlite, { name: DEMO_ACCOUNT, plan: 'Diamante' });
-  if (password) await createUser(sqlite, { accountId: account.id, email: DEMO_EMAIL, password, role: 'billing_admin' });
-  const { token } = createToken(sqlite, { accountId: account.id, name: 'demo', createdBy: 'cli' });
+    (await getAccountByName(app, DEMO_ACCOUNT)) ?? (await createAccount(app, { name: DEMO_ACCOUNT, plan: 'Diamante' }));
+  if (password) await createUser(app, { accountId: account.id, email: DEMO_EMAIL, password, role: 'billing_admin' });
+  const { token } = await createToken(app, { accountId: account.id, name: 'demo', createdBy: 'cli' });
   return { token, password, accountId: account.id };
 }

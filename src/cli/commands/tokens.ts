@@ -32,9 +32,9 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
       })
       .option('json', { type: 'boolean', default: false, describe: 'print {"id","token"} as JSON' }),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
-      const account = requireAccount(sqlite, argv.account);
-      const { id, token } = createToken(sqlite, {
+    withApp(argv, async (app) => {
+      const account = await requireAccount(app, argv.account);
+      const { id, token } = await createToken(app, {
         accountId: account.id,
         name: argv.name,
         expires: argv.expires,
@@ -53,8 +53,8 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
       .option('account', { type: 'string', demandOption: true, describe: 'account name' })
       .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
-      const tokens = listTokens(sqlite, requireAccount(sqlite, argv.account).id);
+    withApp(argv, async (app) => {
+      const tokens = await listTokens(app, (await requireAccount(app, argv.account)).id);
       if (argv.json) return void console.log(JSON.stringify(tokens, null, 2));
       if (!tokens.length) return void console.log('no tokens');
       printTable(
@@ -78,8 +78,8 @@ const activate: CommandModule<GlobalArgs, IdArgs> = {
   describe: 'accept a deactivated token again (not possible for tokens invalidated by a suspension)',
   builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'token id (see `tokens list`)' }),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
-      const t = activateToken(sqlite, idArg(argv.id, 'Token ID'));
+    withApp(argv, async (app) => {
+      const t = await activateToken(app, idArg(argv.id, 'Token ID'));
       console.log(`token ${t.id} (${t.name}) is ${t.state === 'active' ? 'active' : `enabled but ${t.state}`}`);
     }),
 };
@@ -89,8 +89,8 @@ const deactivate: CommandModule<GlobalArgs, IdArgs> = {
   describe: 'refuse a token from the next request on (other tokens are unaffected)',
   builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'token id (see `tokens list`)' }),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
-      const t = deactivateToken(sqlite, idArg(argv.id, 'Token ID'));
+    withApp(argv, async (app) => {
+      const t = await deactivateToken(app, idArg(argv.id, 'Token ID'));
       console.log(`token ${t.id} (${t.name}) deactivated`);
     }),
 };

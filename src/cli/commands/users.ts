@@ -53,14 +53,14 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
       })
       .example('echo "$PASSWORD" | $0 users create --account Acme --email ana@acme.com.br --role billing_admin', ''),
   handler: (argv) =>
-    withApp(argv, async ({ local: { sqlite } }) => {
+    withApp(argv, async (app) => {
       // Validated here rather than with yargs choices, whose error spans several lines.
       if (!(USER_ROLES as readonly string[]).includes(argv.role))
         throw new CliError(`--role must be ${USER_ROLES.join(' or ')}, not "${argv.role}".`);
       // Validate what we can before asking for the password.
-      const account = requireAccount(sqlite, argv.account);
+      const account = await requireAccount(app, argv.account);
       const password = await readPassword();
-      const u = await createUser(sqlite, {
+      const u = await createUser(app, {
         accountId: account.id,
         email: argv.email,
         password,
@@ -79,11 +79,11 @@ const setPassword: CommandModule<GlobalArgs, EmailArgs> = {
       .option('email', { type: 'string', demandOption: true, describe: 'login e-mail of the user' })
       .example('echo "$PASSWORD" | $0 users set-password --email ana@acme.com.br', ''),
   handler: (argv) =>
-    withApp(argv, async ({ local: { sqlite } }) => {
-      const user = requireUserByEmail(sqlite, argv.email);
+    withApp(argv, async (app) => {
+      const user = await requireUserByEmail(app, argv.email);
       const password = await readPassword();
-      const ended = await setUserPassword(sqlite, user.id, password);
-      forgetLoginFailures(sqlite, user.email);
+      const ended = await setUserPassword(app, user.id, password);
+      await forgetLoginFailures(app, user.email);
       console.log(
         `password of ${user.email} changed; ${ended} web session(s) ended, failed logins for the e-mail forgotten`,
       );
@@ -100,9 +100,9 @@ const remove: CommandModule<GlobalArgs, EmailArgs> = {
       describe: 'remove even the last billing_admin of the account',
     }),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
+    withApp(argv, async (app) => {
       try {
-        const { user, sessionsEnded } = removeUser(sqlite, argv.email, { force: argv.force });
+        const { user, sessionsEnded } = await removeUser(app, argv.email, { force: argv.force });
         console.log(
           `user ${user.email} removed (${sessionsEnded} web session(s) ended); the account's API tokens are unaffected`,
         );
@@ -123,8 +123,8 @@ const list: CommandModule<GlobalArgs, ListArgs> = {
       .option('account', { type: 'string', demandOption: true, describe: 'account name' })
       .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
   handler: (argv) =>
-    withApp(argv, ({ local: { sqlite } }) => {
-      const users = listUsers(sqlite, requireAccount(sqlite, argv.account).id);
+    withApp(argv, async (app) => {
+      const users = await listUsers(app, (await requireAccount(app, argv.account)).id);
       if (argv.json) return void console.log(JSON.stringify(users, null, 2));
       printTable(
         ['ID', 'EMAIL', 'ROLE', 'CREATED'],

@@ -1,11 +1,18 @@
 // Customer accounts: one plan each, status active or suspended. Suspension (non-payment)
 // invalidates every token of the account for good; reactivation does not revive them.
-import type { Sqlite } from '../../storage/sqlite.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
 import { AccountsError, rethrowUnique } from './errors.ts';
+import { nocase, nocaseValue } from './nocase.ts';
 import { requirePlan } from './plans.ts';
 import { systemClock, type Clock } from './time.ts';
 
 export type AccountStatus = 'active' | 'suspended';
+
+/**
+ * lockFor() key of an account's decisions that read then write (its status against a new token,
+ * its last billing administrator): with the account's id, one such transaction at a time.
+ */
+export const ACCOUNT_LOCK = 'account';
 
 export interface Account {
   id: number;
@@ -42,85 +49,102 @@ function cleanName(name: string): string {
   return n;
 }
 
-export function createAccount(
-  sqlite: Sqlite,
+export async function createAccount(
+  app: AppStore,
   input: { name: string; plan: string },
   now: Clock = systemClock,
-): Account {
+): Promise<Account> {
   const name = cleanName(input.name);
-  const plan = requirePlan(sqlite, input.plan);
+  const plan = await requirePlan(app, input.plan);
   try {
-    const { id } = sqlite
-      .prepare("INSERT INTO accounts (name, plan, status, created_at) VALUES (?, ?, 'active', ?) RETURNING id")
-      .get(name, plan.name, now().toISOString()) as { id: number };
-    return getAccount(sqlite, id)!;
+    const r = await app.db
+      .insertInto('accounts')
+      .values({ name, plan: plan.name, status: 'active', created_at: now().toISOString() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return fromRow(r);
   } catch (err) {
     rethrowUnique(err, `An account named "${name}" already exists.`);
   }
 }
 
-export function getAccount(sqlite: Sqlite, id: number): Account | null {
-  const r = sqlite.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+export async function getAccount(app: AppStore, id: number): Promise<Account | null> {
+  const r = await app.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
   return r ? fromRow(r) : null;
 }
 
 /** Case-insensitive lookup by name. */
-export function getAccountByName(sqlite: Sqlite, name: string): Account | null {
-  const r = sqlite.prepare('SELECT * FROM accounts WHERE name = ?').get(String(name ?? '').trim()) as
-    AccountRow | undefined;
+export async function getAccountByName(app: AppStore, name: string): Promise<Account | null> {
+  const r = await app.db
+    .selectFrom('accounts')
+    .selectAll()
+    .where(nocase(app, 'name'), '=', nocaseValue(app, String(name ?? '').trim()))
+    .executeTakeFirst();
   return r ? fromRow(r) : null;
 }
 
-export function requireAccount(sqlite: Sqlite, name: string): Account {
-  const a = getAccountByName(sqlite, name);
+export async function requireAccount(app: AppStore, name: string): Promise<Account> {
+  const a = await getAccountByName(app, name);
   if (!a) throw new AccountsError('not_found', `Account "${name}" does not exist.`);
   return a;
 }
 
-export function listAccounts(sqlite: Sqlite): Account[] {
-  return (sqlite.prepare('SELECT * FROM accounts ORDER BY name').all() as AccountRow[]).map(fromRow);
+export async function listAccounts(app: AppStore): Promise<Account[]> {
+  return (await app.db.selectFrom('accounts').selectAll().orderBy(nocase(app, 'name')).execute()).map(fromRow);
 }
 
-export function changeAccountPlan(sqlite: Sqlite, name: string, planName: string): Account {
-  const account = requireAccount(sqlite, name);
-  const plan = requirePlan(sqlite, planName);
-  sqlite.prepare('UPDATE accounts SET plan = ? WHERE id = ?').run(plan.name, account.id);
-  return getAccount(sqlite, account.id)!;
+export async function changeAccountPlan(app: AppStore, name: string, planName: string): Promise<Account> {
+  const account = await requireAccount(app, name);
+  const plan = await requirePlan(app, planName);
+  await app.db.updateTable('accounts').set({ plan: plan.name }).where('id', '=', account.id).execute();
+  return (await getAccount(app, account.id))!;
 }
 
 /**
  * Suspends the account and invalidates all its tokens in the same transaction, so no request
- * can slip through between the two. Returns how many tokens were invalidated now.
+ * can slip through between the two. Returns how many tokens were invalidated now. Holds the
+ * account's lock, as token creation does: no token created on another node meanwhile escapes.
  */
-export function suspendAccount(
-  sqlite: Sqlite,
+export async function suspendAccount(
+  app: AppStore,
   name: string,
   now: Clock = systemClock,
-): { account: Account; invalidatedTokens: number } {
-  return sqlite
-    .transaction(() => {
-      const account = requireAccount(sqlite, name);
-      if (account.status === 'suspended')
-        throw new AccountsError('invalid_state', `Account "${account.name}" is already suspended.`);
-      const at = now().toISOString();
-      sqlite.prepare("UPDATE accounts SET status = 'suspended', suspended_at = ? WHERE id = ?").run(at, account.id);
-      const { changes } = sqlite
-        .prepare('UPDATE api_tokens SET invalidated_at = ? WHERE account_id = ? AND invalidated_at IS NULL')
-        .run(at, account.id);
-      return { account: getAccount(sqlite, account.id)!, invalidatedTokens: changes };
-    })
-    .immediate();
+): Promise<{ account: Account; invalidatedTokens: number }> {
+  return writeTransaction(app, async (tx) => {
+    const found = await requireAccount(tx, name);
+    await lockFor(tx, ACCOUNT_LOCK, found.id);
+    const account = (await getAccount(tx, found.id))!;
+    if (account.status === 'suspended')
+      throw new AccountsError('invalid_state', `Account "${account.name}" is already suspended.`);
+    const at = now().toISOString();
+    await tx.db
+      .updateTable('accounts')
+      .set({ status: 'suspended', suspended_at: at })
+      .where('id', '=', account.id)
+      .execute();
+    const r = await tx.db
+      .updateTable('api_tokens')
+      .set({ invalidated_at: at })
+      .where('account_id', '=', account.id)
+      .where('invalidated_at', 'is', null)
+      .executeTakeFirst();
+    return { account: (await getAccount(tx, account.id))!, invalidatedTokens: Number(r.numUpdatedRows) };
+  });
 }
 
 /** Active again; the tokens invalidated by the suspension stay invalidated (new ones must be made). */
-export function reactivateAccount(sqlite: Sqlite, name: string): Account {
-  return sqlite
-    .transaction(() => {
-      const account = requireAccount(sqlite, name);
-      if (account.status === 'active')
-        throw new AccountsError('invalid_state', `Account "${account.name}" is not suspended.`);
-      sqlite.prepare("UPDATE accounts SET status = 'active', suspended_at = NULL WHERE id = ?").run(account.id);
-      return getAccount(sqlite, account.id)!;
-    })
-    .immediate();
+export async function reactivateAccount(app: AppStore, name: string): Promise<Account> {
+  return writeTransaction(app, async (tx) => {
+    const found = await requireAccount(tx, name);
+    await lockFor(tx, ACCOUNT_LOCK, found.id);
+    const account = (await getAccount(tx, found.id))!;
+    if (account.status === 'active')
+      throw new AccountsError('invalid_state', `Account "${account.name}" is not suspended.`);
+    await tx.db
+      .updateTable('accounts')
+      .set({ status: 'active', suspended_at: null })
+      .where('id', '=', account.id)
+      .execute();
+    return (await getAccount(tx, account.id))!;
+  });
 }

@@ -1,5 +1,5 @@
 // Extra contacts (contatos_extras): operator data loaded from a CSV
-// `cnpj,tipo_contato,tipo_website,contato`, kept in app.db across registry imports.
+// `cnpj,tipo_contato,tipo_website,contato`, kept in the app state across registry imports.
 // The whole file is parsed and validated before the database is touched, so a bad line
 // changes nothing and the write lock is held only for the final, short transaction.
 import fs from 'node:fs';
@@ -9,6 +9,7 @@ import type { Statement } from 'better-sqlite3';
 import { normalizeCnpj } from '../cnpj.ts';
 // The contact's type is the API response's contatos_extras item: one schema for both.
 import type { ContatoExtra } from '../company/schema.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { AccountsError } from './errors.ts';
 
@@ -83,12 +84,23 @@ export async function parseContactsCsv(
   return out;
 }
 
+// Rows per INSERT: 4 parameters each, well under SQLite's 32766 and PostgreSQL's 65535.
+const INSERT_CHUNK = 1000;
+
+async function countContacts(app: AppStore): Promise<number> {
+  const { n } = await app.db
+    .selectFrom('extra_contacts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
 /** Loads a parsed set in one transaction. */
-export function storeContacts(
-  sqlite: Sqlite,
+export async function storeContacts(
+  app: AppStore,
   rows: { cnpj: string; contact: ContatoExtra }[],
   mode: ContactsLoadMode = 'replace',
-): ContactsLoadResult {
+): Promise<ContactsLoadResult> {
   if (mode !== 'replace' && mode !== 'per-cnpj')
     throw new AccountsError('invalid_input', 'The mode must be replace or per-cnpj.');
   const seen = new Set<string>();
@@ -97,33 +109,46 @@ export function storeContacts(
     return seen.has(key) ? false : (seen.add(key), true);
   });
   const cnpjs = new Set(unique.map((r) => r.cnpj));
-  const count = () => (sqlite.prepare('SELECT count(*) AS n FROM extra_contacts').get() as { n: number }).n;
-  return sqlite
-    .transaction((): ContactsLoadResult => {
-      const before = count();
-      if (mode === 'replace') sqlite.prepare('DELETE FROM extra_contacts').run();
-      else {
-        const del = sqlite.prepare('DELETE FROM extra_contacts WHERE cnpj = ?');
-        for (const c of cnpjs) del.run(c);
-      }
-      const ins = sqlite.prepare(
-        'INSERT INTO extra_contacts (cnpj, tipo_contato, tipo_website, contato) VALUES (?, ?, ?, ?)',
-      );
-      for (const { cnpj, contact: c } of unique) ins.run(cnpj, c.tipo_contato, c.tipo_website, c.contato);
-      return {
-        mode,
-        rows: unique.length,
-        cnpjs: cnpjs.size,
-        duplicatesSkipped: rows.length - unique.length,
-        before,
-        after: count(),
-      };
-    })
-    .immediate();
+  return writeTransaction(app, async (tx): Promise<ContactsLoadResult> => {
+    // Two loads at once on two nodes: one after the other, as on one app.db.
+    await lockFor(tx, 'extra_contacts');
+    const before = await countContacts(tx);
+    if (mode === 'replace') await tx.db.deleteFrom('extra_contacts').execute();
+    else {
+      const list = [...cnpjs];
+      for (let i = 0; i < list.length; i += INSERT_CHUNK)
+        await tx.db
+          .deleteFrom('extra_contacts')
+          .where('cnpj', 'in', list.slice(i, i + INSERT_CHUNK))
+          .execute();
+    }
+    // In file order: ids keep it, and contactsFor() lists by id.
+    for (let i = 0; i < unique.length; i += INSERT_CHUNK) {
+      await tx.db
+        .insertInto('extra_contacts')
+        .values(
+          unique.slice(i, i + INSERT_CHUNK).map(({ cnpj, contact: c }) => ({
+            cnpj,
+            tipo_contato: c.tipo_contato,
+            tipo_website: c.tipo_website,
+            contato: c.contato,
+          })),
+        )
+        .execute();
+    }
+    return {
+      mode,
+      rows: unique.length,
+      cnpjs: cnpjs.size,
+      duplicatesSkipped: rows.length - unique.length,
+      before,
+      after: await countContacts(tx),
+    };
+  });
 }
 
 export async function loadContactsFile(
-  sqlite: Sqlite,
+  app: AppStore,
   file: string,
   mode: ContactsLoadMode = 'replace',
 ): Promise<ContactsLoadResult> {
@@ -134,12 +159,25 @@ export async function loadContactsFile(
   } catch {
     throw new AccountsError('not_found', `Cannot read the file ${file}.`);
   }
-  return storeContacts(sqlite, await parseContactsCsv(stream), mode);
+  return storeContacts(app, await parseContactsCsv(stream), mode);
+}
+
+/** Contacts of one CNPJ (bare 14 chars), in file order; [] when none; on either backend. */
+export async function storedContactsFor(app: AppStore, cnpj: string): Promise<ContatoExtra[]> {
+  return app.db
+    .selectFrom('extra_contacts')
+    .select(['tipo_contato', 'tipo_website', 'contato'])
+    .where('cnpj', '=', cnpj)
+    .orderBy('id')
+    .execute();
 }
 
 const stmts = new WeakMap<Sqlite, Statement<[string], ContatoExtra>>();
 
-/** Contacts of one CNPJ (bare 14 chars), in file order; [] when none. Used per API lookup. */
+/**
+ * Contacts of one CNPJ (bare 14 chars), in file order; [] when none. Used per API lookup by
+ * ContactsCache, synchronously on app.db (storedContactsFor() reads either backend).
+ */
 export function contactsFor(sqlite: Sqlite, cnpj: string): ContatoExtra[] {
   let st = stmts.get(sqlite);
   if (!st) {

@@ -1,6 +1,6 @@
-// Login throttling. Every attempt takes a slot BEFORE its password is checked, in one SQLite
-// transaction that counts and inserts (BEGIN IMMEDIATE: atomic across `serve --workers` processes
-// too), so a burst of concurrent guesses gets exactly the allowed number of checks and the rest
+// Login throttling. Every attempt takes a slot BEFORE its password is checked, in one
+// transaction that counts and inserts (BEGIN IMMEDIATE on app.db: atomic across `serve --workers`
+// processes; on PostgreSQL under the address's lock: atomic across the fleet's nodes), so a burst of concurrent guesses gets exactly the allowed number of checks and the rest
 // are refused unchecked. A slot left after a failed check is the recorded failure; a success frees
 // the slots of its (e-mail, address) pair.
 //
@@ -16,7 +16,7 @@
 // inside it gains nothing; an IPv4-mapped IPv6 address counts as the IPv4 address.
 // Refused attempts are not recorded: hammering a locked pair does not extend the lock.
 import net from 'node:net';
-import type { Sqlite } from '../../storage/sqlite.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
 
 export const WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES_PER_PAIR = 5;
@@ -44,42 +44,46 @@ export function throttleAddress(ip: string): string {
 }
 
 /**
- * Takes a slot for one login attempt, or says how long until one frees up. Synchronous and
- * atomic: call it before the password check, with nothing awaited in between.
+ * Takes a slot for one login attempt, or says how long until one frees up. Atomic: await it
+ * before the password check.
  */
-export function reserveLoginAttempt(sqlite: Sqlite, email: string, ip: string, now: Date): LoginSlot {
+export async function reserveLoginAttempt(app: AppStore, email: string, ip: string, now: Date): Promise<LoginSlot> {
   const address = throttleAddress(ip);
   const at = now.toISOString();
   const since = new Date(now.getTime() - WINDOW_MS).toISOString();
-  return sqlite
-    .transaction((): LoginSlot => {
-      // Old rows serve no purpose; trimming here keeps the table as small as the window.
-      sqlite.prepare('DELETE FROM login_attempts WHERE attempted_at <= ?').run(since);
-      // When the oldest of the rows over the limit leaves the window, a slot frees up.
-      const freeAt = (where: string, args: string[], max: number): number | null => {
-        const row = sqlite
-          .prepare(`SELECT attempted_at FROM login_attempts WHERE ${where} ORDER BY attempted_at DESC LIMIT 1 OFFSET ?`)
-          .get(...args, max - 1) as { attempted_at: string } | undefined;
-        return row ? Date.parse(row.attempted_at) + WINDOW_MS : null;
-      };
-      const blockedUntil = Math.max(
-        freeAt('email = ? AND ip = ?', [email, address], MAX_FAILURES_PER_PAIR) ?? 0,
-        freeAt('ip = ?', [address], MAX_FAILURES_PER_IP) ?? 0,
-      );
-      if (blockedUntil > 0)
-        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000)) };
-      sqlite.prepare('INSERT INTO login_attempts (email, ip, attempted_at) VALUES (?, ?, ?)').run(email, address, at);
-      return { ok: true };
-    })
-    .immediate();
+  return writeTransaction(app, async (tx): Promise<LoginSlot> => {
+    // The address's lock covers both counts: the pair's rows are among the address's.
+    await lockFor(tx, 'login', address);
+    // Old rows serve no purpose; trimming here keeps the table as small as the window.
+    await tx.db.deleteFrom('login_attempts').where('attempted_at', '<=', since).execute();
+    // When the oldest of the rows over the limit leaves the window, a slot frees up.
+    const freeAt = async (pairEmail: string | null, max: number): Promise<number | null> => {
+      let q = tx.db.selectFrom('login_attempts').select('attempted_at').where('ip', '=', address);
+      if (pairEmail !== null) q = q.where('email', '=', pairEmail);
+      const row = await q
+        .orderBy('attempted_at', 'desc')
+        .limit(1)
+        .offset(max - 1)
+        .executeTakeFirst();
+      return row ? Date.parse(row.attempted_at) + WINDOW_MS : null;
+    };
+    const blockedUntil = Math.max(
+      (await freeAt(email, MAX_FAILURES_PER_PAIR)) ?? 0,
+      (await freeAt(null, MAX_FAILURES_PER_IP)) ?? 0,
+    );
+    if (blockedUntil > 0)
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((blockedUntil - now.getTime()) / 1000)) };
+    await tx.db.insertInto('login_attempts').values({ email, ip: address, attempted_at: at }).execute();
+    return { ok: true };
+  });
 }
 
 /** A successful login forgives the typos of its (e-mail, address) pair, its own slot included. */
-export function clearLoginFailures(sqlite: Sqlite, email: string, ip: string): void {
-  sqlite.prepare('DELETE FROM login_attempts WHERE email = ? AND ip = ?').run(email, throttleAddress(ip));
+export async function clearLoginFailures(app: AppStore, email: string, ip: string): Promise<void> {
+  await app.db.deleteFrom('login_attempts').where('email', '=', email).where('ip', '=', throttleAddress(ip)).execute();
 }
 
 /** An operator's password reset forgives every address's attempts on the e-mail. */
-export function forgetLoginFailures(sqlite: Sqlite, email: string): void {
-  sqlite.prepare('DELETE FROM login_attempts WHERE email = ?').run(email);
+export async function forgetLoginFailures(app: AppStore, email: string): Promise<void> {
+  await app.db.deleteFrom('login_attempts').where('email', '=', email).execute();
 }

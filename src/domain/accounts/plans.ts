@@ -1,6 +1,8 @@
-// Plans live in app.db (seeded by migration 0002) and are edited by the operator.
-import type { Sqlite } from '../../storage/sqlite.ts';
-import { AccountsError } from './errors.ts';
+// Plans live in the app state (seeded by migration 0002 / PostgreSQL's 0001) and are edited by the operator.
+import { sql } from 'kysely';
+import { writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { AccountsError, rethrowUnique } from './errors.ts';
+import { nocase, nocaseValue } from './nocase.ts';
 
 export interface Plan {
   name: string;
@@ -14,7 +16,7 @@ export interface Plan {
 interface PlanRow {
   name: string;
   monthly_quota: number;
-  api_included: number;
+  api_included: 0 | 1;
   watchlist_limit: number;
   sort_order: number;
 }
@@ -27,22 +29,30 @@ const fromRow = (r: PlanRow): Plan => ({
   sortOrder: r.sort_order,
 });
 
-export function listPlans(sqlite: Sqlite): Plan[] {
-  return (sqlite.prepare('SELECT * FROM plans ORDER BY sort_order, name').all() as PlanRow[]).map(fromRow);
+export async function listPlans(app: AppStore): Promise<Plan[]> {
+  const rows = await app.db
+    .selectFrom('plans')
+    .selectAll()
+    .orderBy('sort_order')
+    .orderBy(nocase(app, 'name'))
+    .execute();
+  return rows.map(fromRow);
 }
 
 /** Case-insensitive; returns the plan with its canonical spelling, or null. */
-export function getPlan(sqlite: Sqlite, name: string): Plan | null {
-  const r = sqlite.prepare('SELECT * FROM plans WHERE name = ?').get(String(name).trim()) as PlanRow | undefined;
+export async function getPlan(app: AppStore, name: string): Promise<Plan | null> {
+  const r = await app.db
+    .selectFrom('plans')
+    .selectAll()
+    .where(nocase(app, 'name'), '=', nocaseValue(app, String(name).trim()))
+    .executeTakeFirst();
   return r ? fromRow(r) : null;
 }
 
-export function requirePlan(sqlite: Sqlite, name: string): Plan {
-  const p = getPlan(sqlite, name);
+export async function requirePlan(app: AppStore, name: string): Promise<Plan> {
+  const p = await getPlan(app, name);
   if (!p) {
-    const known = listPlans(sqlite)
-      .map((x) => x.name)
-      .join(', ');
+    const known = (await listPlans(app)).map((x) => x.name).join(', ');
     throw new AccountsError('not_found', `Plan "${name}" does not exist (plans: ${known}).`);
   }
   return p;
@@ -58,7 +68,7 @@ export interface PlanChanges {
  * Changes a plan's quota, API flag and/or watchlist limit. An unknown name creates a new plan, which then needs
  * a quota (API included unless said otherwise). Takes effect on the next request.
  */
-export function setPlan(sqlite: Sqlite, name: string, changes: PlanChanges): Plan {
+export async function setPlan(app: AppStore, name: string, changes: PlanChanges): Promise<Plan> {
   const q = changes.monthlyQuota;
   if (q !== undefined && !(Number.isSafeInteger(q) && q >= 0)) {
     throw new AccountsError('invalid_input', 'The monthly quota must be an integer of 0 or more.');
@@ -68,9 +78,9 @@ export function setPlan(sqlite: Sqlite, name: string, changes: PlanChanges): Pla
     throw new AccountsError('invalid_input', 'The watchlist limit must be an integer of 0 or more.');
   }
   const trimmed = String(name ?? '').trim();
-  return sqlite
-    .transaction((): Plan => {
-      const existing = getPlan(sqlite, trimmed);
+  try {
+    return await writeTransaction(app, async (tx): Promise<Plan> => {
+      const existing = await getPlan(tx, trimmed);
       if (!existing) {
         if (!trimmed || trimmed.length > 60)
           throw new AccountsError('invalid_input', 'The plan name must have 1 to 60 characters.');
@@ -79,25 +89,33 @@ export function setPlan(sqlite: Sqlite, name: string, changes: PlanChanges): Pla
             'invalid_input',
             `Plan "${trimmed}" does not exist; to create it, give its monthly quota.`,
           );
-        const { next } = sqlite.prepare('SELECT coalesce(max(sort_order), 0) + 10 AS next FROM plans').get() as {
-          next: number;
-        };
-        sqlite
-          .prepare('INSERT INTO plans (name, monthly_quota, api_included, sort_order) VALUES (?, ?, ?, ?)')
-          .run(trimmed, q, changes.apiIncluded === false ? 0 : 1, next);
-        if (w !== undefined) sqlite.prepare('UPDATE plans SET watchlist_limit = ? WHERE name = ?').run(w, trimmed);
+        const { next } = await tx.db
+          .selectFrom('plans')
+          .select(sql<number>`coalesce(max(sort_order), 0) + 10`.as('next'))
+          .executeTakeFirstOrThrow();
+        await tx.db
+          .insertInto('plans')
+          .values({
+            name: trimmed,
+            monthly_quota: q,
+            api_included: changes.apiIncluded === false ? 0 : 1,
+            sort_order: next,
+            ...(w !== undefined ? { watchlist_limit: w } : {}),
+          })
+          .execute();
       } else {
-        if (q !== undefined) sqlite.prepare('UPDATE plans SET monthly_quota = ? WHERE name = ?').run(q, existing.name);
-        if (changes.apiIncluded !== undefined) {
-          sqlite
-            .prepare('UPDATE plans SET api_included = ? WHERE name = ?')
-            .run(changes.apiIncluded ? 1 : 0, existing.name);
-        }
+        const set: { monthly_quota?: number; api_included?: 0 | 1; watchlist_limit?: number } = {};
+        if (q !== undefined) set.monthly_quota = q;
+        if (changes.apiIncluded !== undefined) set.api_included = changes.apiIncluded ? 1 : 0;
         // Lowering it below what accounts already watch removes nothing: they can only remove until under it.
-        if (w !== undefined)
-          sqlite.prepare('UPDATE plans SET watchlist_limit = ? WHERE name = ?').run(w, existing.name);
+        if (w !== undefined) set.watchlist_limit = w;
+        if (Object.keys(set).length)
+          await tx.db.updateTable('plans').set(set).where('name', '=', existing.name).execute();
       }
-      return getPlan(sqlite, trimmed)!;
-    })
-    .immediate();
+      return (await getPlan(tx, trimmed))!;
+    });
+  } catch (err) {
+    // Two nodes creating the same new plan at once: the second meets the unique name.
+    rethrowUnique(err, `Plan "${trimmed}" was just created elsewhere; run the command again to change it.`);
+  }
 }

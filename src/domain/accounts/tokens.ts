@@ -1,8 +1,8 @@
 // API tokens: created by a billing administrator (web) or the operator (CLI), shown once.
 // States (docs/quotas-and-tokens.md): invalidated (account suspended, permanent) > deactivated (toggle) >
 // expired (past expires_at, a São Paulo date) > active.
-import type { Sqlite } from '../../storage/sqlite.ts';
-import { getAccount } from './accounts.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { ACCOUNT_LOCK, getAccount } from './accounts.ts';
 import { AccountsError } from './errors.ts';
 import { isCalendarDate } from '../../lib/calendar.ts';
 import { spDay, spDayPlus, systemClock, type Clock } from './time.ts';
@@ -48,7 +48,7 @@ interface TokenRow {
   token_hash: string;
   display_prefix: string;
   expires_at: string | null;
-  enabled: number;
+  enabled: 0 | 1;
   invalidated_at: string | null;
   created_at: string;
   created_by: string;
@@ -121,49 +121,61 @@ export interface CreatedToken {
   info: ApiTokenInfo;
 }
 
-export function createToken(sqlite: Sqlite, input: NewToken, now: Clock = systemClock): CreatedToken {
+/**
+ * Makes a token for an active account. The status check and the insert run under the account's
+ * lock, which suspendAccount() also takes: a suspension on another node cannot slip between them
+ * and leave a token it did not invalidate.
+ */
+export async function createToken(app: AppStore, input: NewToken, now: Clock = systemClock): Promise<CreatedToken> {
   const name = String(input.name ?? '')
     .trim()
     .replace(/\s+/g, ' ');
   if (!name || name.length > 100)
     throw new AccountsError('invalid_input', 'The token name must have 1 to 100 characters.', 'token_name');
   const expiresAt = parseExpiry(input.expires, now);
-  const account = getAccount(sqlite, input.accountId);
-  if (!account) throw new AccountsError('not_found', `Account ${input.accountId} does not exist.`);
-  if (account.status !== 'active') {
-    throw new AccountsError(
-      'invalid_state',
-      `Account "${account.name}" is suspended; no token can be created.`,
-      'account_suspended',
-    );
-  }
   const token = generateToken();
-  const r = sqlite
-    .prepare(
-      `INSERT INTO api_tokens (account_id, name, token_hash, display_prefix, expires_at, enabled, created_at, created_by)
-       VALUES (?, ?, ?, ?, ?, 1, ?, ?) RETURNING *`,
-    )
-    .get(
-      account.id,
-      name,
-      hashToken(token),
-      displayPrefix(token),
-      expiresAt,
-      now().toISOString(),
-      String(input.createdBy),
-    ) as TokenRow;
+  const r = await writeTransaction(app, async (tx) => {
+    await lockFor(tx, ACCOUNT_LOCK, input.accountId);
+    const account = await getAccount(tx, input.accountId);
+    if (!account) throw new AccountsError('not_found', `Account ${input.accountId} does not exist.`);
+    if (account.status !== 'active') {
+      throw new AccountsError(
+        'invalid_state',
+        `Account "${account.name}" is suspended; no token can be created.`,
+        'account_suspended',
+      );
+    }
+    return tx.db
+      .insertInto('api_tokens')
+      .values({
+        account_id: account.id,
+        name,
+        token_hash: hashToken(token),
+        display_prefix: displayPrefix(token),
+        expires_at: expiresAt,
+        enabled: 1,
+        created_at: now().toISOString(),
+        created_by: String(input.createdBy),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
   return { id: r.id, token, info: fromRow(r, spDay(now())) };
 }
 
-export function listTokens(sqlite: Sqlite, accountId: number, now: Clock = systemClock): ApiTokenInfo[] {
+export async function listTokens(app: AppStore, accountId: number, now: Clock = systemClock): Promise<ApiTokenInfo[]> {
   const today = spDay(now());
-  return (sqlite.prepare('SELECT * FROM api_tokens WHERE account_id = ? ORDER BY id').all(accountId) as TokenRow[]).map(
-    (r) => fromRow(r, today),
-  );
+  const rows = await app.db
+    .selectFrom('api_tokens')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => fromRow(r, today));
 }
 
-export function getTokenInfo(sqlite: Sqlite, id: number, now: Clock = systemClock): ApiTokenInfo | null {
-  const r = sqlite.prepare('SELECT * FROM api_tokens WHERE id = ?').get(id) as TokenRow | undefined;
+export async function getTokenInfo(app: AppStore, id: number, now: Clock = systemClock): Promise<ApiTokenInfo | null> {
+  const r = await app.db.selectFrom('api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
   return r ? fromRow(r, spDay(now())) : null;
 }
 
@@ -172,42 +184,51 @@ export interface TokenScope {
   accountId?: number;
 }
 
-function setEnabled(sqlite: Sqlite, id: number, enabled: boolean, scope: TokenScope, now: Clock): ApiTokenInfo {
-  return sqlite
-    .transaction(() => {
-      const t = getTokenInfo(sqlite, id, now);
-      if (!t || (scope.accountId !== undefined && t.accountId !== scope.accountId)) {
-        throw new AccountsError('not_found', `Token ${id} does not exist.`, 'token_not_found');
-      }
-      if (enabled && t.state === 'invalidated') {
-        throw new AccountsError(
-          'invalid_state',
-          `Token ${id} was invalidated by the account's suspension and cannot be activated again; create a new one.`,
-          'token_invalidated',
-        );
-      }
-      sqlite.prepare('UPDATE api_tokens SET enabled = ? WHERE id = ?').run(enabled ? 1 : 0, id);
-      return getTokenInfo(sqlite, id, now)!;
-    })
-    .immediate();
+async function setEnabled(
+  app: AppStore,
+  id: number,
+  enabled: boolean,
+  scope: TokenScope,
+  now: Clock,
+): Promise<ApiTokenInfo> {
+  return writeTransaction(app, async (tx) => {
+    const t = await getTokenInfo(tx, id, now);
+    if (!t || (scope.accountId !== undefined && t.accountId !== scope.accountId)) {
+      throw new AccountsError('not_found', `Token ${id} does not exist.`, 'token_not_found');
+    }
+    // No lock needed: a suspension committing meanwhile sets invalidated_at, which outranks enabled.
+    if (enabled && t.state === 'invalidated') {
+      throw new AccountsError(
+        'invalid_state',
+        `Token ${id} was invalidated by the account's suspension and cannot be activated again; create a new one.`,
+        'token_invalidated',
+      );
+    }
+    await tx.db
+      .updateTable('api_tokens')
+      .set({ enabled: enabled ? 1 : 0 })
+      .where('id', '=', id)
+      .execute();
+    return (await getTokenInfo(tx, id, now))!;
+  });
 }
 
 /** Accepted again (unless expired or invalidated). Idempotent. */
 export function activateToken(
-  sqlite: Sqlite,
+  app: AppStore,
   id: number,
   scope: TokenScope = {},
   now: Clock = systemClock,
-): ApiTokenInfo {
-  return setEnabled(sqlite, id, true, scope, now);
+): Promise<ApiTokenInfo> {
+  return setEnabled(app, id, true, scope, now);
 }
 
 /** Refused from the next request on; other tokens unaffected. Idempotent. */
 export function deactivateToken(
-  sqlite: Sqlite,
+  app: AppStore,
   id: number,
   scope: TokenScope = {},
   now: Clock = systemClock,
-): ApiTokenInfo {
-  return setEnabled(sqlite, id, false, scope, now);
+): Promise<ApiTokenInfo> {
+  return setEnabled(app, id, false, scope, now);
 }

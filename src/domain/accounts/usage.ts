@@ -1,6 +1,7 @@
 // Read side of the usage counters (written by quota-counter.ts): this month against the quota,
 // past months, and per-token daily counts (with the Consulta page's, which have no token) for the web app.
-import type { Sqlite } from '../../storage/sqlite.ts';
+import { sql } from 'kysely';
+import type { AppStore } from '../../storage/app-store.ts';
 import { NO_TOKEN } from './api-access.ts';
 import { AccountsError } from './errors.ts';
 import { nextMonthStartEpoch, spDay, spMonth, systemClock, type Clock } from './time.ts';
@@ -17,17 +18,16 @@ export interface MonthUsage {
   reset: number;
 }
 
-export function currentUsage(sqlite: Sqlite, accountId: number, now: Clock = systemClock): MonthUsage {
+export async function currentUsage(app: AppStore, accountId: number, now: Clock = systemClock): Promise<MonthUsage> {
   const at = now();
   const month = spMonth(at);
-  const r = sqlite
-    .prepare(
-      `SELECT a.plan, p.monthly_quota, p.api_included, coalesce(u.calls, 0) AS calls
-       FROM accounts a JOIN plans p ON p.name = a.plan
-       LEFT JOIN usage_monthly u ON u.account_id = a.id AND u.month = ?
-       WHERE a.id = ?`,
-    )
-    .get(month, accountId) as { plan: string; monthly_quota: number; api_included: number; calls: number } | undefined;
+  const r = await app.db
+    .selectFrom('accounts as a')
+    .innerJoin('plans as p', 'p.name', 'a.plan')
+    .leftJoin('usage_monthly as u', (j) => j.onRef('u.account_id', '=', 'a.id').on('u.month', '=', month))
+    .select(['a.plan', 'p.monthly_quota', 'p.api_included', sql<number>`coalesce(u.calls, 0)`.as('calls')])
+    .where('a.id', '=', accountId)
+    .executeTakeFirst();
   if (!r) throw new AccountsError('not_found', `Account ${accountId} does not exist.`);
   return {
     month,
@@ -41,10 +41,18 @@ export function currentUsage(sqlite: Sqlite, accountId: number, now: Clock = sys
 }
 
 /** Most recent first. */
-export function monthlyHistory(sqlite: Sqlite, accountId: number, months = 12): { month: string; calls: number }[] {
-  return sqlite
-    .prepare('SELECT month, calls FROM usage_monthly WHERE account_id = ? ORDER BY month DESC LIMIT ?')
-    .all(accountId, months) as { month: string; calls: number }[];
+export async function monthlyHistory(
+  app: AppStore,
+  accountId: number,
+  months = 12,
+): Promise<{ month: string; calls: number }[]> {
+  return app.db
+    .selectFrom('usage_monthly')
+    .select(['month', 'calls'])
+    .where('account_id', '=', accountId)
+    .orderBy('month', 'desc')
+    .limit(months)
+    .execute();
 }
 
 export interface DailyUsageRow {
@@ -63,23 +71,23 @@ export const CONSULTA_WEB = 'Consulta (web)';
  * Calls per token per São Paulo day, and the Consulta page's calls of each day as one more row
  * (tokenId NO_TOKEN, first of its day); newest first; default: the last 31 days.
  */
-export function dailyUsage(
-  sqlite: Sqlite,
+export async function dailyUsage(
+  app: AppStore,
   accountId: number,
   opts: { from?: string; to?: string; now?: Clock } = {},
-): DailyUsageRow[] {
+): Promise<DailyUsageRow[]> {
   const now = opts.now ?? systemClock;
   const to = opts.to ?? spDay(now());
   const from = opts.from ?? spDay(new Date(now().getTime() - 30 * 86_400_000));
-  return sqlite
-    .prepare(
-      `SELECT d.day, d.token_id AS tokenId, t.name AS tokenName, d.calls
-       FROM usage_daily d JOIN api_tokens t ON t.id = d.token_id
-       WHERE t.account_id = ? AND d.day BETWEEN ? AND ?
-       UNION ALL
-       SELECT w.day, ${NO_TOKEN}, ?, w.calls FROM usage_daily_web w
-       WHERE w.account_id = ? AND w.day BETWEEN ? AND ?
-       ORDER BY 1 DESC, 2`,
-    )
-    .all(accountId, from, to, CONSULTA_WEB, accountId, from, to) as DailyUsageRow[];
+  // Quoted aliases: PostgreSQL folds unquoted ones to lower case. The name's CAST gives the
+  // parameter a type PostgreSQL's UNION can resolve.
+  const { rows } = await sql<DailyUsageRow>`
+    SELECT d.day, d.token_id AS "tokenId", t.name AS "tokenName", d.calls
+    FROM usage_daily d JOIN api_tokens t ON t.id = d.token_id
+    WHERE t.account_id = ${accountId} AND d.day BETWEEN ${from} AND ${to}
+    UNION ALL
+    SELECT w.day, ${sql.lit(NO_TOKEN)}, CAST(${CONSULTA_WEB} AS TEXT), w.calls FROM usage_daily_web w
+    WHERE w.account_id = ${accountId} AND w.day BETWEEN ${from} AND ${to}
+    ORDER BY 1 DESC, 2`.execute(app.db);
+  return rows;
 }

@@ -1,6 +1,6 @@
 // People who log into the web app. Only billing administrators manage tokens (docs/quotas-and-tokens.md).
-import type { Sqlite } from '../../storage/sqlite.ts';
-import { getAccount } from './accounts.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { ACCOUNT_LOCK, getAccount } from './accounts.ts';
 import { AccountsError, rethrowUnique } from './errors.ts';
 import { hashPassword, hashPasswordSync, passwordProblem, verifyPassword } from './passwords.ts';
 import { systemClock, type Clock } from './time.ts';
@@ -56,59 +56,71 @@ export interface NewUser {
   role: UserRole;
 }
 
-function checkNewUser(sqlite: Sqlite, input: NewUser): string {
+async function checkNewUser(app: AppStore, input: NewUser): Promise<string> {
   const email = normalizeEmail(input.email);
   if (!USER_ROLES.includes(input.role)) {
     throw new AccountsError('invalid_input', `The role must be ${USER_ROLES.join(' or ')}.`);
   }
   const problem = passwordProblem(input.password);
   if (problem) throw new AccountsError('invalid_input', problem);
-  if (!getAccount(sqlite, input.accountId))
+  if (!(await getAccount(app, input.accountId)))
     throw new AccountsError('not_found', `Account ${input.accountId} does not exist.`);
   return email;
 }
 
-function insertUser(sqlite: Sqlite, input: NewUser, email: string, hash: string, now: Clock): User {
+async function insertUser(app: AppStore, input: NewUser, email: string, hash: string, now: Clock): Promise<User> {
   try {
-    const r = sqlite
-      .prepare(
-        'INSERT INTO users (account_id, email, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *',
-      )
-      .get(input.accountId, email, hash, input.role, now().toISOString()) as UserRow;
+    const r = await app.db
+      .insertInto('users')
+      .values({
+        account_id: input.accountId,
+        email,
+        password_hash: hash,
+        role: input.role,
+        created_at: now().toISOString(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return fromRow(r);
   } catch (err) {
     rethrowUnique(err, `A user with the e-mail ${email} already exists.`);
   }
 }
 
-export function createUserSync(sqlite: Sqlite, input: NewUser, now: Clock = systemClock): User {
-  const email = checkNewUser(sqlite, input);
-  return insertUser(sqlite, input, email, hashPasswordSync(input.password), now);
+/** createUser with the password hashed on the event loop (scripts and tests that make many users). */
+export async function createUserSync(app: AppStore, input: NewUser, now: Clock = systemClock): Promise<User> {
+  const email = await checkNewUser(app, input);
+  return insertUser(app, input, email, hashPasswordSync(input.password), now);
 }
 
-export async function createUser(sqlite: Sqlite, input: NewUser, now: Clock = systemClock): Promise<User> {
-  const email = checkNewUser(sqlite, input);
-  return insertUser(sqlite, input, email, await hashPassword(input.password), now);
+export async function createUser(app: AppStore, input: NewUser, now: Clock = systemClock): Promise<User> {
+  const email = await checkNewUser(app, input);
+  return insertUser(app, input, email, await hashPassword(input.password), now);
 }
 
-export function getUser(sqlite: Sqlite, id: number): User | null {
-  const r = sqlite.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+export async function getUser(app: AppStore, id: number): Promise<User | null> {
+  const r = await app.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   return r ? fromRow(r) : null;
 }
 
-export function getUserByEmail(sqlite: Sqlite, email: string): User | null {
-  const r = sqlite.prepare('SELECT * FROM users WHERE email = ?').get(
-    String(email ?? '')
-      .trim()
-      .toLowerCase(),
-  ) as UserRow | undefined;
+const emailKey = (email: string): string =>
+  String(email ?? '')
+    .trim()
+    .toLowerCase();
+
+export async function getUserByEmail(app: AppStore, email: string): Promise<User | null> {
+  const r = await app.db.selectFrom('users').selectAll().where('email', '=', emailKey(email)).executeTakeFirst();
   return r ? fromRow(r) : null;
 }
 
-export function listUsers(sqlite: Sqlite, accountId: number): User[] {
-  return (sqlite.prepare('SELECT * FROM users WHERE account_id = ? ORDER BY email').all(accountId) as UserRow[]).map(
-    fromRow,
-  );
+export async function listUsers(app: AppStore, accountId: number): Promise<User[]> {
+  const rows = await app.db
+    .selectFrom('users')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('email')
+    .execute();
+  return rows.map(fromRow);
 }
 
 // Verified against when the e-mail is unknown, so a login takes as long either way
@@ -116,20 +128,16 @@ export function listUsers(sqlite: Sqlite, accountId: number): User[] {
 let dummyHash: string | undefined;
 
 /** The user when e-mail and password match, else null. Does not look at the account status. */
-export async function verifyLogin(sqlite: Sqlite, email: string, password: string): Promise<User | null> {
-  const r = sqlite.prepare('SELECT * FROM users WHERE email = ?').get(
-    String(email ?? '')
-      .trim()
-      .toLowerCase(),
-  ) as UserRow | undefined;
+export async function verifyLogin(app: AppStore, email: string, password: string): Promise<User | null> {
+  const r = await app.db.selectFrom('users').selectAll().where('email', '=', emailKey(email)).executeTakeFirst();
   dummyHash ??= hashPasswordSync('not-a-real-password');
   const ok = await verifyPassword(String(password ?? ''), r ? r.password_hash : dummyHash);
   return r && ok ? fromRow(r) : null;
 }
 
 /** The user with this e-mail (any case), or a not_found AccountsError. */
-export function requireUserByEmail(sqlite: Sqlite, email: string): User {
-  const u = getUserByEmail(sqlite, email);
+export async function requireUserByEmail(app: AppStore, email: string): Promise<User> {
+  const u = await getUserByEmail(app, email);
   if (!u) throw new AccountsError('not_found', `No user with the e-mail "${String(email ?? '').trim()}".`);
   return u;
 }
@@ -139,17 +147,16 @@ export function requireUserByEmail(sqlite: Sqlite, email: string): User {
  * the same transaction, so a session opened with the old password does not outlive it.
  * Returns how many sessions ended.
  */
-export async function setUserPassword(sqlite: Sqlite, userId: number, password: string): Promise<number> {
+export async function setUserPassword(app: AppStore, userId: number, password: string): Promise<number> {
   const problem = passwordProblem(password);
   if (problem) throw new AccountsError('invalid_input', problem);
   const hash = await hashPassword(password);
-  return sqlite
-    .transaction(() => {
-      const { changes } = sqlite.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(hash, userId);
-      if (!changes) throw new AccountsError('not_found', `User ${userId} does not exist.`);
-      return sqlite.prepare('DELETE FROM sessions WHERE user_id = ?').run(userId).changes;
-    })
-    .immediate();
+  return writeTransaction(app, async (tx) => {
+    const r = await tx.db.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).executeTakeFirst();
+    if (!Number(r.numUpdatedRows)) throw new AccountsError('not_found', `User ${userId} does not exist.`);
+    const d = await tx.db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+    return Number(d.numDeletedRows);
+  });
 }
 
 /**
@@ -157,30 +164,35 @@ export async function setUserPassword(sqlite: Sqlite, userId: number, password: 
  * who created them: they keep working. The last billing administrator of an account is kept
  * unless `force`: without one, nobody could manage the account's tokens in the web app.
  */
-export function removeUser(
-  sqlite: Sqlite,
+export async function removeUser(
+  app: AppStore,
   email: string,
   opts: { force?: boolean } = {},
-): { user: User; sessionsEnded: number } {
-  return sqlite
-    .transaction(() => {
-      const user = requireUserByEmail(sqlite, email);
-      if (user.role === 'billing_admin' && !opts.force) {
-        const { n } = sqlite
-          .prepare("SELECT count(*) AS n FROM users WHERE account_id = ? AND role = 'billing_admin' AND id <> ?")
-          .get(user.accountId, user.id) as { n: number };
-        if (n === 0) {
-          const account = getAccount(sqlite, user.accountId);
-          throw new AccountsError(
-            'last_billing_admin',
-            `${user.email} is the last billing_admin of account "${account?.name}": nobody would be left to manage its API tokens in the web app.`,
-          );
-        }
+): Promise<{ user: User; sessionsEnded: number }> {
+  return writeTransaction(app, async (tx) => {
+    const found = await requireUserByEmail(tx, email);
+    // Two removals on two nodes must not both see the other admin still there.
+    await lockFor(tx, ACCOUNT_LOCK, found.accountId);
+    const user = await requireUserByEmail(tx, email);
+    if (user.role === 'billing_admin' && !opts.force) {
+      const { n } = await tx.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('account_id', '=', user.accountId)
+        .where('role', '=', 'billing_admin')
+        .where('id', '<>', user.id)
+        .executeTakeFirstOrThrow();
+      if (Number(n) === 0) {
+        const account = await getAccount(tx, user.accountId);
+        throw new AccountsError(
+          'last_billing_admin',
+          `${user.email} is the last billing_admin of account "${account?.name}": nobody would be left to manage its API tokens in the web app.`,
+        );
       }
-      // Explicit rather than left to ON DELETE CASCADE, which needs foreign_keys on the connection.
-      const sessionsEnded = sqlite.prepare('DELETE FROM sessions WHERE user_id = ?').run(user.id).changes;
-      sqlite.prepare('DELETE FROM users WHERE id = ?').run(user.id);
-      return { user, sessionsEnded };
-    })
-    .immediate();
+    }
+    // Explicit rather than left to ON DELETE CASCADE, which needs foreign_keys on the connection.
+    const d = await tx.db.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
+    await tx.db.deleteFrom('users').where('id', '=', user.id).execute();
+    return { user, sessionsEnded: Number(d.numDeletedRows) };
+  });
 }

@@ -1,6 +1,8 @@
-// Server-side sessions in app.db. The cookie carries 256 random bits; the table keeps only their
-// SHA-256, so reading app.db does not let anyone log in. One-time flash messages (a new API token)
-// are sealed with a key derived from the cookie value, so they are unreadable from the file too.
+// Server-side sessions in the app state (app.db, or the fleet's PostgreSQL, where any node reads
+// a session another made: test/server/web/session.test.ts). The cookie carries 256 random bits;
+// the table keeps only their SHA-256, so reading the database does not let anyone log in.
+// One-time flash messages (a new API token) are sealed with a key derived from the cookie value,
+// so they are unreadable from the database too.
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppDatabase } from '../../storage/app-schema.ts';

@@ -9,15 +9,16 @@ import { createToken } from '../../../src/domain/accounts/tokens.ts';
 import { CONSULTA_WEB, currentUsage, dailyUsage } from '../../../src/domain/accounts/usage.ts';
 import { denied, granted } from './helpers/api-setup.ts';
 import { manualClock, tempAppDb } from './helpers/setup.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 test("identifyAccount: counts in the same monthly quota as tokens, in its own daily row (no token's); refusals", async () => {
   const { app, cleanup } = await tempAppDb();
   try {
     const clock = manualClock('2026-03-10T12:00:00-03:00');
-    setPlan(app.sqlite, 'Mini', { monthlyQuota: 3 });
+    await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 3 });
     const access = new ApiAccess(app.sqlite, { now: clock });
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Mini' }, clock);
-    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Mini' }, clock);
+    const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
 
     const id = access.identifyAccount(acc.id);
     assert.ok(id.ok);
@@ -26,11 +27,11 @@ test("identifyAccount: counts in the same monthly quota as tokens, in its own da
     assert.equal(granted(access.consume(granted(access.authenticate(t.token)))).quota.remaining, 1);
     assert.equal(granted(access.consume(id)).quota.remaining, 0);
     assert.equal(denied(access.consume(id)).error, 'quota_exceeded');
-    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 3);
+    assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 3);
     // The token's day holds its one call; the Consulta page's two (not the refused third) are
     // the account's "Consulta (web)" row of the day, listed first.
     assert.deepEqual(
-      dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.tokenId, d.tokenName, d.calls]),
+      (await dailyUsage(sqliteStore(app), acc.id, { now: clock })).map((d) => [d.day, d.tokenId, d.tokenName, d.calls]),
       [
         ['2026-03-10', NO_TOKEN, CONSULTA_WEB, 2],
         ['2026-03-10', t.id, 'a', 1],
@@ -43,12 +44,12 @@ test("identifyAccount: counts in the same monthly quota as tokens, in its own da
     );
     // Another day, a batch-sized charge: counted exactly, in that day's row.
     clock.set('2026-03-11T09:00:00-03:00');
-    setPlan(app.sqlite, 'Mini', { monthlyQuota: 10 });
+    await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 10 });
     const id2 = access.identifyAccount(acc.id);
     assert.ok(id2.ok);
     await Promise.all([access.consumeGrouped(id2), access.consumeGrouped(id2), access.consumeGrouped(id2, 3)]);
     assert.deepEqual(
-      dailyUsage(app.sqlite, acc.id, { now: clock })
+      (await dailyUsage(sqliteStore(app), acc.id, { now: clock }))
         .filter((d) => d.tokenId === NO_TOKEN)
         .map((d) => [d.day, d.calls]),
       [
@@ -56,13 +57,13 @@ test("identifyAccount: counts in the same monthly quota as tokens, in its own da
         ['2026-03-10', 2],
       ],
     );
-    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 8);
+    assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 8);
 
     assert.equal(denied(access.identifyAccount(999)).error, 'account_suspended');
-    setPlan(app.sqlite, 'Mini', { apiIncluded: false });
+    await setPlan(sqliteStore(app), 'Mini', { apiIncluded: false });
     assert.equal(denied(access.identifyAccount(acc.id)).error, 'plan_without_api');
-    setPlan(app.sqlite, 'Mini', { apiIncluded: true });
-    suspendAccount(app.sqlite, 'Acme', clock);
+    await setPlan(sqliteStore(app), 'Mini', { apiIncluded: true });
+    await suspendAccount(sqliteStore(app), 'Acme', clock);
     assert.equal(denied(access.identifyAccount(acc.id)).error, 'account_suspended');
     // A grant made before the suspension is decided again when counted.
     assert.equal(denied(access.consume(id)).error, 'account_suspended');

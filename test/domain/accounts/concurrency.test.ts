@@ -11,6 +11,7 @@ import { setPlan } from '../../../src/domain/accounts/plans.ts';
 import { createToken } from '../../../src/domain/accounts/tokens.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { tempAppDb } from './helpers/setup.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers', 'consume-worker.ts');
 
@@ -51,9 +52,9 @@ function until(w: ReturnType<typeof startWorker>, pred: () => boolean, what: str
 test('quota 30, 4 processes × 100 consume() at the same moment: exactly 30 granted', async () => {
   const { app, dir, cleanup } = await tempAppDb();
   try {
-    setPlan(app.sqlite, 'Tiny', { monthlyQuota: 30 });
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Tiny' });
-    const { token } = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' });
+    await setPlan(sqliteStore(app), 'Tiny', { monthlyQuota: 30 });
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Tiny' });
+    const { token } = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' });
     const workers = Array.from({ length: 4 }, () => startWorker([dir, token, 'count', '100']));
     // Barrier: all four are connected and authenticated before anyone consumes.
     await Promise.all(workers.map((w) => until(w, () => w.lines.includes('ready'), 'ready')));
@@ -65,7 +66,7 @@ test('quota 30, 4 processes × 100 consume() at the same moment: exactly 30 gran
       30,
       `per worker: ${counts.join(', ')}`,
     );
-    assert.equal(currentUsage(app.sqlite, acc.id).calls, 30);
+    assert.equal((await currentUsage(sqliteStore(app), acc.id)).calls, 30);
     const daily = app.sqlite.prepare('SELECT sum(calls) AS n FROM usage_daily').get() as { n: number };
     assert.equal(daily.n, 30);
     await Promise.all(workers.map((w) => exited(w.child)));
@@ -77,9 +78,9 @@ test('quota 30, 4 processes × 100 consume() at the same moment: exactly 30 gran
 test('quota 31, 4 processes × 30 batches of 4 calls at the same moment: exactly 7 batches granted, 28 calls', async () => {
   const { app, dir, cleanup } = await tempAppDb();
   try {
-    setPlan(app.sqlite, 'Tiny', { monthlyQuota: 31 });
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Tiny' });
-    const { token } = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' });
+    await setPlan(sqliteStore(app), 'Tiny', { monthlyQuota: 31 });
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Tiny' });
+    const { token } = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' });
     const workers = Array.from({ length: 4 }, () => startWorker([dir, token, 'count', '30', '4']));
     await Promise.all(workers.map((w) => until(w, () => w.lines.includes('ready'), 'ready')));
     fs.writeFileSync(path.join(dir, 'go'), '');
@@ -91,7 +92,7 @@ test('quota 31, 4 processes × 30 batches of 4 calls at the same moment: exactly
       7,
       `per worker: ${counts.join(', ')}`,
     );
-    assert.equal(currentUsage(app.sqlite, acc.id).calls, 28);
+    assert.equal((await currentUsage(sqliteStore(app), acc.id)).calls, 28);
     await Promise.all(workers.map((w) => exited(w.child)));
   } finally {
     await cleanup();
@@ -101,15 +102,15 @@ test('quota 31, 4 processes × 30 batches of 4 calls at the same moment: exactly
 test('a process SIGKILLed while consuming loses no counted call', async () => {
   const { app, dir, cleanup } = await tempAppDb();
   try {
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Black' });
-    const { token } = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' });
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Black' });
+    const { token } = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' });
     const w = startWorker([dir, token, 'forever']);
     await until(w, () => w.lines.length >= 150, '150 granted calls');
     w.child.kill('SIGKILL');
     await exited(w.child);
     // Every call the child saw granted was committed; at most one more (committed, not yet printed).
     const reported = Number(w.lines.at(-1));
-    const calls = currentUsage(app.sqlite, acc.id).calls;
+    const calls = (await currentUsage(sqliteStore(app), acc.id)).calls;
     assert.ok(calls === reported || calls === reported + 1, `reported ${reported}, stored ${calls}`);
     // The monthly counter and the daily rows were written in the same transactions.
     const daily = app.sqlite.prepare('SELECT sum(calls) AS n FROM usage_daily').get() as { n: number };

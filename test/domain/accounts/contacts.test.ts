@@ -1,17 +1,20 @@
+// Extra contacts: the CSV, storing it on both app-state backends, and the API's in-memory copy (app.db).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import {
   ContactsCache,
-  contactsFor,
   loadContactsFile,
   parseContactsCsv,
   storeContacts,
+  storedContactsFor,
 } from '../../../src/domain/accounts/contacts.ts';
 import { hasWebsite } from '../../../src/domain/company/map.ts';
 import { AccountsError } from '../../../src/domain/accounts/errors.ts';
+import { forBackends } from '../../helpers/app-backends.ts';
 import { tempAppDb } from './helpers/setup.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 const CSV = `\uFEFFcnpj,tipo_contato,tipo_website,contato
 33.683.111/0002-80,Website,site,https://example.com.br
@@ -21,47 +24,80 @@ const CSV = `\uFEFFcnpj,tipo_contato,tipo_website,contato
 33683111000280,email,,contato@example.com.br
 `;
 
-test('loads a CSV (BOM, header, punctuated and lowercase CNPJs, quotes, blank lines, duplicates)', async () => {
-  const { app, dir, cleanup } = await tempAppDb();
-  try {
-    const file = path.join(dir, 'c.csv');
+forBackends('extra contacts', ({ open }) => {
+  test('loads a CSV (BOM, header, punctuated and lowercase CNPJs, quotes, blank lines, duplicates)', async () => {
+    const app = await open();
+    const file = path.join(app.dataDir, 'c.csv');
     fs.writeFileSync(file, CSV);
-    const r = await loadContactsFile(app.sqlite, file);
-    assert.deepEqual([r.rows, r.cnpjs, r.duplicatesSkipped, r.before, r.after], [3, 2, 1, 0, 3]);
-    const c = contactsFor(app.sqlite, '33683111000280');
+    const r = await loadContactsFile(app, file);
+    assert.deepEqual([r.mode, r.rows, r.cnpjs, r.duplicatesSkipped, r.before, r.after], ['replace', 3, 2, 1, 0, 3]);
+    const c = await storedContactsFor(app, '33683111000280');
     assert.deepEqual(c, [
       { tipo_contato: 'website', tipo_website: 'site', contato: 'https://example.com.br' },
       { tipo_contato: 'email', tipo_website: '', contato: 'contato@example.com.br' },
     ]);
     assert.ok(hasWebsite(c));
-    assert.equal(contactsFor(app.sqlite, '12ABC34501DE35')[0].contato, 'https://linkedin.com/company/x,y');
-    assert.deepEqual(contactsFor(app.sqlite, '00000000000191'), []);
+    assert.equal((await storedContactsFor(app, '12ABC34501DE35'))[0].contato, 'https://linkedin.com/company/x,y');
+    assert.deepEqual(await storedContactsFor(app, '00000000000191'), []);
 
     // per-cnpj: only the CNPJs in the file change.
-    const per = storeContacts(
-      app.sqlite,
+    const per = await storeContacts(
+      app,
       await parseContactsCsv('33683111000280,email,,novo@example.com.br\n'),
       'per-cnpj',
     );
     assert.equal(per.after, 2);
     assert.deepEqual(
-      contactsFor(app.sqlite, '33683111000280').map((x) => x.contato),
+      (await storedContactsFor(app, '33683111000280')).map((x) => x.contato),
       ['novo@example.com.br'],
     );
-    assert.equal(contactsFor(app.sqlite, '12ABC34501DE35').length, 1);
+    assert.equal((await storedContactsFor(app, '12ABC34501DE35')).length, 1);
     // replace: the file becomes the whole set.
-    storeContacts(app.sqlite, await parseContactsCsv('00000000000191,email,,a@b.com.br\n'), 'replace');
-    assert.deepEqual(contactsFor(app.sqlite, '12ABC34501DE35'), []);
-    assert.equal(contactsFor(app.sqlite, '00000000000191').length, 1);
-  } finally {
-    await cleanup();
-  }
-});
+    await storeContacts(app, await parseContactsCsv('00000000000191,email,,a@b.com.br\n'), 'replace');
+    assert.deepEqual(await storedContactsFor(app, '12ABC34501DE35'), []);
+    assert.equal((await storedContactsFor(app, '00000000000191')).length, 1);
+    await assert.rejects(storeContacts(app, [], 'merge' as 'replace'), /replace or per-cnpj/);
+  });
 
-test('a bad line names its line number and changes nothing', async () => {
-  const { app, dir, cleanup } = await tempAppDb();
-  try {
-    storeContacts(app.sqlite, await parseContactsCsv('00000000000191,email,,a@b.com.br\n'));
+  test('a large file is stored whole and in file order; the contacts epoch moves', async () => {
+    const app = await open();
+    const epoch = async () => (await app.db.selectFrom('contacts_epoch').select('n').executeTakeFirstOrThrow()).n;
+    const before = await epoch();
+    const rows = Array.from({ length: 2500 }, (_, i) => ({
+      cnpj: i % 2 ? '33683111000280' : '00000000000191',
+      contact: { tipo_contato: 'email', tipo_website: '', contato: `c${i}@example.com.br` },
+    }));
+    const r = await storeContacts(app, rows);
+    assert.deepEqual([r.rows, r.cnpjs, r.after], [2500, 2, 2500]);
+    const odd = (await storedContactsFor(app, '33683111000280')).map((c) => c.contato);
+    assert.deepEqual(
+      odd,
+      rows.filter((_, i) => i % 2).map((x) => x.contact.contato),
+    );
+    assert.notEqual(await epoch(), before);
+    const p = await storeContacts(app, rows.slice(0, 1), 'per-cnpj');
+    assert.deepEqual([p.before, p.after], [2500, 1251]);
+  });
+
+  test('two replace loads at once: the set is one file or the other, never both merged', async () => {
+    const app = await open();
+    const file = (tag: string) =>
+      Array.from({ length: 300 }, (_, i) => ({
+        cnpj: '33683111000280',
+        contact: { tipo_contato: 'email', tipo_website: '', contato: `${tag}${i}@example.com.br` },
+      }));
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([storeContacts(app, file('a')), storeContacts(app, file('b'))]);
+      const tags = new Set((await storedContactsFor(app, '33683111000280')).map((c) => c.contato[0]));
+      assert.equal((await storedContactsFor(app, '33683111000280')).length, 300, `round ${round}`);
+      assert.equal(tags.size, 1, `round ${round}`);
+    }
+  });
+
+  test('a bad line names its line number and changes nothing', async () => {
+    const app = await open();
+    const dir = app.dataDir;
+    await storeContacts(app, await parseContactsCsv('00000000000191,email,,a@b.com.br\n'));
     const cases: [string, RegExp][] = [
       [
         'cnpj,tipo_contato,tipo_website,contato\n33683111000280,email,,x@y.com\n33683111000281,email,,x@y.com\n',
@@ -77,16 +113,14 @@ test('a bad line names its line number and changes nothing', async () => {
       const file = path.join(dir, 'bad.csv');
       fs.writeFileSync(file, csv);
       await assert.rejects(
-        loadContactsFile(app.sqlite, file),
+        loadContactsFile(app, file),
         (e: AccountsError) => e.code === 'invalid_csv' && re.test(e.message),
         csv,
       );
     }
-    assert.equal(contactsFor(app.sqlite, '00000000000191').length, 1);
-    await assert.rejects(loadContactsFile(app.sqlite, path.join(dir, 'missing.csv')), /Cannot read the file/);
-  } finally {
-    await cleanup();
-  }
+    assert.equal((await storedContactsFor(app, '00000000000191')).length, 1);
+    await assert.rejects(loadContactsFile(app, path.join(dir, 'missing.csv')), /Cannot read the file/);
+  });
 });
 
 test('the in-memory copy follows contacts_epoch; past its row limit it reads per lookup', async () => {
@@ -100,13 +134,13 @@ test('the in-memory copy follows contacts_epoch; past its row limit it reads per
       contact: { tipo_contato: 'email', tipo_website: '', contato },
     });
     for (const cache of [small, tiny]) assert.deepEqual(cache.get('33683111000280'), []);
-    storeContacts(app.sqlite, [row('a@example.com.br'), row('b@example.com.br')]);
+    await storeContacts(sqliteStore(app), [row('a@example.com.br'), row('b@example.com.br')]);
     for (const cache of [small, tiny])
       assert.deepEqual(
         cache.get('33683111000280').map((c) => c.contato),
         ['a@example.com.br', 'b@example.com.br'],
       );
-    storeContacts(app.sqlite, [row('c@example.com.br')], 'per-cnpj');
+    await storeContacts(sqliteStore(app), [row('c@example.com.br')], 'per-cnpj');
     for (const cache of [small, tiny])
       assert.deepEqual(
         cache.get('33683111000280').map((c) => c.contato),

@@ -14,14 +14,15 @@ import { openAppSqlite } from '../../../src/storage/app-db.ts';
 import { WalSync } from '../../../src/storage/wal-sync.ts';
 import { apiSetup, granted } from './helpers/api-setup.ts';
 import { tempAppDb } from './helpers/setup.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 test('consumeGrouped: calls of one event-loop turn share a commit and still stop exactly at the quota', async () => {
   const { app, cleanup } = await tempAppDb();
   try {
-    setPlan(app.sqlite, 'Tiny', { monthlyQuota: 5 });
+    await setPlan(sqliteStore(app), 'Tiny', { monthlyQuota: 5 });
     const access = new ApiAccess(app.sqlite);
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Tiny' });
-    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' });
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Tiny' });
+    const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' });
     const g = granted(access.authenticate(t.token));
     const before = app.sqlite.pragma('data_version', { simple: true });
     const results = await Promise.all(Array.from({ length: 12 }, () => access.consumeGrouped(g)));
@@ -29,7 +30,7 @@ test('consumeGrouped: calls of one event-loop turn share a commit and still stop
       results.map((r) => (r.ok ? r.quota.remaining : r.error)),
       [4, 3, 2, 1, 0, ...Array(7).fill('quota_exceeded')],
     );
-    assert.equal(currentUsage(app.sqlite, acc.id).calls, 5);
+    assert.equal((await currentUsage(sqliteStore(app), acc.id)).calls, 5);
     assert.equal(app.sqlite.pragma('data_version', { simple: true }), before); // own commits do not bump it
   } finally {
     await cleanup();
@@ -57,7 +58,7 @@ test('grouped counting waits for another writer without blocking the event loop'
       results.map((r) => (r.ok ? r.quota.remaining : r.error)),
       [49999, 49998],
     );
-    assert.equal(currentUsage(app.sqlite, acc.id).calls, 2);
+    assert.equal((await currentUsage(sqliteStore(app), acc.id)).calls, 2);
   } finally {
     await cleanup();
   }

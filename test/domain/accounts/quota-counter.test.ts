@@ -11,15 +11,16 @@ import { createToken, getTokenInfo } from '../../../src/domain/accounts/tokens.t
 import { currentUsage, dailyUsage } from '../../../src/domain/accounts/usage.ts';
 import { denied, granted } from './helpers/api-setup.ts';
 import { manualClock, tempAppDb } from './helpers/setup.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 test('quota: consume counts exactly, 429 with Retry-After when used up; authenticate does not count', async () => {
   const { app, cleanup } = await tempAppDb();
   try {
     const clock = manualClock('2026-03-31T23:30:00-03:00');
-    setPlan(app.sqlite, 'Mini', { monthlyQuota: 3 });
+    await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 3 });
     const access = new ApiAccess(app.sqlite, { now: clock });
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Mini' }, clock);
-    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Mini' }, clock);
+    const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
     const aprilStart = Date.parse('2026-04-01T03:00:00Z') / 1000;
 
     for (let i = 0; i < 5; i++) granted(access.authenticate(t.token));
@@ -35,17 +36,17 @@ test('quota: consume counts exactly, 429 with Retry-After when used up; authenti
     assert.match(over.message, /01\/04\/2026/);
     const early = denied(access.authenticate(t.token));
     assert.deepEqual([early.error, early.retryAfter], ['quota_exceeded', 1800]);
-    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 3);
+    assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 3);
 
     // Month rollover in São Paulo: 23:30 on March 31st was March, 00:30 on April 1st is April.
     clock.set('2026-04-01T00:30:00-03:00');
     const april = granted(access.authenticate(t.token));
     assert.deepEqual(april.quota, { limit: 3, remaining: 3, reset: Date.parse('2026-05-01T03:00:00Z') / 1000 });
     assert.equal(granted(access.consume(april)).quota.remaining, 2);
-    const usage = currentUsage(app.sqlite, acc.id, clock);
+    const usage = await currentUsage(sqliteStore(app), acc.id, clock);
     assert.deepEqual([usage.month, usage.calls, usage.remaining], ['2026-04', 1, 2]);
     assert.deepEqual(
-      dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.tokenName, d.calls]),
+      (await dailyUsage(sqliteStore(app), acc.id, { now: clock })).map((d) => [d.day, d.tokenName, d.calls]),
       [
         ['2026-04-01', 'a', 1],
         ['2026-03-31', 'a', 3],
@@ -54,9 +55,9 @@ test('quota: consume counts exactly, 429 with Retry-After when used up; authenti
 
     // UTC has already turned the day and month, São Paulo has not.
     clock.set('2026-05-01T02:59:59Z');
-    assert.equal(currentUsage(app.sqlite, acc.id, clock).month, '2026-04');
+    assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).month, '2026-04');
     // Raising the plan quota applies to the next request.
-    setPlan(app.sqlite, 'Mini', { monthlyQuota: 10 });
+    await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 10 });
     assert.equal(granted(access.authenticate(t.token)).quota.remaining, 9);
   } finally {
     await cleanup();
@@ -68,19 +69,19 @@ test('last_used_at is written lazily, at most once a minute per token', async ()
   try {
     const clock = manualClock('2026-04-01T12:00:00Z');
     const access = new ApiAccess(app.sqlite, { now: clock });
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' }, clock);
-    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
-    assert.equal(getTokenInfo(app.sqlite, t.id)?.lastUsedAt, null);
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Ouro' }, clock);
+    const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
+    assert.equal((await getTokenInfo(sqliteStore(app), t.id))?.lastUsedAt, null);
     const use = () => granted(access.consume(granted(access.authenticate(t.token))));
     use();
-    assert.equal(getTokenInfo(app.sqlite, t.id)?.lastUsedAt, '2026-04-01T12:00:00.000Z');
+    assert.equal((await getTokenInfo(sqliteStore(app), t.id))?.lastUsedAt, '2026-04-01T12:00:00.000Z');
     clock.set('2026-04-01T12:00:59Z');
     use();
-    assert.equal(getTokenInfo(app.sqlite, t.id)?.lastUsedAt, '2026-04-01T12:00:00.000Z');
+    assert.equal((await getTokenInfo(sqliteStore(app), t.id))?.lastUsedAt, '2026-04-01T12:00:00.000Z');
     clock.set('2026-04-01T12:01:00Z');
     use();
-    assert.equal(getTokenInfo(app.sqlite, t.id)?.lastUsedAt, '2026-04-01T12:01:00.000Z');
-    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 3);
+    assert.equal((await getTokenInfo(sqliteStore(app), t.id))?.lastUsedAt, '2026-04-01T12:01:00.000Z');
+    assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 3);
   } finally {
     await cleanup();
   }
@@ -91,8 +92,8 @@ test('QuotaCounter: a tally stops at the limit (a limit of 0 counts nothing), re
   try {
     const clock = manualClock('2026-04-10T12:00:00-03:00');
     const quota = new QuotaCounter(app.sqlite, clock);
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
-    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' });
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Ouro' });
+    const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' });
     const id = { ok: true as const, accountId: acc.id, accountName: 'Acme', tokenId: t.id, limit: 2 };
     // One call per tally, each written at once: what three counting transactions would do.
     const bump = (who: typeof id) => {
@@ -102,11 +103,11 @@ test('QuotaCounter: a tally stops at the limit (a limit of 0 counts nothing), re
       return calls;
     };
     assert.equal(bump({ ...id, limit: 0 }), undefined);
-    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 0, 'no row for a limit of 0');
+    assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 0, 'no row for a limit of 0');
     assert.deepEqual([bump(id), bump(id), bump(id)], [1, 2, undefined]);
     quota.record(new Map([[t.id, 2]]), '2026-04-10', clock());
     assert.deepEqual(
-      dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.calls]),
+      (await dailyUsage(sqliteStore(app), acc.id, { now: clock })).map((d) => [d.day, d.calls]),
       [['2026-04-10', 2]],
     );
 
@@ -123,16 +124,16 @@ test('a batch of N calls: reserved whole or refused whole, the refusal says how 
   const { app, cleanup } = await tempAppDb();
   try {
     const clock = manualClock('2026-04-10T12:00:00-03:00');
-    setPlan(app.sqlite, 'Mini', { monthlyQuota: 5 });
+    await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 5 });
     const access = new ApiAccess(app.sqlite, { now: clock });
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Mini' }, clock);
-    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Mini' }, clock);
+    const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
     const g = granted(access.authenticate(t.token));
 
     // More than the whole quota on the month's first call: no row is created, nothing counted.
     const tooMany = denied(access.consume(g, 6));
     assert.deepEqual([tooMany.error, tooMany.quota?.remaining], ['quota_exceeded', 5]);
-    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 0);
+    assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 0);
     assert.match(
       tooMany.message,
       /^Este lote precisa de 6 consultas, mas restam 5 da cota mensal de 5 consultas da API; ela será renovada em 01\/05\/2026\.$/,
@@ -144,7 +145,7 @@ test('a batch of N calls: reserved whole or refused whole, the refusal says how 
       [over.error, over.status, over.quota?.remaining, over.retryAfter],
       ['quota_exceeded', 429, 2, 21 * 86_400 - 12 * 3600],
     );
-    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 3, 'a refused batch counts nothing');
+    assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 3, 'a refused batch counts nothing');
     assert.equal(granted(access.consume(g, 2)).quota.remaining, 0);
     const empty = denied(access.consume(g, 2));
     assert.equal(empty.quota?.remaining, 0);
@@ -153,10 +154,10 @@ test('a batch of N calls: reserved whole or refused whole, the refusal says how 
       /^A cota mensal de 5 consultas da API foi atingida/,
       'nothing left: the plain sentence',
     );
-    assert.equal(currentUsage(app.sqlite, acc.id, clock).calls, 5);
+    assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 5);
     // The token's daily row has every call of the batches it was granted.
     assert.deepEqual(
-      dailyUsage(app.sqlite, acc.id, { now: clock }).map((d) => [d.day, d.calls]),
+      (await dailyUsage(sqliteStore(app), acc.id, { now: clock })).map((d) => [d.day, d.calls]),
       [['2026-04-10', 5]],
     );
 
@@ -169,10 +170,10 @@ test('a batch of N calls: reserved whole or refused whole, the refusal says how 
 test('grouped: a batch and single calls in one turn, each request its own all-or-nothing check, in order', async () => {
   const { app, cleanup } = await tempAppDb();
   try {
-    setPlan(app.sqlite, 'Mini', { monthlyQuota: 10 });
+    await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 10 });
     const access = new ApiAccess(app.sqlite);
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Mini' });
-    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' });
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Mini' });
+    const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' });
     const g = granted(access.authenticate(t.token));
     const results = await Promise.all([
       access.consumeGrouped(g),
@@ -185,7 +186,7 @@ test('grouped: a batch and single calls in one turn, each request its own all-or
       results.map((r) => (r.ok ? r.quota.remaining : `${r.error}:${r.quota?.remaining}`)),
       [9, 3, 'quota_exceeded:3', 0, 'quota_exceeded:0'],
     );
-    assert.equal(currentUsage(app.sqlite, acc.id).calls, 10);
+    assert.equal((await currentUsage(sqliteStore(app), acc.id)).calls, 10);
   } finally {
     await cleanup();
   }

@@ -18,6 +18,7 @@ import { AccountsError } from '../../../src/domain/accounts/errors.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { apiSetup, denied, granted } from './helpers/api-setup.ts';
 import { manualClock, tempAppDb } from './helpers/setup.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 test('missing and malformed tokens are refused without a database read', async () => {
   const { app, cleanup } = await tempAppDb();
@@ -55,14 +56,18 @@ test('token states with an injected clock: active, deactivated, expired, invalid
   try {
     const clock = manualClock('2026-04-01T12:00:00-03:00');
     const access = new ApiAccess(app.sqlite, { now: clock });
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' }, clock);
-    const perm = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' }, clock);
-    const dated = createToken(
-      app.sqlite,
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Ouro' }, clock);
+    const perm = await createToken(sqliteStore(app), { accountId: acc.id, name: 'prod', createdBy: 'cli' }, clock);
+    const dated = await createToken(
+      sqliteStore(app),
       { accountId: acc.id, name: 'ci', expires: '2026-04-10', createdBy: 7 },
       clock,
     );
-    const days = createToken(app.sqlite, { accountId: acc.id, name: 'dev', expires: '30d', createdBy: 'cli' }, clock);
+    const days = await createToken(
+      sqliteStore(app),
+      { accountId: acc.id, name: 'dev', expires: '30d', createdBy: 'cli' },
+      clock,
+    );
     assert.equal(dated.info.expiresAt, '2026-04-10');
     assert.equal(days.info.expiresAt, '2026-05-01');
     assert.equal(dated.info.createdBy, '7');
@@ -73,13 +78,13 @@ test('token states with an injected clock: active, deactivated, expired, invalid
     assert.deepEqual(g.quota, { limit: 50000, remaining: 50000, reset: Date.parse('2026-05-01T03:00:00Z') / 1000 });
 
     // Deactivate / activate toggles only that token.
-    deactivateToken(app.sqlite, perm.id, {}, clock);
+    await deactivateToken(sqliteStore(app), perm.id, {}, clock);
     assert.deepEqual(
       [denied(access.authenticate(perm.token)).error, denied(access.authenticate(perm.token)).status],
       ['token_deactivated', 401],
     );
     granted(access.authenticate(dated.token));
-    assert.equal(activateToken(app.sqlite, perm.id, {}, clock).state, 'active');
+    assert.equal((await activateToken(sqliteStore(app), perm.id, {}, clock)).state, 'active');
     granted(access.authenticate(perm.token));
 
     // Valid through the last day (São Paulo), expired from the next midnight there.
@@ -89,16 +94,16 @@ test('token states with an injected clock: active, deactivated, expired, invalid
     const e = denied(access.authenticate(dated.token));
     assert.deepEqual([e.error, e.status], ['token_expired', 401]);
     assert.match(e.message, /10\/04\/2026/);
-    assert.equal(getTokenInfo(app.sqlite, dated.id, clock)?.state, 'expired');
+    assert.equal((await getTokenInfo(sqliteStore(app), dated.id, clock))?.state, 'expired');
     granted(access.authenticate(perm.token));
 
     // Web scope: a token of another account is "not found".
-    assert.throws(
-      () => deactivateToken(app.sqlite, perm.id, { accountId: acc.id + 1 }, clock),
+    await assert.rejects(
+      deactivateToken(sqliteStore(app), perm.id, { accountId: acc.id + 1 }, clock),
       (x: AccountsError) => x.code === 'not_found',
     );
     assert.deepEqual(
-      listTokens(app.sqlite, acc.id, clock).map((t) => [t.name, t.state]),
+      (await listTokens(sqliteStore(app), acc.id, clock)).map((t) => [t.name, t.state]),
       [
         ['prod', 'active'],
         ['ci', 'expired'],
@@ -114,13 +119,13 @@ test('plan without API access is refused with 403, and allowed again when the op
   const { app, cleanup } = await tempAppDb();
   try {
     const access = new ApiAccess(app.sqlite);
-    const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Bronze' });
-    const t = createToken(app.sqlite, { accountId: acc.id, name: 'a', createdBy: 'cli' });
-    setPlan(app.sqlite, 'Bronze', { apiIncluded: false });
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Bronze' });
+    const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' });
+    await setPlan(sqliteStore(app), 'Bronze', { apiIncluded: false });
     const d = denied(access.authenticate(t.token));
     assert.deepEqual([d.error, d.status], ['plan_without_api', 403]);
     assert.match(d.message, /Bronze/);
-    setPlan(app.sqlite, 'Bronze', { apiIncluded: true });
+    await setPlan(sqliteStore(app), 'Bronze', { apiIncluded: true });
     granted(access.authenticate(t.token));
   } finally {
     await cleanup();
@@ -134,16 +139,16 @@ test('what the API keeps in memory follows changes made through another connecti
     assert.equal(granted(access.authenticate(t.token)).quota.limit, 50000);
     assert.equal(granted(access.authenticate(t.token)).quota.limit, 50000, 'served from memory');
 
-    deactivateToken(app.sqlite, t.info.id);
+    await deactivateToken(sqliteStore(app), t.info.id);
     assert.equal(denied(access.authenticate(t.token)).error, 'token_deactivated');
-    activateToken(app.sqlite, t.info.id);
+    await activateToken(sqliteStore(app), t.info.id);
     granted(access.authenticate(t.token));
 
-    setPlan(app.sqlite, 'Ouro', { monthlyQuota: 7 });
+    await setPlan(sqliteStore(app), 'Ouro', { monthlyQuota: 7 });
     assert.equal(granted(access.authenticate(t.token)).quota.limit, 7);
-    setPlan(app.sqlite, 'Ouro', { apiIncluded: false });
+    await setPlan(sqliteStore(app), 'Ouro', { apiIncluded: false });
     assert.equal(denied(access.authenticate(t.token)).error, 'plan_without_api');
-    setPlan(app.sqlite, 'Ouro', { apiIncluded: true });
+    await setPlan(sqliteStore(app), 'Ouro', { apiIncluded: true });
     granted(access.authenticate(t.token));
 
     // A counted call and the last-used stamp do not empty the cache, but they are not cached:
@@ -151,9 +156,9 @@ test('what the API keeps in memory follows changes made through another connecti
     assert.ok(access.consume(granted(access.authenticate(t.token))).ok);
     assert.equal(granted(access.authenticate(t.token)).quota.remaining, 6);
 
-    suspendAccount(app.sqlite, 'Acme');
+    await suspendAccount(sqliteStore(app), 'Acme');
     assert.equal(denied(access.authenticate(t.token)).error, 'account_suspended');
-    reactivateAccount(app.sqlite, 'Acme');
+    await reactivateAccount(sqliteStore(app), 'Acme');
     assert.equal(
       denied(access.authenticate(t.token)).error,
       'account_suspended',
@@ -175,25 +180,25 @@ test('a token changed between its check and its count is decided again inside th
     // The hot path grants from memory; the change lands before the call is counted.
     const id = access.identifyForCount(t.token);
     assert.ok(id.ok);
-    deactivateToken(app.sqlite, t.info.id);
+    await deactivateToken(sqliteStore(app), t.info.id);
     const r = await access.consumeGrouped(id);
     assert.equal(denied(r).error, 'token_deactivated');
-    assert.equal(currentUsage(app.sqlite, acc.id).calls, 0, 'a refused call is not counted');
+    assert.equal((await currentUsage(sqliteStore(app), acc.id)).calls, 0, 'a refused call is not counted');
     // Denials are never served from memory: reactivated elsewhere, the next check passes.
     assert.equal(denied(access.identifyForCount(t.token)).error, 'token_deactivated');
-    activateToken(app.sqlite, t.info.id);
+    await activateToken(sqliteStore(app), t.info.id);
     const again = access.identifyForCount(t.token);
     assert.ok(again.ok);
 
     // A plan change between check and count: the new limit applies to this very call.
-    setPlan(app.sqlite, 'Ouro', { monthlyQuota: 0 });
+    await setPlan(sqliteStore(app), 'Ouro', { monthlyQuota: 0 });
     assert.equal(denied(await access.consumeGrouped(again)).error, 'quota_exceeded');
-    setPlan(app.sqlite, 'Ouro', { monthlyQuota: 3 });
+    await setPlan(sqliteStore(app), 'Ouro', { monthlyQuota: 3 });
     const next = access.identifyForCount(t.token);
     assert.ok(next.ok);
     const ok = granted(await access.consumeGrouped(next));
     assert.deepEqual([ok.quota.limit, ok.quota.remaining], [3, 2]);
-    assert.equal(currentUsage(app.sqlite, acc.id).calls, 1);
+    assert.equal((await currentUsage(sqliteStore(app), acc.id)).calls, 1);
   } finally {
     await cleanup();
   }
@@ -206,7 +211,7 @@ test('TokenIdentity: memory on the hot path, refresh() sees changes made elsewhe
     assert.ok(identity.identify(t.token).ok); // read, and now in memory
     assert.equal(identity.refresh(), false, 'nothing changed');
 
-    deactivateToken(app.sqlite, t.info.id);
+    await deactivateToken(sqliteStore(app), t.info.id);
     // By design the hot path does not read auth_epoch: the count re-checks (refresh + redecide).
     assert.ok(identity.identifyForCount(t.token).ok);
     assert.equal(identity.refresh(), true, 'auth_epoch moved');

@@ -18,6 +18,7 @@ import { watchedCnpjs } from '../../../src/domain/watchlist/read.ts';
 import { removeWatched } from '../../../src/domain/watchlist/remove.ts';
 import { encodeCursor } from '../../../src/domain/cursor.ts';
 import { tempAppDb } from '../accounts/helpers/setup.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'add-worker.ts');
 const NOW = new Date('2026-11-20T15:00:00Z');
@@ -25,8 +26,8 @@ const list = (n: number, base = 11_000_000) => Array.from({ length: n }, (_, i) 
 
 async function setup(limit: number) {
   const db = await tempAppDb();
-  setPlan(db.app.sqlite, 'Teste', { monthlyQuota: 10, watchlistLimit: limit });
-  const acc = createAccount(db.app.sqlite, { name: 'Acme', plan: 'Teste' });
+  await setPlan(sqliteStore(db.app), 'Teste', { monthlyQuota: 10, watchlistLimit: limit });
+  const acc = await createAccount(sqliteStore(db.app), { name: 'Acme', plan: 'Teste' });
   return { ...db, sqlite: db.app.sqlite, accountId: acc.id };
 }
 
@@ -66,7 +67,7 @@ test('add one, add again (kept with its first date), remove, remove again', asyn
 });
 
 test('the limit: a list that does not fit adds nothing and says how many remain; repeats and watched ones cost nothing', async () => {
-  const { sqlite, accountId, cleanup } = await setup(5);
+  const { sqlite, app, accountId, cleanup } = await setup(5);
   try {
     const l = list(8);
     assert.ok(addWatched(sqlite, accountId, l.slice(0, 3), NOW).ok);
@@ -87,7 +88,7 @@ test('the limit: a list that does not fit adds nothing and says how many remain;
       plan: 'Teste',
     });
     // A limit lowered under the usage: nothing removed, remaining 0 (never negative).
-    setPlan(sqlite, 'Teste', { watchlistLimit: 2 });
+    await setPlan(sqliteStore(app), 'Teste', { watchlistLimit: 2 });
     assert.deepEqual(addWatched(sqlite, accountId, [l[7]!], NOW), {
       ok: false,
       needed: 1,

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createAccount } from '../../../src/domain/accounts/accounts.ts';
 import { openAppDb, type AppDb } from '../../../src/storage/app-db.ts';
 import { openHistoryDb, writeMonth } from '../../../src/storage/history/db.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 export interface Env {
   dataDir: string;
@@ -20,7 +21,7 @@ export interface Env {
 export async function makeEnv(): Promise<Env> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-'));
   const app = await openAppDb(dataDir);
-  const accountId = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' }).id;
+  const accountId = (await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Ouro' })).id;
   return {
     dataDir,
     app,

@@ -10,7 +10,7 @@ import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { BatchResponseSchema, EstablishmentsPageSchema } from '../../../src/domain/company/list-schema.ts';
 import { batchExample, establishmentsExample } from '../../../src/server/docs/examples.ts';
-import { bearer, get, makeAccount, serve, withAppDb, type TestAccount, type TestServer } from '../helpers.ts';
+import { bearer, get, makeAccount, serve, withAppStore, type TestAccount, type TestServer } from '../helpers.ts';
 import { ALNUM_CNPJS, SERPRO_CNPJS, importedDataDir } from './imported.ts';
 
 const ABSENT = makeCnpj('99999999', '0001');
@@ -28,7 +28,7 @@ describe('batch lookup', () => {
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
   const remaining = (r: { headers: Headers }) => Number(r.headers.get('x-ratelimit-remaining'));
-  const used = (a: TestAccount) => withAppDb(dataDir, (db) => currentUsage(db, a.accountId).calls);
+  const used = (a: TestAccount) => withAppStore(dataDir, async (db) => (await currentUsage(db, a.accountId)).calls);
 
   before(async () => {
     dataDir = await importedDataDir();

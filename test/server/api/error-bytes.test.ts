@@ -13,6 +13,7 @@ import {
   sleep,
   tempDataDir,
   withAppDb,
+  withAppStore,
   writeSnapshot,
   type TestServer,
 } from '../helpers.ts';
@@ -50,13 +51,13 @@ describe('error answers, byte for byte', () => {
     server = await serve(dataDir, { now: () => new Date(NOW) });
     tokens.bronze = (await makeAccount(dataDir, 'Bronze', { plan: 'Bronze' })).token;
     const off = await makeAccount(dataDir, 'Desativado');
-    await withAppDb(dataDir, (s) => deactivateToken(s, off.tokenId));
+    await withAppStore(dataDir, (s) => deactivateToken(s, off.tokenId));
     tokens.off = off.token;
     tokens.expired = (
       await makeAccount(dataDir, 'Expirado', { expires: '2026-04-14', now: () => new Date(NOW - 2 * 86_400_000) })
     ).token;
     tokens.suspended = (await makeAccount(dataDir, 'Suspensa')).token;
-    await withAppDb(dataDir, (s) => suspendAccount(s, 'Suspensa'));
+    await withAppStore(dataDir, (s) => suspendAccount(s, 'Suspensa'));
     tokens.noApi = (await makeAccount(dataDir, 'SemApi', { apiIncluded: false })).token;
     const q = await makeAccount(dataDir, 'Cota', { quota: 1234 });
     await withAppDb(dataDir, (s) =>

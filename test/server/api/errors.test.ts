@@ -13,7 +13,7 @@ import {
   serve,
   sleep,
   tempDataDir,
-  withAppDb,
+  withAppStore,
   writeSnapshot,
   type TestServer,
 } from '../helpers.ts';
@@ -107,7 +107,7 @@ describe('error table (docs/errors.md)', () => {
     assertError(await get(api(), bearer('cnpj_' + 'A'.repeat(39))), 401, 'invalid_token');
 
     const d = await makeAccount(dataDir, 'Desativado');
-    await withAppDb(dataDir, (s) => deactivateToken(s, d.tokenId));
+    await withAppStore(dataDir, (s) => deactivateToken(s, d.tokenId));
     assertError(await get(api(), bearer(d.token)), 401, 'token_deactivated');
 
     const e = await makeAccount(dataDir, 'Expira', { expires: '1d' });
@@ -120,7 +120,7 @@ describe('error table (docs/errors.md)', () => {
     }
 
     const s = await makeAccount(dataDir, 'Suspensa');
-    await withAppDb(dataDir, (sqlite) => suspendAccount(sqlite, 'Suspensa'));
+    await withAppStore(dataDir, (sqlite) => suspendAccount(sqlite, 'Suspensa'));
     assertError(await get(api(), bearer(s.token)), 403, 'account_suspended');
 
     const p = await makeAccount(dataDir, 'SemApi', { apiIncluded: false });

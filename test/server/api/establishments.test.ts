@@ -20,7 +20,7 @@ import {
   loadContacts,
   makeAccount,
   serve,
-  withAppDb,
+  withAppStore,
   type TestAccount,
   type TestServer,
 } from '../helpers.ts';
@@ -202,13 +202,13 @@ describe('establishments of a company', () => {
     const small = await makeAccount(dataDir, 'Pequeno', { quota: 2 });
     const a = await list(SERPRO_CNPJS[0]!, '?limit=1', small);
     assert.equal(remaining(a), 1);
-    assert.equal(await withAppDb(dataDir, (db) => currentUsage(db, small.accountId).calls), 1);
+    assert.equal(await withAppStore(dataDir, async (db) => (await currentUsage(db, small.accountId)).calls), 1);
     const b = await list(SERPRO_CNPJS[0]!, `?limit=1&cursor=${a.body.next_cursor}`, small);
     assert.equal(remaining(b), 0);
     const c = await list(SERPRO_CNPJS[0]!, `?limit=1&cursor=${b.body.next_cursor}`, small);
     assert.deepEqual([c.status, c.body.error, remaining(c)], [429, 'quota_exceeded', 0]);
     assert.ok(Number(c.headers.get('retry-after')) >= 1);
-    assert.equal(await withAppDb(dataDir, (db) => currentUsage(db, small.accountId).calls), 2);
+    assert.equal(await withAppStore(dataDir, async (db) => (await currentUsage(db, small.accountId)).calls), 2);
     assert.ok(
       server.lines.some((l) => l.includes('/establishments?limit=1 200') && l.endsWith(`account=${small.accountId}`)),
       'logged with its account',

@@ -14,7 +14,16 @@ import {
   WatchlistPageSchema,
   WatchlistPutSchema,
 } from '../../../src/domain/watchlist/schema.ts';
-import { makeAccount, serve, get, tempDataDir, withAppDb, type TestAccount, type TestServer } from '../helpers.ts';
+import {
+  makeAccount,
+  serve,
+  get,
+  tempDataDir,
+  withAppDb,
+  withAppStore,
+  type TestAccount,
+  type TestServer,
+} from '../helpers.ts';
 
 const cnpjs = (n: number, base = 10_000_000) =>
   Array.from({ length: n }, (_, i) => makeCnpj(String(base + i * 7), '0001'));
@@ -30,7 +39,7 @@ describe('watchlist API', () => {
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
   const remaining = (r: { headers: Headers }) => Number(r.headers.get('x-ratelimit-remaining'));
-  const used = (a: TestAccount) => withAppDb(dataDir, (db) => currentUsage(db, a.accountId).calls);
+  const used = (a: TestAccount) => withAppStore(dataDir, async (db) => (await currentUsage(db, a.accountId)).calls);
   const watched = (a: TestAccount) =>
     withAppDb(
       dataDir,
@@ -43,7 +52,7 @@ describe('watchlist API', () => {
   /** A plan of its own with this watchlist limit. */
   const account = async (name: string, watchlistLimit = 1000, quota = 1000) => {
     const a = await makeAccount(dataDir, name, { quota });
-    await withAppDb(dataDir, (db) => setPlan(db, `Plano ${name}`, { watchlistLimit }));
+    await withAppStore(dataDir, (db) => setPlan(db, `Plano ${name}`, { watchlistLimit }));
     return a;
   };
 
@@ -159,7 +168,7 @@ describe('watchlist API', () => {
     r = await call(a, 'PUT', `/${list[0]}`);
     assert.equal(r.status, 200);
     // The operator lowers the limit under the usage: nothing is removed, nothing more can be added.
-    await withAppDb(dataDir, (db) => setPlan(db, 'Plano Limite', { watchlistLimit: 2 }));
+    await withAppStore(dataDir, (db) => setPlan(db, 'Plano Limite', { watchlistLimit: 2 }));
     r = await call(a, 'PUT', `/${list[6]}`);
     assert.equal(r.status, 409);
     assert.equal((await watched(a)).length, 5);

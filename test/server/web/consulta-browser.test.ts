@@ -12,6 +12,7 @@ import { openAppDb } from '../../../src/storage/app-db.ts';
 import { DEMO_400 } from '../../fixtures/index.ts';
 import { serve, tempDataDir, type TestServer } from '../helpers.ts';
 import { launchBrowser } from './chromium.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 // The evaluate callbacks run in the browser; the project compiles without the DOM library.
 declare const document: any, window: any;
@@ -27,8 +28,8 @@ before(async () => {
   await runImport({ dataDir, inputs: [DEMO_400], month: '2026-09', allowPartial: true });
   const app = await openAppDb(dataDir);
   try {
-    const account = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
-    await createUser(app.sqlite, {
+    const account = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Ouro' });
+    await createUser(sqliteStore(app), {
       accountId: account.id,
       email: 'membro@acme.com.br',
       password: PASSWORD,

@@ -10,8 +10,9 @@ import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { runImport } from '../../../importer/run.ts';
 import { openAppDb } from '../../../src/storage/app-db.ts';
 import { DEMO_400 } from '../../fixtures/index.ts';
-import { bearer, get, makeAccount, serve, tempDataDir, withAppDb, type TestServer } from '../helpers.ts';
+import { bearer, get, makeAccount, serve, tempDataDir, withAppStore, type TestServer } from '../helpers.ts';
 import { WebClient } from './client.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 const PASSWORD = 'senha-segura-123';
 const escapeHtml = (t: string) =>
@@ -20,7 +21,7 @@ const escapeHtml = (t: string) =>
 async function user(dataDir: string, accountId: number, email: string) {
   const app = await openAppDb(dataDir);
   try {
-    await createUser(app.sqlite, { accountId, email, password: PASSWORD, role: 'member' });
+    await createUser(sqliteStore(app), { accountId, email, password: PASSWORD, role: 'member' });
   } finally {
     await app.close();
   }
@@ -36,7 +37,7 @@ describe('Consulta page on demo-400', () => {
   let web: WebClient;
   let accountId: number;
   let token: string;
-  const used = () => withAppDb(dataDir, (s) => currentUsage(s, accountId).calls);
+  const used = () => withAppStore(dataDir, async (s) => (await currentUsage(s, accountId)).calls);
 
   before(async () => {
     dataDir = tempDataDir();

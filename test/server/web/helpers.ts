@@ -7,6 +7,7 @@ import { createAccount } from '../../../src/domain/accounts/accounts.ts';
 import { createUser, type UserRole } from '../../../src/domain/accounts/users.ts';
 import { openAppDb, type AppDb } from '../../../src/storage/app-db.ts';
 import { startServer, type ServerOptions } from '../../../src/server/server.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 export interface TestServer {
   url: string;
@@ -36,9 +37,9 @@ export async function startTestServer(
 export const PASSWORD = 'senha-segura-123';
 
 export async function seedAccount(app: AppDb, name: string, plan = 'Ouro') {
-  const account = createAccount(app.sqlite, { name, plan });
+  const account = await createAccount(sqliteStore(app), { name, plan });
   const user = (email: string, role: UserRole) =>
-    createUser(app.sqlite, { accountId: account.id, email, password: PASSWORD, role });
+    createUser(sqliteStore(app), { accountId: account.id, email, password: PASSWORD, role });
   return { account, user };
 }
 

@@ -12,6 +12,7 @@ import { watchedCnpjs } from '../../../src/domain/watchlist/read.ts';
 import { openHistoryDb, writeMonth } from '../../../src/storage/history/db.ts';
 import { WebClient } from './client.ts';
 import { PASSWORD, seedAccount, startTestServer, type TestServer } from './helpers.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
 const PATH = '/api-de-cnpj/monitoramento';
@@ -28,7 +29,7 @@ const text = async (r: Response | { text(): Promise<string> }) => (await r.text(
 
 before(async () => {
   server = await startTestServer({ now: () => NOW });
-  setPlan(server.app.sqlite, 'Pequeno', { monthlyQuota: 10, watchlistLimit: 3 });
+  await setPlan(sqliteStore(server.app), 'Pequeno', { monthlyQuota: 10, watchlistLimit: 3 });
   const acme = await seedAccount(server.app, 'Acme', 'Pequeno');
   acmeId = acme.account.id;
   await acme.user('admin@acme.com.br', 'billing_admin');
@@ -39,7 +40,7 @@ before(async () => {
   suspendedId = s.account.id;
   await s.user('admin@suspensa.com.br', 'billing_admin');
   addWatched(server.app.sqlite, suspendedId, [makeCnpj('55555555', '0001')], NOW);
-  suspendAccount(server.app.sqlite, 'Suspensa');
+  await suspendAccount(sqliteStore(server.app), 'Suspensa');
 });
 after(async () => {
   await server?.close();
@@ -111,7 +112,7 @@ describe('Monitoramento page', () => {
   });
 
   test('pages of 50 by CNPJ; the remove form keeps the page; a foreign cursor shows the first page', async () => {
-    setPlan(server.app.sqlite, 'Pequeno', { watchlistLimit: 200 });
+    await setPlan(sqliteStore(server.app), 'Pequeno', { watchlistLimit: 200 });
     const all = Array.from({ length: 120 }, (_, i) => makeCnpj(String(20_000_000 + i), '0001')).sort();
     addWatched(server.app.sqlite, acmeId, all, NOW);
     const c = await loggedIn('admin@acme.com.br');
@@ -141,7 +142,7 @@ describe('Monitoramento page', () => {
     const page = await text(await c.get(`${PATH}?cursor=garbage`));
     assert.match(page, /<tr data-cnpj="20000000000/);
     server.app.sqlite.prepare('DELETE FROM watchlist WHERE account_id = ?').run(acmeId);
-    setPlan(server.app.sqlite, 'Pequeno', { watchlistLimit: 3 });
+    await setPlan(sqliteStore(server.app), 'Pequeno', { watchlistLimit: 3 });
   });
 
   test("a suspended account sees its list but cannot change it; another account's list is not shown", async () => {

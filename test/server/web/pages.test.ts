@@ -10,6 +10,7 @@ import { spMonth } from '../../../src/domain/accounts/time.ts';
 import { ERRORS } from '../../../src/domain/api-errors.ts';
 import { WebClient } from './client.ts';
 import { PASSWORD, seedAccount, startTestServer, type TestServer } from './helpers.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 let server: TestServer;
 let clock = Date.parse('2026-11-20T15:00:00Z');
@@ -33,15 +34,17 @@ before(async () => {
   await acme.user('membro@acme.com.br', 'member');
   const other = await seedAccount(server.app, 'Outra', 'Bronze');
   await other.user('admin@outra.com.br', 'billing_admin');
-  otherTokenId = createToken(
-    server.app.sqlite,
-    { accountId: other.account.id, name: 'da outra', createdBy: 'cli' },
-    now,
+  otherTokenId = (
+    await createToken(sqliteStore(server.app), { accountId: other.account.id, name: 'da outra', createdBy: 'cli' }, now)
   ).id;
   const suspended = await seedAccount(server.app, 'Caloteira', 'Prata');
   await suspended.user('admin@caloteira.com.br', 'billing_admin');
-  createToken(server.app.sqlite, { accountId: suspended.account.id, name: 'antigo', createdBy: 'cli' }, now);
-  suspendAccount(server.app.sqlite, 'Caloteira', now);
+  await createToken(
+    sqliteStore(server.app),
+    { accountId: suspended.account.id, name: 'antigo', createdBy: 'cli' },
+    now,
+  );
+  await suspendAccount(sqliteStore(server.app), 'Caloteira', now);
   server.app.sqlite
     .prepare('INSERT INTO usage_monthly (account_id, month, calls) VALUES (?, ?, ?)')
     .run(acmeId, spMonth(now()), 1234);
@@ -263,7 +266,7 @@ describe('web pages', () => {
   });
 
   test('a plan without the API: the home page quotes what the API answers', async () => {
-    setPlan(server.app.sqlite, 'Sem API', { monthlyQuota: 100, apiIncluded: false });
+    await setPlan(sqliteStore(server.app), 'Sem API', { monthlyQuota: 100, apiIncluded: false });
     const semApi = await seedAccount(server.app, 'SemApi', 'Sem API');
     await semApi.user('admin@semapi.com.br', 'billing_admin');
     const home = await (await (await loggedIn('admin@semapi.com.br')).get('/api-de-cnpj')).text();
@@ -364,7 +367,8 @@ describe('web pages', () => {
   test('a token id in the path is decimal digits only: 0x1, 1e0, +1 name no token', async () => {
     const c = await loggedIn('admin@acme.com.br');
     const csrf_token = await c.csrf('/api-de-cnpj/tokens');
-    const id = createToken(server.app.sqlite, { accountId: acmeId, name: 'alvo', createdBy: 'cli' }, now).id;
+    const id = (await createToken(sqliteStore(server.app), { accountId: acmeId, name: 'alvo', createdBy: 'cli' }, now))
+      .id;
     // Before: Number() read these as the id, so /tokens/0x1/desativar switched token 1 off.
     for (const alias of [`0x${id.toString(16)}`, `${id}e0`, `+${id}`, ` ${id}`, `${id}.0`]) {
       const r = await c.post(`/api-de-cnpj/tokens/${encodeURIComponent(alias)}/desativar`, { csrf_token });
@@ -392,9 +396,11 @@ describe('web pages', () => {
   test('a token invalidated by a past suspension cannot be activated: the customer reads why in Portuguese', async () => {
     const { account, user } = await seedAccount(server.app, 'Reativada', 'Ouro');
     await user('admin@reativada.com.br', 'billing_admin');
-    const old = createToken(server.app.sqlite, { accountId: account.id, name: 'antigo', createdBy: 'cli' }, now).id;
-    suspendAccount(server.app.sqlite, 'Reativada', now);
-    reactivateAccount(server.app.sqlite, 'Reativada');
+    const old = (
+      await createToken(sqliteStore(server.app), { accountId: account.id, name: 'antigo', createdBy: 'cli' }, now)
+    ).id;
+    await suspendAccount(sqliteStore(server.app), 'Reativada', now);
+    await reactivateAccount(sqliteStore(server.app), 'Reativada');
     const c = await loggedIn('admin@reativada.com.br');
     const csrf_token = await c.csrf('/api-de-cnpj/tokens');
     assert.equal((await c.post(`/api-de-cnpj/tokens/${old}/ativar`, { csrf_token })).status, 303);

@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createToken, deactivateToken } from '../../../src/domain/accounts/tokens.ts';
 import { launchBrowser } from './chromium.ts';
 import { PASSWORD, seedAccount, seedUsage, startTestServer, type TestServer } from './helpers.ts';
+import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 // A fixed "now": the 20th of a 30-day month, so ten days are still to come.
 const NOW = new Date('2026-11-20T15:00:00Z');
@@ -74,19 +75,19 @@ before(async () => {
   await acme.user('admin@acme.com.br', 'billing_admin');
   const clock = () => NOW;
   const tokens = [
-    createToken(
-      server.app.sqlite,
+    await createToken(
+      sqliteStore(server.app),
       { accountId: acme.account.id, name: 'produção servidor principal', expires: '90d', createdBy: 'cli' },
       clock,
     ),
-    createToken(
-      server.app.sqlite,
+    await createToken(
+      sqliteStore(server.app),
       { accountId: acme.account.id, name: 'homologação', expires: '2027-01-31', createdBy: 'cli' },
       clock,
     ),
-    createToken(server.app.sqlite, { accountId: acme.account.id, name: 'antigo', createdBy: 'cli' }, clock),
+    await createToken(sqliteStore(server.app), { accountId: acme.account.id, name: 'antigo', createdBy: 'cli' }, clock),
   ];
-  deactivateToken(server.app.sqlite, tokens[2]!.id, { accountId: acme.account.id }, clock);
+  await deactivateToken(sqliteStore(server.app), tokens[2]!.id, { accountId: acme.account.id }, clock);
   seedUsage(server.app, {
     accountId: acme.account.id,
     tokenId: tokens[0]!.id,

@@ -21,12 +21,12 @@ const TOKENS_PATH = '/api-de-cnpj/tokens';
  * The days of the current São Paulo month up to today with the account's calls (all tokens and
  * the Consulta page summed), and the Consulta page's share of each.
  */
-function monthDays(ctx: WebContext, accountId: number, now: Date): DayCount[] {
+async function monthDays(ctx: WebContext, accountId: number, now: Date): Promise<DayCount[]> {
   const month = spMonth(now);
   const today = spDay(now);
   const perDay = new Map<string, number>();
   const webPerDay = new Map<string, number>();
-  for (const r of dailyUsage(ctx.sqlite, accountId, { from: `${month}-01`, to: today, now: ctx.now })) {
+  for (const r of await dailyUsage(ctx.app, accountId, { from: `${month}-01`, to: today, now: ctx.now })) {
     perDay.set(r.day, (perDay.get(r.day) ?? 0) + r.calls);
     if (r.tokenId === NO_TOKEN) webPerDay.set(r.day, r.calls);
   }
@@ -51,17 +51,19 @@ function refuseUnlessManager(res: Res, viewer: Viewer): boolean {
 }
 
 export function apiAreaRoutes(ctx: WebContext) {
-  const home = page(ctx, (_req, res, viewer) => {
+  const home = page(ctx, async (_req, res, viewer) => {
     const now = ctx.now();
+    const usage = await currentUsage(ctx.app, viewer.account.id, ctx.now);
+    const days = await monthDays(ctx, viewer.account.id, now);
     sendHtml(
       res,
       homePage({
         viewer: headerUser(viewer),
         accountSuspended: viewer.account.status !== 'active',
-        usage: currentUsage(ctx.sqlite, viewer.account.id, ctx.now),
+        usage,
         // The month label is for the São Paulo month; noon UTC of the 15th is safely inside it.
         monthLabel: formatMonth(new Date(`${spMonth(now)}-15T12:00:00Z`)),
-        days: monthDays(ctx, viewer.account.id, now),
+        days,
         monthLength: daysInMonth(spMonth(now)),
         today: spDay(now),
         baseUrl: ctx.baseUrl,
@@ -74,12 +76,13 @@ export function apiAreaRoutes(ctx: WebContext) {
     viewer: Viewer,
     extra: { form?: TokenForm; formError?: string; status?: number } = {},
   ) => {
-    const flash = await takeFlash(ctx.db, viewer.session);
+    const flash = await takeFlash(ctx.app.db, viewer.session);
+    const tokens = await listTokens(ctx.app, viewer.account.id, ctx.now);
     sendHtml(
       res,
       tokensPage({
         viewer: headerUser(viewer),
-        tokens: listTokens(ctx.sqlite, viewer.account.id, ctx.now),
+        tokens,
         canManage: viewer.canManage,
         isMember: viewer.user.role === 'member',
         accountSuspended: viewer.account.status !== 'active',
@@ -108,12 +111,12 @@ export function apiAreaRoutes(ctx: WebContext) {
     if (f.expiry === 'data' && !day)
       return refuse(`Data de expiração inválida: “${f.date}”. Use o formato dd/mm/aaaa, por exemplo 31/01/2027.`);
     try {
-      const created = createToken(
-        ctx.sqlite,
+      const created = await createToken(
+        ctx.app,
         { accountId: viewer.account.id, name: f.name, expires: day ?? f.expiry, createdBy: viewer.user.id },
         ctx.now,
       );
-      await setFlash(ctx.db, viewer.session, { kind: 'token', token: created.token, name: created.info.name });
+      await setFlash(ctx.app.db, viewer.session, { kind: 'token', token: created.token, name: created.info.name });
     } catch (err) {
       if (err instanceof AccountsError && (err.code === 'invalid_input' || err.code === 'invalid_state'))
         return refuse(webMessage(err));
@@ -132,14 +135,19 @@ export function apiAreaRoutes(ctx: WebContext) {
         if (!Number.isSafeInteger(id))
           throw new AccountsError('not_found', 'The token id is not a positive integer.', 'token_not_found');
         // Scoped to the viewer's account: another account's token id is "not found", not a leak.
-        const t = (enable ? activateToken : deactivateToken)(ctx.sqlite, id, { accountId: viewer.account.id }, ctx.now);
-        await setFlash(ctx.db, viewer.session, {
+        const t = await (enable ? activateToken : deactivateToken)(
+          ctx.app,
+          id,
+          { accountId: viewer.account.id },
+          ctx.now,
+        );
+        await setFlash(ctx.app.db, viewer.session, {
           kind: 'notice',
           text: `Token “${t.name}” ${enable ? 'ativado' : 'desativado'}.`,
         });
       } catch (err) {
         if (!(err instanceof AccountsError)) throw err;
-        await setFlash(ctx.db, viewer.session, { kind: 'error', text: webMessage(err) });
+        await setFlash(ctx.app.db, viewer.session, { kind: 'error', text: webMessage(err) });
       }
       redirect(res, TOKENS_PATH);
     });

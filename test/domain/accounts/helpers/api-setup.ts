@@ -12,6 +12,7 @@ import { createToken } from '../../../../src/domain/accounts/tokens.ts';
 import { openAppSqlite } from '../../../../src/storage/app-db.ts';
 import { WalSync } from '../../../../src/storage/wal-sync.ts';
 import { tempAppDb } from './setup.ts';
+import { sqliteStore } from '../../../helpers/sqlite-store.ts';
 
 export function denied(r: AccessResult | AccessIdentity | AccessDenied) {
   assert.equal(r.ok, false, 'expected a denial');
@@ -36,8 +37,8 @@ export async function apiSetup(opts: { walSync?: boolean } = {}) {
     walSync = new WalSync(path.join(dir, 'app.db-wal'));
   }
   const access = new ApiAccess(apiConn, { walSync });
-  const acc = createAccount(app.sqlite, { name: 'Acme', plan: 'Ouro' });
-  const t = createToken(app.sqlite, { accountId: acc.id, name: 'prod', createdBy: 'cli' });
+  const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Ouro' });
+  const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'prod', createdBy: 'cli' });
   return {
     app,
     apiConn,

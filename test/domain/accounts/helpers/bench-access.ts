@@ -10,14 +10,15 @@ import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
 import { createToken } from '../../../../src/domain/accounts/tokens.ts';
 import { openAppDb, openAppSqlite } from '../../../../src/storage/app-db.ts';
 import { WalSync } from '../../../../src/storage/wal-sync.ts';
+import { sqliteStore } from '../../../helpers/sqlite-store.ts';
 
 const N = Number(process.argv[2] ?? 100_000);
 /** Calls per event-loop turn: about the connections in flight on one server process under load. */
 const TURN = Number(process.argv[3] ?? 32);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-bench-'));
 const app = await openAppDb(dir);
-const acc = createAccount(app.sqlite, { name: 'Bench', plan: 'Black' });
-const { token } = createToken(app.sqlite, { accountId: acc.id, name: 'b', createdBy: 'cli' });
+const acc = await createAccount(sqliteStore(app), { name: 'Bench', plan: 'Black' });
+const { token } = await createToken(sqliteStore(app), { accountId: acc.id, name: 'b', createdBy: 'cli' });
 app.sqlite.prepare('UPDATE plans SET monthly_quota = ? WHERE name = ?').run(1e12, 'Black');
 const conn = openAppSqlite(dir);
 conn.pragma('synchronous = NORMAL');

@@ -15,22 +15,28 @@ import type { GoldenSample } from './samples.ts';
 
 export { VOLATILE_STATUS_FIELDS } from './cases.ts';
 
-/** What the capture needs from a source tree (the same names and arguments since before #13). */
-export interface GoldenTree {
+type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * What the capture needs from a source tree (the same names and arguments since before #13; the
+ * app-state functions take the tree's app handle, which openAppDb gives, and may answer
+ * synchronously, as before fleet mode, or with a promise).
+ */
+export interface GoldenTree<App = unknown> {
   runImport(opts: { dataDir: string; inputs: string[]; month: string }): Promise<{ dir: string }>;
-  openAppDb(dataDir: string): Promise<{ sqlite: Sqlite; close(): Promise<void> }>;
+  openAppDb(dataDir: string): Promise<{ app: App; close(): Promise<void> }>;
   openSqlite(file: string, opts: { readonly: boolean; fileMustExist: boolean }): Sqlite;
-  setPlan(sqlite: Sqlite, name: string, changes: { monthlyQuota: number; apiIncluded: boolean }): unknown;
-  createAccount(sqlite: Sqlite, input: { name: string; plan: string }): { id: number };
+  setPlan(app: App, name: string, changes: { monthlyQuota: number; apiIncluded: boolean }): unknown;
+  createAccount(app: App, input: { name: string; plan: string }): MaybePromise<{ id: number }>;
   createToken(
-    sqlite: Sqlite,
+    app: App,
     input: { accountId: number; name: string; createdBy: 'cli'; expires?: string },
     now?: () => Date,
-  ): { id: number; token: string };
-  deactivateToken(sqlite: Sqlite, id: number): unknown;
-  suspendAccount(sqlite: Sqlite, name: string): unknown;
+  ): MaybePromise<{ id: number; token: string }>;
+  deactivateToken(app: App, id: number): unknown;
+  suspendAccount(app: App, name: string): unknown;
   storeContacts(
-    sqlite: Sqlite,
+    app: App,
     rows: { cnpj: string; contact: { tipo_contato: string; tipo_website: string; contato: string } }[],
     mode: 'replace',
   ): unknown;
@@ -101,7 +107,9 @@ export async function captureApi(
       };
       await ask([...lookupCases(cnpjs, bases, sample.allForms), ...fixedCases(cnpjs[0])]);
       // The contacts are reloaded when app.db's contacts epoch moves: the same server answers with them.
-      await withApp(tree, dataDir, (s) => tree.storeContacts(s, cnpjs.flatMap(contactsOf), 'replace'));
+      await withApp(tree, dataDir, async (s) => {
+        await tree.storeContacts(s, cnpjs.flatMap(contactsOf), 'replace');
+      });
       await ask(contactCases(cnpjs, sample.allForms));
       return { cnpjs, answers };
     } finally {
@@ -136,10 +144,10 @@ const contactsOf = (cnpj: string) => [
   { cnpj, contact: { tipo_contato: 'email', tipo_website: '', contato: `contato+${cnpj}@example.com.br` } },
 ];
 
-async function withApp<T>(tree: GoldenTree, dataDir: string, fn: (s: Sqlite) => T): Promise<T> {
+async function withApp<T, App>(tree: GoldenTree<App>, dataDir: string, fn: (s: App) => Promise<T>): Promise<T> {
   const app = await tree.openAppDb(dataDir);
   try {
-    return fn(app.sqlite);
+    return await fn(app.app);
   } finally {
     await app.close();
   }
@@ -149,28 +157,28 @@ async function withApp<T>(tree: GoldenTree, dataDir: string, fn: (s: Sqlite) => 
 async function makeTokens(tree: GoldenTree, dataDir: string, otherDir: string): Promise<Record<string, string>> {
   const day = 86_400_000;
   const tokens: Record<string, string> = {};
-  await withApp(tree, dataDir, (s) => {
-    const make = (name: string, quota: number, apiIncluded = true, expires?: string, at?: () => Date) => {
-      tree.setPlan(s, `Plano ${name}`, { monthlyQuota: quota, apiIncluded });
-      const account = tree.createAccount(s, { name, plan: `Plano ${name}` });
-      const t = tree.createToken(s, { accountId: account.id, name: 'golden', createdBy: 'cli', expires }, at);
+  await withApp(tree, dataDir, async (s) => {
+    const make = async (name: string, quota: number, apiIncluded = true, expires?: string, at?: () => Date) => {
+      await tree.setPlan(s, `Plano ${name}`, { monthlyQuota: quota, apiIncluded });
+      const account = await tree.createAccount(s, { name, plan: `Plano ${name}` });
+      const t = await tree.createToken(s, { accountId: account.id, name: 'golden', createdBy: 'cli', expires }, at);
       tokens[name] = t.token;
       return t;
     };
-    make('main', 100_000);
-    make('quota2', 2);
-    make('quota0', 0);
-    make('noapi', 1000, false);
-    make('expired', 1000, true, '2026-09-14', () => new Date(Date.parse(CLOCK) - 2 * day));
-    tree.deactivateToken(s, make('off', 1000).id);
-    make('suspended', 1000);
-    tree.suspendAccount(s, 'suspended');
+    await make('main', 100_000);
+    await make('quota2', 2);
+    await make('quota0', 0);
+    await make('noapi', 1000, false);
+    await make('expired', 1000, true, '2026-09-14', () => new Date(Date.parse(CLOCK) - 2 * day));
+    await tree.deactivateToken(s, (await make('off', 1000)).id);
+    await make('suspended', 1000);
+    await tree.suspendAccount(s, 'suspended');
   });
   fs.mkdirSync(otherDir, { recursive: true });
-  await withApp(tree, otherDir, (s) => {
-    tree.setPlan(s, 'Plano unknown', { monthlyQuota: 1000, apiIncluded: true });
-    const account = tree.createAccount(s, { name: 'unknown', plan: 'Plano unknown' });
-    tokens.unknown = tree.createToken(s, { accountId: account.id, name: 'golden', createdBy: 'cli' }).token;
+  await withApp(tree, otherDir, async (s) => {
+    await tree.setPlan(s, 'Plano unknown', { monthlyQuota: 1000, apiIncluded: true });
+    const account = await tree.createAccount(s, { name: 'unknown', plan: 'Plano unknown' });
+    tokens.unknown = (await tree.createToken(s, { accountId: account.id, name: 'golden', createdBy: 'cli' })).token;
   });
   return tokens;
 }

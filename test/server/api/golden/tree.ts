@@ -6,13 +6,16 @@ import { setPlan } from '../../../../src/domain/accounts/plans.ts';
 import { createToken, deactivateToken } from '../../../../src/domain/accounts/tokens.ts';
 import { runImport } from '../../../../importer/run.ts';
 import { startServer } from '../../../../src/server/server.ts';
-import { openAppDb } from '../../../../src/storage/app-db.ts';
+import { openAppStore, type AppStore } from '../../../../src/storage/app-store.ts';
 import { openSqlite } from '../../../../src/storage/sqlite.ts';
 import type { GoldenTree } from './capture.ts';
 
-export const currentTree: GoldenTree = {
+export const currentTree: GoldenTree<AppStore> = {
   runImport,
-  openAppDb,
+  async openAppDb(dataDir) {
+    const app = await openAppStore(dataDir);
+    return { app, close: () => app.close() };
+  },
   openSqlite,
   setPlan,
   createAccount,
