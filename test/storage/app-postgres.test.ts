@@ -608,5 +608,5 @@ test('migrating twice is a no-op, and nodes migrating at once take turns', async
   assert.equal(plans.length, 5, 'the seeded plans once');
   assert.deepEqual(plans.at(-1), { name: 'Black', sort_order: 99 }, 'data kept');
   const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM kysely_migration`.execute(again.db);
-  assert.deepEqual(rows, [{ n: 1 }], 'count(*) reads back as a number');
+  assert.deepEqual(rows, [{ n: Object.keys(postgresMigrations).length }], 'count(*) reads back as a number');
 });

@@ -66,7 +66,8 @@ interface AccountRow extends EpochRow {
 
 interface CountRow extends EpochRow {
   ok: boolean[] | null;
-  used: number[] | null;
+  /** BIGINT[]: pg gives its elements as strings (only scalar BIGINTs are parsed to numbers). */
+  used: (string | number)[] | null;
 }
 
 const TOKEN_COLUMNS = `t.id AS token_id, t.account_id, t.enabled, t.expires_at, t.invalidated_at, t.token_hash,
@@ -280,9 +281,10 @@ export class PgApiAccess implements AccessLayer {
         const id = ids[i] as AccessIdentity;
         const n = calls[j];
         const ok = row.ok[j];
+        const used = Number(row.used[j]);
         if (!ok) this.observer?.quotaRefused();
-        else if (touch.includes(id.tokenId)) this.lastTouch.set(id.tokenId, ms);
-        out[i] = countAnswer(id, ok ? row.used[j] : undefined, at, n, row.used[j]);
+        else if (touch.length > 0 && touch.includes(id.tokenId)) this.lastTouch.set(id.tokenId, ms);
+        out[i] = countAnswer(id, ok ? used : undefined, at, n, used);
       }
       return out;
     }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { PgApiAccess } from '../../../src/domain/accounts/api-access-postgres.ts';
+import { PgContactsCache } from '../../../src/domain/accounts/contacts-cache-postgres.ts';
 import { NO_TOKEN, type AccessLayer } from '../../../src/domain/accounts/api-access.ts';
 import { openAppStore } from '../../../src/storage/app-store.ts';
 import { forBackends, freshDatabaseUrl, openFreshStore, tempDataDir } from '../../helpers/app-backends.ts';
@@ -211,4 +212,37 @@ test('PostgreSQL: the calls of a turn are one round trip (one query, one commit)
   } finally {
     (pool as { query: unknown }).query = query;
   }
+});
+
+test("PostgreSQL: the API's contacts copy is the one of the epoch its count read, reloaded before the answer", async () => {
+  const app = await openFreshStore('postgres');
+  const acc = await addAccount(app, 'Acme', 'Ouro');
+  const t = await addToken(app, acc);
+  const contacts = new PgContactsCache(app.pool!);
+  const access = new PgApiAccess(app.pool!, { contacts });
+  const id = await access.identifyForCount(t.token);
+  assert.ok(id.ok);
+  granted(await access.consumeGrouped(id));
+  assert.deepEqual(contacts.get('33683111000280'), []);
+  await app.db
+    .insertInto('extra_contacts')
+    .values([
+      { cnpj: '33683111000280', tipo_contato: 'email', contato: 'a@b.c' },
+      { cnpj: '33683111000280', tipo_contato: 'website', tipo_website: 'loja', contato: 'https://x.y' },
+    ])
+    .execute();
+  // The next count reads the moved epoch: the copy is reloaded before its promise settles.
+  granted(await access.consumeGrouped(id));
+  assert.deepEqual(contacts.get('33683111000280'), [
+    { tipo_contato: 'email', tipo_website: '', contato: 'a@b.c' },
+    { tipo_contato: 'website', tipo_website: 'loja', contato: 'https://x.y' },
+  ]);
+  assert.ok(Object.isFrozen(contacts.get('33683111000280')));
+  await app.db.deleteFrom('extra_contacts').execute();
+  granted(await access.consumeGrouped(id));
+  assert.deepEqual(contacts.get('33683111000280'), []);
+  assert.equal(
+    access.contactsEpoch,
+    Number((await app.db.selectFrom('contacts_epoch').select('n').executeTakeFirst())?.n),
+  );
 });
