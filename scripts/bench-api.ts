@@ -18,17 +18,28 @@
 //   npm run bench:api -- [--pinned] [--companies 1000000] [--data-dir /tmp/cnpj-bench]
 //                        [--duration 10 | 20 pinned] [--warmup 2] [--sample 20000]
 //                        [--connections 64 | 16 pinned] [--workers <cores> | 1 pinned] [--metrics]
+//                        [--postgres | --database-url URL]
 //
 // --metrics: the API server runs with its Prometheus metrics on (serve --metrics-port), to
 // measure what they cost; they are scraped once after the measured window and the lookups they
 // counted are printed.
 //
+// --postgres: fleet mode compared with the default in the same run, on the same month: the API
+// server once with app.db (as always), once with its app state in a throwaway PostgreSQL cluster
+// started here (initdb + pg_ctl, a Unix socket; test/helpers/postgres.ts), then the bare server.
+// --database-url URL: the same against an existing PostgreSQL instead (its app schema migrated,
+// a bench account added). With --pinned, the throwaway cluster's processes share the load
+// generator's core, and their CPU per lookup is printed beside the server's.
+//
 // BENCH_CPU_PROF=dir writes V8 CPU profiles of the server children there.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   killChildren,
+  pidsUsage,
+  pin,
   pinningProblem,
   serverChildMain,
   serverUsage,
@@ -38,7 +49,8 @@ import {
   type Usage,
 } from './bench-api/children.ts';
 import { load, loadChildMain, type LoadConfig, type LoadResult } from './bench-api/load.ts';
-import { benchToken, ensureRegistry, sampleCnpjs } from './bench-api/registry.ts';
+import { benchToken, benchTokenPostgres, ensureRegistry, sampleCnpjs } from './bench-api/registry.ts';
+import { startPgCluster, type PgCluster } from '../test/helpers/postgres.ts';
 
 /** The cores of --pinned. */
 const SERVER_CORE = 0;
@@ -52,6 +64,27 @@ interface Run {
   cost: Usage;
   /** The server's resident memory at the end. */
   rss: number;
+  /** The PostgreSQL cluster's costs over the window, when this run started it. */
+  pgCost?: Usage;
+}
+
+/** The processes of a running cluster: the postmaster (postmaster.pid) and its children. */
+function clusterPids(dir: string): number[] {
+  const main = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const pids = [main];
+  for (const p of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const stat = fs
+        .readFileSync(`/proc/${p}/stat`, 'utf8')
+        .replace(/^.*\) /s, '')
+        .split(' ');
+      if (Number(stat[1]) === main) pids.push(Number(p));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }
 
 /** One server child under load; its /proc is read at the edges of the measured window. */
@@ -62,22 +95,34 @@ async function measure(
   cfg: LoadConfig,
   pinned: boolean,
   metrics = false,
+  pgUrl?: string,
+  pgCluster?: PgCluster,
 ): Promise<Run> {
-  const server = await startServer(role, dataDir, workers, pinned ? SERVER_CORE : undefined, metrics);
+  const server = await startServer(role, dataDir, workers, pinned ? SERVER_CORE : undefined, metrics, pgUrl);
   let before: Usage | undefined;
   let after: Usage | undefined;
+  let pgBefore: Usage | undefined;
+  let pgAfter: Usage | undefined;
+  const pg = () => (pgCluster ? pidsUsage(clusterPids(pgCluster.dir)) : undefined);
   const result = await load(
     { ...cfg, url: server.url },
     {
-      opens: async () => void (before = await serverUsage(server.child)),
-      closed: async () => void (after = await serverUsage(server.child)),
+      opens: async () => {
+        before = await serverUsage(server.child);
+        pgBefore = pg();
+      },
+      closed: async () => {
+        after = await serverUsage(server.child);
+        pgAfter = pg();
+      },
     },
     pinned ? LOAD_CORE : undefined,
   );
   // After the window: a scrape must not weigh on the measure (Prometheus scrapes every 15 s or so).
   const counted = server.metricsUrl ? await countedLookups(server.metricsUrl) : undefined;
   await stopServer(server.child);
-  return { result, counted, cost: usageDelta(after!, before!), rss: after!.rss };
+  const pgCost = pgAfter && pgBefore ? usageDelta(pgAfter, pgBefore) : undefined;
+  return { result, counted, cost: usageDelta(after!, before!), rss: after!.rss, pgCost };
 }
 
 /** The sum of cnpj_api_http_requests_total over the lookup's 200 answers. */
@@ -125,13 +170,15 @@ async function main(): Promise<void> {
       connections: { type: 'string' },
       workers: { type: 'string' },
       metrics: { type: 'boolean', default: false },
+      postgres: { type: 'boolean', default: false },
+      'database-url': { type: 'string' },
     },
   });
   const dataDir = path.resolve(values['data-dir']!);
   const pinned = values.pinned!;
   if (values.role === 'load') return loadChildMain();
   if (values.role === 'server' || values.role === 'bare')
-    return serverChildMain(values.role, dataDir, Number(values.workers), values.metrics);
+    return serverChildMain(values.role, dataDir, Number(values.workers), values.metrics, values['database-url']);
 
   if (pinned) {
     const problem = pinningProblem();
@@ -164,6 +211,16 @@ async function main(): Promise<void> {
   await ensureRegistry(dataDir, Number(values.companies));
   const cnpjs = await sampleCnpjs(dataDir, sample);
   const token = await benchToken(dataDir);
+  // Fleet mode beside the default: a throwaway cluster (pinned: on the load generator's core, so
+  // that the server's core is the server's alone), or the PostgreSQL given.
+  let cluster: PgCluster | undefined;
+  let pgUrl = values['database-url'];
+  if (values.postgres && !pgUrl) {
+    cluster = await startPgCluster();
+    pgUrl = await cluster.createDatabase('bench');
+    if (pinned) for (const pid of clusterPids(cluster.dir)) pin(pid, LOAD_CORE);
+  }
+  const pgToken = pgUrl ? await benchTokenPostgres(dataDir, pgUrl) : undefined;
   const cfg = { url: '', connections, warmupMs: warmup * 1000, durationMs: duration * 1000 };
   console.log(
     (pinned
@@ -172,18 +229,31 @@ async function main(): Promise<void> {
       `${values.metrics ? '; metrics on' : ''}; load: ${connections} keep-alive connections, warm-up: one pass over ${int(cnpjs.length)} CNPJs + ${warmup} s; ${duration} s measured`,
   );
 
+  const paths = cnpjs.map((c) => `/api/v1/brazilian_companies/${c}/company`);
   const api = await measure(
     'server',
     dataDir,
     workers,
-    {
-      ...cfg,
-      paths: cnpjs.map((c) => `/api/v1/brazilian_companies/${c}/company`),
-      headers: { authorization: `Bearer ${token}` },
-    },
+    { ...cfg, paths, headers: { authorization: `Bearer ${token}` } },
     pinned,
     values.metrics,
   );
+  let pgApi: Run | undefined;
+  try {
+    if (pgUrl)
+      pgApi = await measure(
+        'server',
+        dataDir,
+        workers,
+        { ...cfg, paths, headers: { authorization: `Bearer ${pgToken}` } },
+        pinned,
+        values.metrics,
+        pgUrl,
+        cluster,
+      );
+  } finally {
+    await cluster?.stop();
+  }
   const bare = await measure('bare', dataDir, 1, { ...cfg, paths: ['/'], headers: {} }, pinned);
   killChildren();
 
@@ -203,6 +273,20 @@ async function main(): Promise<void> {
   console.log(
     `own code    : ${(apiCpu - bareCpu).toFixed(1)} µs CPU per lookup = API − bare (${(apiSys - bareSys).toFixed(1)} in the kernel)`,
   );
+  if (pgApi) {
+    if (pgApi.result.warmErrors)
+      console.log(`warning     : ${int(pgApi.result.warmErrors)} PostgreSQL-mode warm-up lookups failed`);
+    console.log(`PostgreSQL  : ${fmt(pgApi.result)}`);
+    console.log(`per lookup  : ${perRequest(pgApi)} (PostgreSQL mode, the server)`);
+    if (pgApi.pgCost) {
+      const pgCpu = ((pgApi.pgCost.userMs + pgApi.pgCost.sysMs) * 1000) / pgApi.result.requests;
+      console.log(`PostgreSQL's: ${pgCpu.toFixed(1)} µs CPU per lookup in the cluster's own processes`);
+    }
+    const [pgCpu] = cpuUs(pgApi);
+    console.log(
+      `fleet/local : server CPU per lookup ${(pgCpu / apiCpu).toFixed(2)}× app.db's (target ≤ 1.2×); p99 ${pgApi.result.p99.toFixed(2)} ms vs ${api.result.p99.toFixed(2)} ms`,
+    );
+  }
   if (!pinned) {
     const ratio = api.result.requests / api.result.seconds / (bare.result.requests / bare.result.seconds);
     console.log(

@@ -41,7 +41,7 @@ export function pinningProblem(): string | undefined {
   return undefined;
 }
 
-function pin(pid: number, core: number): void {
+export function pin(pid: number, core: number): void {
   const r = spawnSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { encoding: 'utf8' });
   if (r.status !== 0)
     throw new Error(
@@ -82,7 +82,7 @@ function read(file: string): string {
   }
 }
 
-function procUsage(pid: number): Usage {
+export function procUsage(pid: number): Usage {
   // The command name may hold spaces and parentheses: the fields start after the last ") ".
   const stat = read(`/proc/${pid}/stat`)
     .replace(/^.*\) /s, '')
@@ -120,6 +120,14 @@ export function serverUsage(child: ChildProcess): Promise<Usage> {
   });
 }
 
+/** The costs so far of these processes (a PostgreSQL cluster's), summed. */
+export function pidsUsage(pids: number[]): Usage {
+  const all = pids.map(procUsage);
+  return Object.fromEntries(
+    Object.keys(ZERO).map((k) => [k, all.reduce((sum, u) => sum + u[k as keyof Usage], 0)]),
+  ) as unknown as Usage;
+}
+
 export function usageDelta(after: Usage, before: Usage): Usage {
   return Object.fromEntries(
     Object.keys(ZERO).map((k) => [k, after[k as keyof Usage] - before[k as keyof Usage]]),
@@ -128,7 +136,13 @@ export function usageDelta(after: Usage, before: Usage): Usage {
 
 // ---------------------------------------------------------------- servers
 /** In the child: the API server (role 'server') or the bare node:http server (role 'bare'). */
-export async function serverChildMain(role: string, dataDir: string, workers: number, metrics = false): Promise<void> {
+export async function serverChildMain(
+  role: string,
+  dataDir: string,
+  workers: number,
+  metrics = false,
+  databaseUrl?: string,
+): Promise<void> {
   let url: string;
   let metricsUrl: string | undefined;
   let close: () => Promise<void>;
@@ -145,7 +159,14 @@ export async function serverChildMain(role: string, dataDir: string, workers: nu
   } else {
     const { serve } = await import('../../src/cli/commands/serve.ts');
     // Request lines go to stdout, which the parent points at /dev/null: the logging cost stays in.
-    const s = await serve({ dataDir, host: '127.0.0.1', port: 0, workers, metricsPort: metrics ? 0 : undefined });
+    const s = await serve({
+      dataDir,
+      databaseUrl,
+      host: '127.0.0.1',
+      port: 0,
+      workers,
+      metricsPort: metrics ? 0 : undefined,
+    });
     if (cluster.isWorker) return;
     url = s.url;
     metricsUrl = s.metricsUrl;
@@ -167,13 +188,23 @@ export function startServer(
   workers: number,
   core?: number,
   metrics = false,
+  databaseUrl?: string,
 ): Promise<{ child: ChildProcess; url: string; metricsUrl?: string }> {
   return new Promise((resolve, reject) => {
     const devnull = fs.openSync('/dev/null', 'w');
     // BENCH_CPU_PROF=dir writes V8 CPU profiles of the server children there.
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
     const child = forkChild(
-      ['--role', role, '--data-dir', dataDir, '--workers', String(workers), ...(metrics ? ['--metrics'] : [])],
+      [
+        '--role',
+        role,
+        '--data-dir',
+        dataDir,
+        '--workers',
+        String(workers),
+        ...(metrics ? ['--metrics'] : []),
+        ...(databaseUrl ? ['--database-url', databaseUrl] : []),
+      ],
       devnull,
       [...process.execArgv, ...prof],
       core,

@@ -79,3 +79,43 @@ export async function benchToken(dataDir: string): Promise<string> {
     await app.close();
   }
 }
+
+/**
+ * Fleet mode: the same plan, account and token written into the PostgreSQL app schema at `url`
+ * (migrated on open), with the statements the domain writes on both backends.
+ */
+export async function benchTokenPostgres(dataDir: string, url: string): Promise<string> {
+  const { openAppStore } = await import('../../src/storage/app-store.ts');
+  const { displayPrefix, generateToken, hashToken } = await import('../../src/domain/accounts/token-format.ts');
+  const store = await openAppStore(dataDir, url);
+  try {
+    await store.db
+      .insertInto('plans')
+      .values({ name: 'Bench', monthly_quota: 1_000_000_000, api_included: 1 })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    const at = new Date().toISOString();
+    const acct = await store.db
+      .insertInto('accounts')
+      .values({ name: `bench-${Date.now()}`, plan: 'Bench', status: 'active', created_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const token = generateToken();
+    await store.db
+      .insertInto('api_tokens')
+      .values({
+        account_id: acct.id,
+        name: 'bench',
+        token_hash: hashToken(token),
+        display_prefix: displayPrefix(token),
+        expires_at: null,
+        enabled: 1,
+        created_at: at,
+        created_by: 'cli',
+      })
+      .execute();
+    return token;
+  } finally {
+    await store.close();
+  }
+}

@@ -176,6 +176,14 @@ export const ERRORS = {
     // The backlog of one process clears in well under a second.
     retryAfter: 1,
   },
+  database_unavailable: {
+    status: 503,
+    error: 'database_unavailable',
+    message: 'O banco de dados de contas está temporariamente indisponível. Tente novamente em alguns segundos.',
+    when: 'Modo frota: o PostgreSQL compartilhado não responde (a chamada não foi atendida; com Retry-After, em segundos). O servidor volta sozinho quando o banco volta.',
+    // The pool reconnects on its next query: a failover or a restart takes seconds.
+    retryAfter: 2,
+  },
   bad_request: {
     status: 400,
     error: 'bad_request',

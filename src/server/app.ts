@@ -4,7 +4,8 @@
 // requests in flight.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
-import type { ApiAccess } from '../domain/accounts/api-access.ts';
+import type { AccessLayer } from '../domain/accounts/api-access.ts';
+import { DatabaseUnavailable } from '../storage/pg-errors.ts';
 import type { CompanyRegistry } from '../domain/company/lookup.ts';
 import type { DestinationPolicy } from '../domain/webhooks/destination.ts';
 import type { HistoryReader } from '../domain/history/reader.ts';
@@ -27,7 +28,7 @@ export interface AppDeps {
   app: AppStore;
   sqlite: Sqlite;
   db: Kysely<AppDatabase>;
-  access: ApiAccess;
+  access: AccessLayer;
   reader: CompanyRegistry;
   /** The API's own app.db connection (synchronous=NORMAL) and its WAL flush, for the API's writes. */
   apiDb?: { sqlite: Sqlite; walSync: WalSync };
@@ -38,6 +39,8 @@ export interface AppDeps {
   baseUrl: string;
   /** app.db answers a trivial query (GET /readyz). */
   appDbReady: () => boolean;
+  /** Fleet mode: the shared PostgreSQL answers (GET /readyz). */
+  sharedDbReady?: () => boolean | Promise<boolean>;
   /** Client address and https come from X-Forwarded-* (--trust-proxy). */
   trustProxy?: boolean;
   log: LogFn;
@@ -91,6 +94,13 @@ export function buildApp(deps: AppDeps): BuiltApp {
     // The one error handler: whatever a handler throws or rejects with.
     onError(err, req, res, route) {
       const e = err instanceof Error ? err : new Error(String(err));
+      // Fleet mode, the shared PostgreSQL unreachable: 503 with Retry-After, one line (no stack:
+      // an outage fails every request, and the pool recovers by itself).
+      if (e instanceof DatabaseUnavailable && !res.headersSent && !(route ? route.html : web.wantsPage(req))) {
+        log(`error: ${req.method} ${(req.url ?? '').split('?')[0]}: ${e.message}`);
+        for (const h of res.getHeaderNames()) res.removeHeader(h);
+        return sendError(res, 'database_unavailable');
+      }
       // A client that hung up while its body was read: no fault of ours and nobody to answer
       // (the request's log line says aborted); a stack trace per hang-up would flood the log.
       if (req.destroyed && (e as NodeJS.ErrnoException).code === 'ECONNRESET') return void res.destroy();

@@ -2,7 +2,10 @@
 // the API and the web app on one port.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiAccess } from '../domain/accounts/api-access.ts';
+import { ApiAccess, type AccessLayer } from '../domain/accounts/api-access.ts';
+import { PgApiAccess } from '../domain/accounts/api-access-postgres.ts';
+import { PgContactsCache } from '../domain/accounts/contacts-cache-postgres.ts';
+import type { ContatoExtra } from '../domain/company/schema.ts';
 import { ContactsCache } from '../domain/accounts/contacts.ts';
 import { buildApp } from './app.ts';
 import { clientErrorHandler } from './api/client-error.ts';
@@ -20,7 +23,7 @@ import { CompanyRegistry } from '../domain/company/lookup.ts';
 import { HistoryReader } from '../domain/history/reader.ts';
 import type { DestinationPolicy } from '../domain/webhooks/destination.ts';
 import { WebhookWorker } from '../domain/webhooks/worker.ts';
-import { appDbCheck } from './api/readiness.ts';
+import { appDbCheck, SharedDbProbe } from './api/readiness.ts';
 import { shareWithPrimary } from './metrics/cluster.ts';
 import { startMetricsListener, type MetricsListener } from './metrics/listener.ts';
 import { createServerMetrics } from './metrics/server-metrics.ts';
@@ -121,15 +124,24 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const metrics = opts.metrics
       ? createServerMetrics({ snapshot: () => reader?.info ?? null, app: appDb.sqlite, now })
       : undefined;
-    const access = new ApiAccess(conn, { now, walSync, observer: metrics?.access });
-    // Extra contacts from memory, keyed on the contacts_epoch value the count just read.
-    const contacts = new ContactsCache(conn, () => access.contactsEpoch);
-    reader = new CompanyRegistry({
-      dataDir: opts.dataDir,
-      pollMs: opts.pollMs,
-      log,
-      contacts: (cnpj) => contacts.get(cnpj),
-    });
+    // The hot path by backend: app.db's counts commit on `conn` (WalSync flushes them); the shared
+    // PostgreSQL's in one count_calls() round trip per batch. Either way the extra contacts come
+    // from memory, keyed on the contacts_epoch the count just read.
+    let access: AccessLayer;
+    let contacts: (cnpj: string) => readonly ContatoExtra[];
+    let sharedDbReady: (() => boolean | Promise<boolean>) | undefined;
+    if (store.backend === 'postgres' && store.pool) {
+      const copy = new PgContactsCache(store.pool);
+      access = new PgApiAccess(store.pool, { now, observer: metrics?.access, contacts: copy });
+      contacts = (cnpj) => copy.get(cnpj);
+      sharedDbReady = new SharedDbProbe(store.pool).check;
+    } else {
+      const sqliteAccess = new ApiAccess(conn, { now, walSync, observer: metrics?.access });
+      const copy = new ContactsCache(conn, () => sqliteAccess.contactsEpoch);
+      access = sqliteAccess;
+      contacts = (cnpj) => copy.get(cnpj);
+    }
+    reader = new CompanyRegistry({ dataDir: opts.dataDir, pollMs: opts.pollMs, log, contacts });
     if (metrics && opts.metrics?.listen) {
       const { host, port } = opts.metrics.listen;
       metricsListener = await startMetricsListener(host, port, {
@@ -160,6 +172,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       now,
       baseUrl: opts.publicUrl ?? url,
       appDbReady: appDbCheck(opts.dataDir),
+      sharedDbReady,
       metrics,
       trustProxy: opts.trustProxy,
       log,

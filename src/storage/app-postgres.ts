@@ -35,9 +35,20 @@ const types: pg.CustomTypesConfig = {
       : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/** How long opening a connection may take before the query fails. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 /** Connects to the PostgreSQL at `url` and migrates its app schema to the latest version. */
 export async function openAppPostgres(url: string, options: AppPostgresOptions = {}): Promise<AppPostgres> {
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections, types });
+  // A bounded connect: while the server is unreachable a query fails (503 on the API) instead of
+  // waiting for the OS's TCP timeout; keepAlive finds a peer gone without a word.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections,
+    types,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
   // An idle connection the server dropped: the pool discards it and the next query opens another;
   // without a listener the event would end the process.
   pool.on('error', () => {});

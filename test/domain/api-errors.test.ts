@@ -4,16 +4,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ERRORS, retryAfter, type ErrorDef } from '../../src/domain/api-errors.ts';
 
-test('Retry-After: fixed for server_busy and not_ready, until the quota resets for quota_exceeded (at least 1 s), none otherwise', () => {
+test('Retry-After: fixed for server_busy, not_ready and database_unavailable, until the quota resets for quota_exceeded (at least 1 s), none otherwise', () => {
   const at = new Date('2026-04-30T23:59:00-03:00');
   const reset = Date.parse('2026-05-01T00:00:00-03:00') / 1000;
   assert.equal(retryAfter('server_busy', at), 1);
   assert.equal(retryAfter('not_ready', at), 5);
+  assert.equal(retryAfter('database_unavailable', at), 2);
   assert.equal(retryAfter('quota_exceeded', at, reset), 60);
   assert.equal(retryAfter('quota_exceeded', new Date(reset * 1000 - 1), reset), 1, 'a part of a second rounds up');
   assert.equal(retryAfter('quota_exceeded', new Date(reset * 1000 + 5000), reset), 1, 'never 0 or negative');
   for (const key of Object.keys(ERRORS) as (keyof typeof ERRORS)[]) {
-    if (key !== 'server_busy' && key !== 'quota_exceeded' && key !== 'not_ready')
+    if (key !== 'server_busy' && key !== 'quota_exceeded' && key !== 'not_ready' && key !== 'database_unavailable')
       assert.equal(retryAfter(key, at), undefined, key);
   }
 });

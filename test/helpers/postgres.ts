@@ -31,6 +31,10 @@ export interface PgCluster {
   createDatabase(name: string, options?: { icuLocale?: string }): Promise<string>;
   /** Stops the server (fast shutdown) and removes the dir; safe to call twice. */
   stop(): Promise<void>;
+  /** Stops the server only (fast shutdown: its connections are cut), keeping the data: an outage. */
+  stopServer(): Promise<void>;
+  /** Starts the server again on the same data after stopServer(). */
+  startServer(): Promise<void>;
 }
 
 /** The newest installed server's bin dir, or a clear error naming the package to install. */
@@ -113,6 +117,15 @@ export async function startPgCluster(): Promise<PgCluster> {
     }
   };
 
+  const options = `-c listen_addresses='' -c unix_socket_directories='${dir}' -c fsync=on`;
+  const startIt = async () => {
+    try {
+      await pgTool(bin, 'pg_ctl', ['start', '-w', '-D', dir, '-l', path.join(dir, 'server.log'), '-o', options]);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n${logTail(dir)}`, { cause: err });
+    }
+  };
+
   try {
     if (asRoot) {
       const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
@@ -121,13 +134,8 @@ export async function startPgCluster(): Promise<PgCluster> {
     }
     // -N: no fsync of the new files (a throwaway cluster); the server itself runs with fsync on.
     await pgTool(bin, 'initdb', ['-D', dir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '-N']);
-    const options = `-c listen_addresses='' -c unix_socket_directories='${dir}' -c fsync=on`;
     running = true; // from here a failed start may still have left a server to stop
-    try {
-      await pgTool(bin, 'pg_ctl', ['start', '-w', '-D', dir, '-l', path.join(dir, 'server.log'), '-o', options]);
-    } catch (err) {
-      throw new Error(`${(err as Error).message}\n${logTail(dir)}`, { cause: err });
-    }
+    await startIt();
   } catch (err) {
     await stop().catch(() => {});
     throw err;
@@ -159,5 +167,15 @@ export async function startPgCluster(): Promise<PgCluster> {
       return url(name);
     },
     stop,
+    async stopServer() {
+      if (stopped || !running) return;
+      await pgTool(bin, 'pg_ctl', ['stop', '-D', dir, '-m', 'fast', '-w']);
+      running = false;
+    },
+    async startServer() {
+      if (stopped || running) return;
+      running = true;
+      await startIt();
+    },
   };
 }

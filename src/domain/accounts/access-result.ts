@@ -28,6 +28,11 @@ export interface AccessIdentity {
   tokenId: number;
   /** The plan's calls per month. */
   limit: number;
+  /**
+   * The auth_epoch this identity was decided under (PostgreSQL access only): its count is
+   * decided again when the stored epoch has moved since.
+   */
+  epoch?: number;
 }
 
 export interface AccessGranted extends AccessIdentity {

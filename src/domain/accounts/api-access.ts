@@ -25,6 +25,25 @@ function charge(id: AccessIdentity, calls: number): Charge {
   return calls === 1 ? id : { ...id, calls };
 }
 
+/** A value now, or later (the PostgreSQL access reads the database where SQLite's reads in process). */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * What the routes use, on either backend: ApiAccess (app.db, synchronous but for the group
+ * commit) or PgApiAccess (the shared PostgreSQL of a fleet, api-access-postgres.ts). A method may
+ * answer at once or with a promise: callers on the hot path test for a promise instead of
+ * awaiting, so the SQLite path stays synchronous.
+ */
+export interface AccessLayer {
+  identify(token: string | undefined | null): MaybePromise<AccessIdentity | AccessDenied>;
+  identifyForCount(token: string | undefined | null): MaybePromise<AccessIdentity | AccessDenied>;
+  authenticate(token: string | undefined | null): MaybePromise<AccessResult>;
+  identifyAccount(accountId: number): MaybePromise<AccessIdentity | AccessDenied>;
+  consume(id: AccessIdentity, calls?: number): MaybePromise<AccessResult>;
+  consumeGrouped(id: AccessIdentity, calls?: number): Promise<AccessResult>;
+  readonly contactsEpoch: number;
+}
+
 export interface ApiAccessOptions {
   now?: Clock;
   /**
@@ -52,7 +71,7 @@ interface AccountRecord {
   api_included: number;
 }
 
-export class ApiAccess {
+export class ApiAccess implements AccessLayer {
   private readonly now: Clock;
   private readonly identity: TokenIdentity;
   private readonly quota: QuotaCounter;

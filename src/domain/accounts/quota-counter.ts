@@ -53,14 +53,7 @@ export class QuotaCounter {
    */
   state(id: AccessIdentity): AccessResult {
     const at = this.now();
-    const calls = this.monthlyCalls.get(id.accountId, spMonth(at)) ?? 0;
-    const quota: QuotaState = {
-      limit: id.limit,
-      remaining: Math.max(0, id.limit - calls),
-      reset: nextMonthStartEpoch(at),
-    };
-    if (quota.remaining === 0) return quotaExceeded(quota, at);
-    return { ...id, quota };
+    return usageState(id, this.monthlyCalls.get(id.accountId, spMonth(at)) ?? 0, at);
   }
 
   /**
@@ -97,18 +90,43 @@ export class QuotaCounter {
    * says how many remain: it may have been refused with some left (a single call, only with none).
    */
   answer(id: AccessIdentity, calls: number | undefined, at: Date, needed: number, used: number): AccessResult {
-    const reset = nextMonthStartEpoch(at);
-    const limit = id.limit;
-    if (calls === undefined) return quotaExceeded({ limit, remaining: Math.max(0, limit - used), reset }, at, needed);
-    return {
-      ok: true,
-      accountId: id.accountId,
-      accountName: id.accountName,
-      tokenId: id.tokenId,
-      limit,
-      quota: { limit, remaining: Math.max(0, limit - calls), reset },
-    };
+    return countAnswer(id, calls, at, needed, used);
   }
+}
+
+/**
+ * The quota state of an answer that counts nothing, given the account's calls this month, or
+ * quota_exceeded when nothing is left (QuotaCounter.state, and the PostgreSQL access).
+ */
+export function usageState(id: AccessIdentity, calls: number, at: Date): AccessResult {
+  const quota: QuotaState = {
+    limit: id.limit,
+    remaining: Math.max(0, id.limit - calls),
+    reset: nextMonthStartEpoch(at),
+  };
+  if (quota.remaining === 0) return quotaExceeded(quota, at);
+  return { ...id, quota };
+}
+
+/** QuotaCounter.answer(), for either backend. */
+export function countAnswer(
+  id: AccessIdentity,
+  calls: number | undefined,
+  at: Date,
+  needed: number,
+  used: number,
+): AccessResult {
+  const reset = nextMonthStartEpoch(at);
+  const limit = id.limit;
+  if (calls === undefined) return quotaExceeded({ limit, remaining: Math.max(0, limit - used), reset }, at, needed);
+  return {
+    ok: true,
+    accountId: id.accountId,
+    accountName: id.accountName,
+    tokenId: id.tokenId,
+    limit,
+    quota: { limit, remaining: Math.max(0, limit - calls), reset },
+  };
 }
 
 /**

@@ -11,7 +11,7 @@ import { spDay, type Clock } from './time.ts';
 import { hashToken, isWellFormedToken } from './token-format.ts';
 
 /** Everything the token check reads, for one token hash. */
-interface TokenRecord {
+export interface TokenRecord {
   token_id: number;
   account_id: number;
   enabled: number;
@@ -28,14 +28,14 @@ interface TokenRecord {
 const TOKEN_CACHE_MAX = 10_000;
 
 /** The trimmed token, or the denial for a missing or malformed one (no database read). */
-function tokenText(token: string | undefined | null): string | AccessDenied {
+export function tokenText(token: string | undefined | null): string | AccessDenied {
   if (token === undefined || token === null) return deny('missing_token');
   const t = String(token).trim();
   if (t === '') return deny('missing_token');
   return isWellFormedToken(t) ? t : deny('invalid_token');
 }
 
-function decide(r: TokenRecord, at: Date): AccessIdentity | AccessDenied {
+export function decide(r: TokenRecord, at: Date): AccessIdentity | AccessDenied {
   if (r.invalidated_at !== null || r.status !== 'active') return deny('account_suspended');
   if (r.enabled !== 1) return deny('token_deactivated');
   if (r.expires_at !== null && r.expires_at < spDay(at)) {

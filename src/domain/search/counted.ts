@@ -8,7 +8,7 @@
 // reach one of them and not the other; each only turns the outcome into its own answer (JSON with
 // the quota headers, or an HTML page).
 import type { Static } from '@sinclair/typebox';
-import type { AccessDenied, AccessIdentity, ApiAccess, QuotaState } from '../accounts/api-access.ts';
+import type { AccessDenied, AccessIdentity, AccessLayer, QuotaState } from '../accounts/api-access.ts';
 import type { ErrorKey } from '../api-errors.ts';
 import type { CompanyRegistry } from '../company/lookup.ts';
 import type { Company } from '../company/schema.ts';
@@ -19,13 +19,13 @@ import { toCompanyFilters, type CompanySearchQuerySchema } from './query-schema.
 export type Snapshot = NonNullable<CompanyRegistry['snapshot']>;
 
 export interface CountedSearchDeps {
-  access: ApiAccess;
+  access: AccessLayer;
   reader: CompanyRegistry;
 }
 
 export interface CountedSearchSteps<V, T> {
   /** Who calls: a token's identity or an account's; its refusal ends it (nothing counted). */
-  identify: () => AccessIdentity | AccessDenied;
+  identify: () => AccessIdentity | AccessDenied | Promise<AccessIdentity | AccessDenied>;
   /** Told as soon as the access is known (the request log's account). */
   identified?: (id: AccessIdentity) => void;
   /** The query parameters, read after the access is known. */
@@ -48,7 +48,7 @@ export async function countedSearch<V, T>(
   deps: CountedSearchDeps,
   steps: CountedSearchSteps<V, T>,
 ): Promise<CountedSearch<T>> {
-  const id = steps.identify();
+  const id = await steps.identify();
   if (!id.ok) return { kind: 'denied', denied: id };
   steps.identified?.(id);
   const query = steps.read();

@@ -2,7 +2,13 @@
 // of the access layer with its headers, and answer an error that counts no call with the quota
 // headers (or 429 when the quota is used up), as docs/errors.md orders them.
 import type { ServerResponse } from 'node:http';
-import type { AccessDenied, AccessIdentity, ApiAccess, QuotaState } from '../../domain/accounts/api-access.ts';
+import type {
+  AccessDenied,
+  AccessIdentity,
+  AccessLayer,
+  AccessResult,
+  QuotaState,
+} from '../../domain/accounts/api-access.ts';
 import type { ErrorKey } from '../../domain/api-errors.ts';
 import { setLogAccount } from '../http/log.ts';
 import type { RouteRequest } from '../http/router.ts';
@@ -39,15 +45,18 @@ export function tokenOf(req: RouteRequest): string | undefined {
  */
 export function sendUncounted(
   res: ServerResponse,
-  access: ApiAccess,
+  access: AccessLayer,
   token: string | undefined,
   key: ErrorKey,
   message?: string,
   headers?: Record<string, string>,
-): void {
+): void | Promise<void> {
+  const send = (q: AccessResult) => {
+    if (!q.ok) return sendDenied(res, q);
+    sendError(res, key, { ...rateLimitHeaders(q.quota), ...headers }, message);
+  };
   const q = access.authenticate(token);
-  if (!q.ok) return sendDenied(res, q);
-  sendError(res, key, { ...rateLimitHeaders(q.quota), ...headers }, message);
+  return q instanceof Promise ? q.then(send) : send(q);
 }
 
 /**
@@ -57,14 +66,18 @@ export function sendUncounted(
  * own copy of these lines (company.ts): it is the measured hot path.
  */
 export function identified(
-  access: ApiAccess,
+  access: AccessLayer,
   work: (req: RouteRequest, res: ServerResponse, id: AccessIdentity, token: string | undefined) => Promise<void> | void,
 ): (req: RouteRequest, res: ServerResponse) => Promise<void> | void {
   return (req, res) => {
     const token = tokenOf(req);
+    const go = (id: AccessIdentity | AccessDenied) => {
+      if (!id.ok) return sendDenied(res, id);
+      setLogAccount(res, id.accountId);
+      return work(req, res, id, token);
+    };
+    // A promise only where the token had to be read from the shared database (PostgreSQL).
     const id = access.identifyForCount(token);
-    if (!id.ok) return sendDenied(res, id);
-    setLogAccount(res, id.accountId);
-    return work(req, res, id, token);
+    return id instanceof Promise ? id.then(go) : go(id);
   };
 }

@@ -3,7 +3,7 @@
 // (400) → registry available (503) → ONE reservation of a call per distinct valid CNPJ, all or
 // nothing (429, nothing answered) → every answer. As for a lookup, the calls are counted on disk
 // before the answer leaves (group commit), and the refusals before the count count nothing.
-import type { ApiAccess } from '../../domain/accounts/api-access.ts';
+import type { AccessLayer } from '../../domain/accounts/api-access.ts';
 import { answerBatch, planBatch, readBatchRequest } from '../../domain/company/batch.ts';
 import type { BatchResponse } from '../../domain/company/list-schema.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
@@ -21,7 +21,7 @@ export const BATCH_ROUTE = '/api/v1/brazilian_companies/batch';
 export const BATCH_BODY_LIMIT = 64 * 1024;
 
 export interface BatchDeps {
-  access: ApiAccess;
+  access: AccessLayer;
   reader: CompanyRegistry;
 }
 
@@ -41,7 +41,7 @@ export function batchHandler(deps: BatchDeps) {
     let headers: Record<string, number>;
     if (plan.distinct.length === 0) {
       // Only invalid CNPJs: nothing to count, answered like a lookup's 400 (429 when used up).
-      const q = access.authenticate(token);
+      const q = await access.authenticate(token);
       if (!q.ok) return sendDenied(res, q);
       headers = rateLimitHeaders(q.quota);
     } else {

@@ -2,7 +2,7 @@
 // Order (docs/errors.md): authenticate → validate CNPJ → registry available → count the call →
 // lookup. Auth failures and invalid CNPJs are not counted; 200 and 404 are.
 import type { ServerResponse } from 'node:http';
-import type { ApiAccess } from '../../domain/accounts/api-access.ts';
+import type { AccessDenied, AccessIdentity, AccessLayer } from '../../domain/accounts/api-access.ts';
 import { normalizeCnpj } from '../../domain/cnpj.ts';
 import { decodeSafe } from '../../lib/uri.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
@@ -26,7 +26,7 @@ export function pathCnpj(req: RouteRequest): string | null {
 }
 
 export interface CompanyDeps {
-  access: ApiAccess;
+  access: AccessLayer;
   reader: CompanyRegistry;
 }
 
@@ -36,6 +36,16 @@ export function companyHandler(deps: CompanyDeps) {
   return (req: RouteRequest, res: ServerResponse): Promise<void> | void => {
     const token = tokenOf(req);
     const id = access.identifyForCount(token);
+    // A promise only where the token had to be read from the shared database (PostgreSQL).
+    if (id instanceof Promise) return id.then((d) => counted(req, res, token, d));
+    return counted(req, res, token, id);
+  };
+  function counted(
+    req: RouteRequest,
+    res: ServerResponse,
+    token: string | undefined,
+    id: AccessIdentity | AccessDenied,
+  ): Promise<void> | void {
     if (!id.ok) return sendDenied(res, id);
     setLogAccount(res, id.accountId);
     // Answers that count no call are checked afresh and still carry the quota headers (and
@@ -52,5 +62,5 @@ export function companyHandler(deps: CompanyDeps) {
       if (body === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
       sendJson(res, 200, body, rateLimitHeaders(counted.quota));
     });
-  };
+  }
 }

@@ -2,7 +2,7 @@
 // establishments, the batch lookup, the service status, the health and readiness checks, the OpenAPI document
 // and its readable page.
 import type { ServerResponse } from 'node:http';
-import type { ApiAccess } from '../../domain/accounts/api-access.ts';
+import type { AccessLayer } from '../../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import type { StatusBody } from '../../domain/company/schema.ts';
 import type { HistoryReader } from '../../domain/history/reader.ts';
@@ -23,7 +23,7 @@ import { watchlistRoutes } from './watchlist-routes.ts';
 import { READYZ_ROUTE, readyzHandler } from './readiness.ts';
 
 export interface ApiDeps {
-  access: ApiAccess;
+  access: AccessLayer;
   reader: CompanyRegistry;
   /** history.db, read by the change feed and the company history (one per server). */
   history: HistoryReader;
@@ -36,6 +36,8 @@ export interface ApiDeps {
   baseUrl: string;
   /** app.db answers a trivial query (GET /readyz). */
   appDbReady: () => boolean;
+  /** Fleet mode: the shared PostgreSQL answers (GET /readyz). */
+  sharedDbReady?: () => boolean | Promise<boolean>;
   /** Where a count with `q` stops and says `exact: false` (default DEFAULT_COUNT_BOUND). */
   countBound?: number;
 }
@@ -91,7 +93,11 @@ export function apiRoutes(deps: ApiDeps): Route[] {
       path: '/healthz',
       handler: (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }),
     },
-    { method: 'GET', path: READYZ_ROUTE, handler: readyzHandler({ reader: deps.reader, appDb: deps.appDbReady }) },
+    {
+      method: 'GET',
+      path: READYZ_ROUTE,
+      handler: readyzHandler({ reader: deps.reader, appDb: deps.appDbReady, sharedDb: deps.sharedDbReady }),
+    },
     { method: 'GET', path: '/api/v1/status', handler: status },
     {
       method: 'GET',

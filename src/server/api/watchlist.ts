@@ -3,7 +3,7 @@
 // 415; not counted) → ONE call counted per request (429) → the work on app.db → the answer with
 // the quota headers. No snapshot is needed: a CNPJ need only be valid to be watched.
 import type { ServerResponse } from 'node:http';
-import type { ApiAccess } from '../../domain/accounts/api-access.ts';
+import type { AccessLayer } from '../../domain/accounts/api-access.ts';
 import { ERRORS } from '../../domain/api-errors.ts';
 import { readBatchRequest } from '../../domain/company/batch.ts';
 import { INVALID_CURSOR_MESSAGE } from '../../domain/cursor.ts';
@@ -29,7 +29,7 @@ export const WATCHLIST_ITEM_ROUTE = '/api/v1/watchlist/:cnpj';
 export const WATCHLIST_ITEM_ROUTE_SLASHED = '/api/v1/watchlist/:a/:b';
 
 export interface WatchlistDeps {
-  access: ApiAccess;
+  access: AccessLayer;
   /** app.db, where the watchlist lives. */
   sqlite: Sqlite;
   /**
@@ -127,7 +127,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     const plan = planAdd(request.cnpjs);
     if (plan.valid.length === 0) {
       // Nothing to add: not counted, answered like an invalid CNPJ's 400 (429 when used up).
-      const q = access.authenticate(token);
+      const q = await access.authenticate(token);
       if (!q.ok) return sendDenied(res, q);
       const usage = watchlistUsage(sqlite, id.accountId)!;
       return sendJson(res, 200, noneValidAnswer(plan, usage.used, usage.limit), rateLimitHeaders(q.quota));

@@ -1,6 +1,6 @@
 // What the web pages need from the server that mounts them.
 import type { Kysely } from 'kysely';
-import type { ApiAccess } from '../../domain/accounts/api-access.ts';
+import type { AccessLayer } from '../../domain/accounts/api-access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import type { DestinationPolicy } from '../../domain/webhooks/destination.ts';
 import type { HistoryReader } from '../../domain/history/reader.ts';
@@ -20,7 +20,7 @@ export interface WebContext {
   /** Client address and https from X-Forwarded-For/-Proto (only behind a proxy you run). Default false. */
   trustProxy?: boolean;
   /** The API's quota counting and registry: the Consulta page spends calls exactly like the API. */
-  access: ApiAccess;
+  access: AccessLayer;
   reader: CompanyRegistry;
   /** Webhook URLs the operator allows (serve --webhooks-allow-http/-private). */
   webhooks?: DestinationPolicy;

@@ -2,9 +2,11 @@
 // Their own sequence: 0001 here is SQLite's 0002–0007 (see 0001_app_schema.ts).
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_app_schema.ts';
+import * as m0002 from './0002_count_calls.ts';
 import * as m0003 from './0003_fleet_nodes.ts';
 
 export const postgresMigrations: Record<string, Migration> = {
   '0001_app_schema': m0001,
+  '0002_count_calls': m0002,
   '0003_fleet_nodes': m0003,
 };

@@ -201,6 +201,7 @@ describe('error table (docs/errors.md)', () => {
       '405 method_not_allowed',
       '500 internal_error',
       '503 server_busy',
+      '503 database_unavailable',
       '400 bad_request',
       '408 request_timeout',
       '413 request_too_large',

@@ -47,8 +47,8 @@ class Refusal {
 const refuse = (key: ErrorKey, message: string = ERRORS[key].message) => new Refusal(ERRORS[key].status, message);
 
 /** The account's access, or its refusal (suspended, plan without API). */
-function accessOf(ctx: WebContext, viewer: Viewer): AccessIdentity | Refusal {
-  const id = ctx.access.identifyAccount(viewer.account.id);
+async function accessOf(ctx: WebContext, viewer: Viewer): Promise<AccessIdentity | Refusal> {
+  const id = await ctx.access.identifyAccount(viewer.account.id);
   return id.ok ? id : new Refusal(id.status, id.message);
 }
 
@@ -100,7 +100,7 @@ export function consultaRoutes(ctx: WebContext) {
   const record = page(ctx, async (req: Req, res: Res, viewer) => {
     const v = headerUser(viewer);
     const fail = (r: Refusal) => sendHtml(res, recordPage({ viewer: v, error: r.message }), { status: r.status });
-    const id = accessOf(ctx, viewer);
+    const id = await accessOf(ctx, viewer);
     if (id instanceof Refusal) return fail(id);
     const cnpj = normalizeCnpj(decodeSafe(req.params.cnpj ?? ''));
     if (cnpj === null) return fail(refuse('invalid_cnpj'));
