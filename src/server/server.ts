@@ -109,7 +109,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const conn = (apiConn = openAppSqlite(opts.dataDir, 'api'));
     // The snapshot is read at scrape time, when the reader (made below) exists.
     const metrics = opts.metrics
-      ? createServerMetrics({ snapshot: () => reader?.info ?? null, app: appDb.sqlite, now })
+      ? createServerMetrics({ snapshot: () => reader?.info ?? null, app: store, now })
       : undefined;
     const access = new ApiAccess(conn, { now, walSync, observer: metrics?.access });
     // Extra contacts from memory, keyed on the contacts_epoch value the count just read.
@@ -159,11 +159,13 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       webhooks: opts.webhooks,
     });
     server.on('request', handle);
-    // Queues newly recorded months and sends due deliveries (one process of a cluster).
+    // Queues newly recorded months and sends due deliveries: with app.db one process of a
+    // cluster (the primary picks it); in fleet mode every process of every node, each delivery
+    // claimed by one worker at a time (domain/webhooks/attempts.ts).
     const webhooks =
       opts.webhooks?.deliver === false
         ? null
-        : new WebhookWorker({ app: appDb.sqlite, history, policy: opts.webhooks ?? {}, now, log });
+        : new WebhookWorker({ app: store, history, policy: opts.webhooks ?? {}, now, log });
     webhooks?.start();
     server.on('clientError', clientErrorHandler(log));
     // Node answers an unknown Expect with an empty 417; ours is the JSON error. The client may

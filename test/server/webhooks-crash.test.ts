@@ -3,10 +3,21 @@
 // --workers 2 only one process delivers, so each delivery arrives once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { openAppStore, type AppStore } from '../../src/storage/app-store.ts';
 import { queueTestEvent } from '../../src/domain/webhooks/queue.ts';
 import { createWebhook } from '../../src/domain/webhooks/webhooks.ts';
 import { cnpjs, recordMonth, startReceiver } from '../domain/webhooks/helpers.ts';
 import { killServe, makeAccount, sleep, spawnServe, tempDataDir, withAppDb } from './helpers.ts';
+
+/** `fn` on the data dir's app state, closed once `fn` has finished. */
+async function withStore<T>(dataDir: string, fn: (app: AppStore) => Promise<T>): Promise<T> {
+  const app = await openAppStore(dataDir);
+  try {
+    return await fn(app);
+  } finally {
+    await app.close();
+  }
+}
 
 const FLAGS = ['--webhooks-allow-http', '--webhooks-allow-private'];
 const loopback = { allowHttp: true, allowPrivate: true };
@@ -15,10 +26,15 @@ async function setup(receiverUrl: string) {
   const dataDir = tempDataDir();
   const { accountId } = await makeAccount(dataDir, 'Ganchos');
   const watched = cnpjs(1500);
-  const webhookId = await withAppDb(dataDir, async (s) => {
-    const ins = s.prepare("INSERT INTO watchlist (account_id, cnpj, added_at) VALUES (?, ?, '2026-01-01T00:00:00Z')");
-    for (const c of watched) ins.run(accountId, c);
-    return (await createWebhook(s, { accountId, url: receiverUrl, createdBy: '1' }, loopback)).webhook.id;
+  const webhookId = await withStore(dataDir, async (app) => {
+    for (let i = 0; i < watched.length; i += 500)
+      await app.db
+        .insertInto('watchlist')
+        .values(
+          watched.slice(i, i + 500).map((cnpj) => ({ account_id: accountId, cnpj, added_at: '2026-01-01T00:00:00Z' })),
+        )
+        .execute();
+    return (await createWebhook(app, { accountId, url: receiverUrl, createdBy: '1' }, loopback)).webhook.id;
   });
   return { dataDir, accountId, watched, webhookId };
 }
@@ -84,9 +100,11 @@ test('a server killed mid-delivery delivers after restart: same ids, same bodies
 test('serve --workers 2: one process delivers, each delivery arrives once', async () => {
   const receiver = await startReceiver();
   const { dataDir, accountId, webhookId } = await setup(receiver.url);
-  const ids = await withAppDb(dataDir, (s) =>
-    Array.from({ length: 4 }, () => queueTestEvent(s, accountId, webhookId, new Date())),
-  );
+  const ids = await withStore(dataDir, async (app) => {
+    const out: string[] = [];
+    for (let i = 0; i < 4; i++) out.push(await queueTestEvent(app, accountId, webhookId, new Date()));
+    return out;
+  });
   const server = await spawnServe(dataDir, [...FLAGS, '--workers', '2']);
   try {
     await receiver.waitFor(4);

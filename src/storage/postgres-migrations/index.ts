@@ -2,7 +2,9 @@
 // Their own sequence: 0001 here is SQLite's 0002–0007 (see 0001_app_schema.ts).
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_app_schema.ts';
+import * as m0004 from './0004_webhook_claims.ts';
 
 export const postgresMigrations: Record<string, Migration> = {
   '0001_app_schema': m0001,
+  '0004_webhook_claims': m0004,
 };
