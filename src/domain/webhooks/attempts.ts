@@ -22,6 +22,35 @@ export interface DueDelivery {
   secret: string;
 }
 
+/** Each enabled webhook's oldest pending delivery, when it is due and not claimed, soonest first. */
+function dueHeads(app: AppStore, at: string, limit: number) {
+  return (
+    app.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .select(['d.id', 'd.webhook_id as webhookId', 'd.body', 'w.url', 'w.secret'])
+      .where((eb) =>
+        eb(
+          queueOrder(app),
+          'in',
+          eb
+            .selectFrom('webhook_deliveries as h')
+            .select(sql<number>`min(${sql.raw(app.backend === 'sqlite' ? 'h.rowid' : 'h.seq')})`.as('head'))
+            .where('h.status', '=', 'pending')
+            .groupBy('h.webhook_id'),
+        ),
+      )
+      // Checked again on the row itself: on PostgreSQL a row another worker changed meanwhile is
+      // re-read (READ COMMITTED) and must still be pending and unclaimed.
+      .where('d.status', '=', 'pending')
+      .where('w.enabled', '=', 1)
+      .where('d.next_attempt_at', '<=', at)
+      .where((eb) => eb.or([eb('d.claimed_until', 'is', null), eb('d.claimed_until', '<=', at)]))
+      .orderBy('d.next_attempt_at')
+      .limit(limit)
+  );
+}
+
 /**
  * Claims, for `claimant`, each enabled webhook's oldest pending delivery that is due and not
  * claimed by another live worker, soonest first, up to `limit`. Only the oldest: a webhook's
@@ -38,30 +67,11 @@ export async function claimDueDeliveries(
 ): Promise<DueDelivery[]> {
   if (limit <= 0) return [];
   const at = now.toISOString();
+  // Most polls find nothing due: a plain read answers them, without a write transaction (on
+  // app.db that would take the file's write lock every 2 s from the API's own writes).
+  if ((await dueHeads(app, at, 1).execute()).length === 0) return [];
   return writeTransaction(app, async (tx) => {
-    const rows = await tx.db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .select(['d.id', 'd.webhook_id as webhookId', 'd.body', 'w.url', 'w.secret'])
-      .where((eb) =>
-        eb(
-          queueOrder(tx),
-          'in',
-          eb
-            .selectFrom('webhook_deliveries as h')
-            .select(sql<number>`min(${sql.raw(tx.backend === 'sqlite' ? 'h.rowid' : 'h.seq')})`.as('head'))
-            .where('h.status', '=', 'pending')
-            .groupBy('h.webhook_id'),
-        ),
-      )
-      // Checked again on the row itself: on PostgreSQL a row another worker changed meanwhile is
-      // re-read (READ COMMITTED) and must still be pending and unclaimed.
-      .where('d.status', '=', 'pending')
-      .where('w.enabled', '=', 1)
-      .where('d.next_attempt_at', '<=', at)
-      .where((eb) => eb.or([eb('d.claimed_until', 'is', null), eb('d.claimed_until', '<=', at)]))
-      .orderBy('d.next_attempt_at')
-      .limit(limit + skipWebhooks.size)
+    const rows = await dueHeads(tx, at, limit + skipWebhooks.size)
       .$if(tx.backend === 'postgres', (q) => q.forUpdate('d').skipLocked())
       .execute();
     const due = rows.filter((r) => !skipWebhooks.has(r.webhookId)).slice(0, limit);
