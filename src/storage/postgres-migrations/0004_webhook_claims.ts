@@ -7,7 +7,6 @@ const statements = [
   sql`ALTER TABLE webhook_deliveries ADD COLUMN claimed_by TEXT`,
   sql`ALTER TABLE webhook_deliveries ADD COLUMN claimed_until TEXT`,
   sql`ALTER TABLE webhook_deliveries ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY`,
-  sql`CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (webhook_id, seq) WHERE status = 'pending'`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -15,7 +14,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`DROP INDEX IF EXISTS webhook_deliveries_pending`.execute(db);
   await sql`ALTER TABLE webhook_deliveries DROP COLUMN seq, DROP COLUMN claimed_until, DROP COLUMN claimed_by`.execute(
     db,
   );
