@@ -122,7 +122,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const conn = (apiConn = openAppSqlite(opts.dataDir, 'api'));
     // The snapshot is read at scrape time, when the reader (made below) exists.
     const metrics = opts.metrics
-      ? createServerMetrics({ snapshot: () => reader?.info ?? null, app: appDb.sqlite, now })
+      ? createServerMetrics({ snapshot: () => reader?.info ?? null, app: store, now })
       : undefined;
     // The hot path by backend: app.db's counts commit on `conn` (WalSync flushes them); the shared
     // PostgreSQL's in one count_calls() round trip per batch. Either way the extra contacts come
@@ -182,11 +182,13 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       webhooks: opts.webhooks,
     });
     server.on('request', handle);
-    // Queues newly recorded months and sends due deliveries (one process of a cluster).
+    // Queues newly recorded months and sends due deliveries: with app.db one process of a
+    // cluster (the primary picks it); in fleet mode every process of every node, each delivery
+    // claimed by one worker at a time (domain/webhooks/attempts.ts).
     const webhooks =
       opts.webhooks?.deliver === false
         ? null
-        : new WebhookWorker({ app: appDb.sqlite, history, policy: opts.webhooks ?? {}, now, log });
+        : new WebhookWorker({ app: store, history, policy: opts.webhooks ?? {}, now, log });
     webhooks?.start();
     if (store.backend === 'postgres' && opts.heartbeat !== false) {
       const registry = reader;

@@ -155,6 +155,9 @@ export interface WebhookDeliveriesTable {
   last_status_code: number | null;
   last_error: string | null;
   delivered_at: string | null;
+  /** 0008 (PostgreSQL 0004): the worker attempting it now, and until when (ISO UTC) its lease holds. */
+  claimed_by: string | null;
+  claimed_until: string | null;
 }
 
 export interface WebhookMonthsTable {

@@ -1,12 +1,32 @@
 // The real `cnpj-api serve` delivering webhooks: a process SIGKILLed while a delivery is in flight
 // sends it again after the restart (same id, same body) and queues the month no second time; with
-// --workers 2 only one process delivers, so each delivery arrives once.
+// --workers 2 only one process delivers, so each delivery arrives once. Fleet mode: two nodes on
+// one PostgreSQL, every process delivering, each delivery arrives once, in order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { openAppStore, type AppStore } from '../../src/storage/app-store.ts';
 import { queueTestEvent } from '../../src/domain/webhooks/queue.ts';
 import { createWebhook } from '../../src/domain/webhooks/webhooks.ts';
-import { cnpjs, recordMonth, startReceiver } from '../domain/webhooks/helpers.ts';
-import { killServe, makeAccount, sleep, spawnServe, tempDataDir, withAppDb } from './helpers.ts';
+import { freshDatabaseUrl } from '../helpers/app-backends.ts';
+import {
+  cnpjs,
+  deliveriesInOrder,
+  insertAccount,
+  recordMonth,
+  startReceiver,
+  watch,
+} from '../domain/webhooks/helpers.ts';
+import { killServe, makeAccount, sleep, spawnServe, tempDataDir, withAppDb, type ServeProcess } from './helpers.ts';
+
+/** `fn` on the data dir's app state, closed once `fn` has finished. */
+async function withStore<T>(dataDir: string, fn: (app: AppStore) => Promise<T>): Promise<T> {
+  const app = await openAppStore(dataDir);
+  try {
+    return await fn(app);
+  } finally {
+    await app.close();
+  }
+}
 
 const FLAGS = ['--webhooks-allow-http', '--webhooks-allow-private'];
 const loopback = { allowHttp: true, allowPrivate: true };
@@ -15,10 +35,15 @@ async function setup(receiverUrl: string) {
   const dataDir = tempDataDir();
   const { accountId } = await makeAccount(dataDir, 'Ganchos');
   const watched = cnpjs(1500);
-  const webhookId = await withAppDb(dataDir, async (s) => {
-    const ins = s.prepare("INSERT INTO watchlist (account_id, cnpj, added_at) VALUES (?, ?, '2026-01-01T00:00:00Z')");
-    for (const c of watched) ins.run(accountId, c);
-    return (await createWebhook(s, { accountId, url: receiverUrl, createdBy: '1' }, loopback)).webhook.id;
+  const webhookId = await withStore(dataDir, async (app) => {
+    for (let i = 0; i < watched.length; i += 500)
+      await app.db
+        .insertInto('watchlist')
+        .values(
+          watched.slice(i, i + 500).map((cnpj) => ({ account_id: accountId, cnpj, added_at: '2026-01-01T00:00:00Z' })),
+        )
+        .execute();
+    return (await createWebhook(app, { accountId, url: receiverUrl, createdBy: '1' }, loopback)).webhook.id;
   });
   return { dataDir, accountId, watched, webhookId };
 }
@@ -84,9 +109,11 @@ test('a server killed mid-delivery delivers after restart: same ids, same bodies
 test('serve --workers 2: one process delivers, each delivery arrives once', async () => {
   const receiver = await startReceiver();
   const { dataDir, accountId, webhookId } = await setup(receiver.url);
-  const ids = await withAppDb(dataDir, (s) =>
-    Array.from({ length: 4 }, () => queueTestEvent(s, accountId, webhookId, new Date())),
-  );
+  const ids = await withStore(dataDir, async (app) => {
+    const out: string[] = [];
+    for (let i = 0; i < 4; i++) out.push(await queueTestEvent(app, accountId, webhookId, new Date()));
+    return out;
+  });
   const server = await spawnServe(dataDir, [...FLAGS, '--workers', '2']);
   try {
     await receiver.waitFor(4);
@@ -97,6 +124,41 @@ test('serve --workers 2: one process delivers, each delivery arrives once', asyn
     );
   } finally {
     await killServe(server);
+    await receiver.close();
+  }
+});
+
+test('fleet mode: two nodes on one PostgreSQL (one with --workers 2), every process delivering: each delivery once, in order', async () => {
+  const receiver = await startReceiver();
+  const url = await freshDatabaseUrl();
+  const dirs = [tempDataDir(), tempDataDir()];
+  const app = await openAppStore(dirs[0]!, url);
+  const servers: ServeProcess[] = [];
+  try {
+    const accountId = await insertAccount(app, 'Ganchos');
+    const watched = cnpjs(1500);
+    await watch({ dataDir: dirs[0]!, app, accountId }, watched);
+    const { webhook } = await createWebhook(app, { accountId, url: receiver.url, createdBy: '1' }, loopback);
+    for (let i = 0; i < 4; i++) await queueTestEvent(app, accountId, webhook.id, new Date());
+    await sleep(5);
+    // Each node imported the month itself: both find it to queue.
+    for (const d of dirs) recordMonth(d, '2026-03', watched);
+    const db = ['--database-url', url];
+    servers.push(await spawnServe(dirs[0]!, [...FLAGS, ...db, '--workers', '2']));
+    servers.push(await spawnServe(dirs[1]!, [...FLAGS, ...db]));
+    await receiver.waitFor(6);
+    await sleep(3000); // every process polls every 2 s
+    const rows = await deliveriesInOrder(app);
+    assert.equal(rows.length, 6, '4 test events and the month in 2 batches, queued once');
+    assert.deepEqual(
+      receiver.received.map((r) => r.id),
+      rows.map((r) => r.id),
+      'each delivery once, in the order queued',
+    );
+    assert.ok(rows.every((r) => r.status === 'delivered' && r.attempts === 1 && r.claimed_by === null));
+  } finally {
+    for (const s of servers) await killServe(s);
+    await app.close();
     await receiver.close();
   }
 });

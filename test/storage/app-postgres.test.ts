@@ -71,6 +71,8 @@ async function pgColumns(db: Kysely<AppDatabase>): Promise<Map<string, Column[]>
   for (const r of rows.filter((r) => !POSTGRES_ONLY.has(r.table_name))) {
     // Types by family: SQLite's INTEGER is 64-bit, PostgreSQL's is INTEGER or BIGINT by range.
     const type = r.data_type === 'bigint' || r.data_type === 'integer' ? 'integer' : r.data_type;
+    // app.db has it as the rowid (the queue's order, src/domain/webhooks/order.ts).
+    if (r.table_name === 'webhook_deliveries' && r.column_name === 'seq') continue;
     if (!out.has(r.table_name)) out.set(r.table_name, []);
     out.get(r.table_name)!.push({ name: r.column_name, notNull: r.is_nullable === 'NO', type });
   }

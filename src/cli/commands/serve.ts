@@ -74,8 +74,9 @@ const START_FAILED = 'cnpj-api:start-failed';
 export async function serve(opts: ServeOptions): Promise<Serving> {
   const metricsHost = opts.metricsHost ?? DEFAULT_METRICS_HOST;
   if (opts.workers <= 1 || cluster.isWorker) {
-    // One process of a cluster delivers webhooks: two would send each delivery twice.
-    const deliver = !cluster.isWorker || process.env[WEBHOOK_WORKER_ENV] === '1';
+    // With app.db one process of a cluster delivers webhooks (two would send each delivery
+    // twice). In fleet mode every process does: each delivery is claimed by one at a time.
+    const deliver = !cluster.isWorker || process.env[WEBHOOK_WORKER_ENV] === '1' || opts.databaseUrl !== undefined;
     // A worker's metrics go to the primary, which alone listens on the metrics port.
     const metrics =
       opts.metricsPort === undefined

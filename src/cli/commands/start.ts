@@ -103,7 +103,7 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
         const changed = Object.values(manifest.changes ?? {})
           .flatMap((c) => c.examples.slice(0, 1))
           .slice(0, 10);
-        addWatched(app.sqlite, created.accountId, changed, new Date());
+        await addWatched({ backend: 'sqlite', db: app.db }, created.accountId, changed, new Date());
         demo = {
           ...created,
           cnpj: manifest.sampleCnpjs.includes(SERPRO_BRANCH) ? SERPRO_BRANCH : manifest.sampleCnpjs[0],

@@ -1,6 +1,6 @@
 // How many CNPJs an account watches against its plan's limit (plans.watchlist_limit, migration
 // 0007; the operator sets it with `plans set --watchlist-limit`).
-import type { Sqlite } from '../../storage/sqlite.ts';
+import type { AppStore } from '../../storage/app-store.ts';
 
 export interface WatchlistUsage {
   /** CNPJs watched now. */
@@ -11,13 +11,20 @@ export interface WatchlistUsage {
 }
 
 /** The account's usage; null for an unknown account. Read inside the caller's transaction when it has one. */
-export function watchlistUsage(app: Sqlite, accountId: number): WatchlistUsage | null {
-  const row = app
-    .prepare(
-      `SELECT p.name AS plan, p.watchlist_limit AS "limit",
-              (SELECT count(*) FROM watchlist w WHERE w.account_id = a.id) AS used
-       FROM accounts a JOIN plans p ON p.name = a.plan WHERE a.id = ?`,
-    )
-    .get(accountId) as { plan: string; limit: number; used: number } | undefined;
-  return row ?? null;
+export async function watchlistUsage(app: AppStore, accountId: number): Promise<WatchlistUsage | null> {
+  const row = await app.db
+    .selectFrom('accounts as a')
+    .innerJoin('plans as p', 'p.name', 'a.plan')
+    .select((eb) => [
+      'p.name as plan',
+      'p.watchlist_limit as limit',
+      eb
+        .selectFrom('watchlist as w')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('w.account_id', '=', 'a.id')
+        .as('used'),
+    ])
+    .where('a.id', '=', accountId)
+    .executeTakeFirst();
+  return row ? { used: Number(row.used ?? 0), limit: row.limit, plan: row.plan } : null;
 }

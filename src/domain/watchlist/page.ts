@@ -1,7 +1,7 @@
 // A page of an account's watchlist, keyset-paged by CNPJ on the table's primary key (account_id,
 // cnpj): each page is one range read, and a CNPJ added or removed between two pages never makes
 // another one be skipped or shown twice (the cursor is the last CNPJ shown, not an offset).
-import type { Sqlite } from '../../storage/sqlite.ts';
+import type { AppStore } from '../../storage/app-store.ts';
 import { isValidCnpj } from '../cnpj.ts';
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import type { Watched } from './add.ts';
@@ -23,10 +23,20 @@ export function readWatchlistCursor(cursor: string): string | null {
 export const watchlistCursor = (lastCnpj: string): string => encodeCursor(SCOPE, lastCnpj);
 
 /** Up to `limit` watched CNPJs after `after` (from the start: null), in CNPJ order. */
-export function watchedPage(app: Sqlite, accountId: number, limit: number, after: string | null): WatchedPage {
-  const rows = app
-    .prepare('SELECT cnpj, added_at FROM watchlist WHERE account_id = ? AND cnpj > ? ORDER BY cnpj LIMIT ?')
-    .all(accountId, after ?? '', limit + 1) as Watched[];
+export async function watchedPage(
+  app: AppStore,
+  accountId: number,
+  limit: number,
+  after: string | null,
+): Promise<WatchedPage> {
+  const rows: Watched[] = await app.db
+    .selectFrom('watchlist')
+    .select(['cnpj', 'added_at'])
+    .where('account_id', '=', accountId)
+    .where('cnpj', '>', after ?? '')
+    .orderBy('cnpj')
+    .limit(limit + 1)
+    .execute();
   // One row more than the page says whether a next page exists: no empty last page.
   const more = rows.length > limit;
   const data = more ? rows.slice(0, limit) : rows;

@@ -1,10 +1,13 @@
-// Reading an account's watchlist (app.db `watchlist`, migration 0007).
-import type { Sqlite } from '../../storage/sqlite.ts';
+// Reading an account's watchlist (the `watchlist` table, migration 0007).
+import type { AppStore } from '../../storage/app-store.ts';
 
 /** The account's watched CNPJs (14 characters), in CNPJ order. */
-export function watchedCnpjs(app: Sqlite, accountId: number): string[] {
-  return app
-    .prepare('SELECT cnpj FROM watchlist WHERE account_id = ? ORDER BY cnpj')
-    .pluck()
-    .all(accountId) as string[];
+export async function watchedCnpjs(app: AppStore, accountId: number): Promise<string[]> {
+  const rows = await app.db
+    .selectFrom('watchlist')
+    .select('cnpj')
+    .where('account_id', '=', accountId)
+    .orderBy('cnpj')
+    .execute();
+  return rows.map((r) => r.cnpj);
 }

@@ -1,7 +1,12 @@
 // Removing a CNPJ from an account's watchlist.
-import type { Sqlite } from '../../storage/sqlite.ts';
+import type { AppStore } from '../../storage/app-store.ts';
 
 /** True when it was watched (and is no more), false when it was not. */
-export function removeWatched(app: Sqlite, accountId: number, cnpj: string): boolean {
-  return app.prepare('DELETE FROM watchlist WHERE account_id = ? AND cnpj = ?').run(accountId, cnpj).changes === 1;
+export async function removeWatched(app: AppStore, accountId: number, cnpj: string): Promise<boolean> {
+  const r = await app.db
+    .deleteFrom('watchlist')
+    .where('account_id', '=', accountId)
+    .where('cnpj', '=', cnpj)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
 }

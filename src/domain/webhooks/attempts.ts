@@ -1,8 +1,18 @@
-// The delivery worker's reads and writes on webhook_deliveries: which deliveries are due, and the
-// outcome of each attempt, written after the attempt (at-least-once: a crash before the write
-// means the same id and body are sent again).
-import type { Sqlite } from '../../storage/sqlite.ts';
+// The delivery worker's reads and writes on webhook_deliveries: claiming the deliveries that are
+// due, and the outcome of each attempt, written after the attempt (at-least-once: a crash before
+// the write means the same id and body are sent again).
+//
+// Claims (fleet mode, docs/webhooks.md): every node runs a worker, and each delivery must be
+// attempted by one of them at a time. A worker claims a due delivery in one transaction: the row
+// is locked (PostgreSQL: FOR UPDATE SKIP LOCKED, so two workers never wait on or take the same
+// row; SQLite: BEGIN IMMEDIATE already excludes every other writer) and gets the worker's id and a
+// lease end. Until the lease ends, no other worker takes it; a worker killed mid-attempt leaves a
+// lease that ends, and another worker resumes the delivery. The lease outlasts the longest attempt
+// (LEASE_MS, send.ts), so a live worker never loses a claim it is still using.
+import { sql } from 'kysely';
+import { writeTransaction, type AppStore } from '../../storage/app-store.ts';
 import { nextAttemptAfterFailure } from './backoff.ts';
+import { queueOrder } from './order.ts';
 
 export interface DueDelivery {
   id: string;
@@ -12,22 +22,87 @@ export interface DueDelivery {
   secret: string;
 }
 
+/** Each enabled webhook's oldest pending delivery, when it is due and not claimed, soonest first. */
+function dueHeads(app: AppStore, at: string, limit: number) {
+  return (
+    app.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .select(['d.id', 'd.webhook_id as webhookId', 'd.body', 'w.url', 'w.secret'])
+      .where((eb) =>
+        eb(
+          queueOrder(app),
+          'in',
+          eb
+            .selectFrom('webhook_deliveries as h')
+            .select(sql<number>`min(${sql.raw(app.backend === 'sqlite' ? 'h.rowid' : 'h.seq')})`.as('head'))
+            .where('h.status', '=', 'pending')
+            .groupBy('h.webhook_id'),
+        ),
+      )
+      // Checked again on the row itself: on PostgreSQL a row another worker changed meanwhile is
+      // re-read (READ COMMITTED) and must still be pending and unclaimed.
+      .where('d.status', '=', 'pending')
+      .where('w.enabled', '=', 1)
+      .where('d.next_attempt_at', '<=', at)
+      .where((eb) => eb.or([eb('d.claimed_until', 'is', null), eb('d.claimed_until', '<=', at)]))
+      .orderBy('d.next_attempt_at')
+      .limit(limit)
+  );
+}
+
 /**
- * Each enabled webhook's oldest pending delivery, when it is due, soonest first. Only the oldest:
- * a webhook's deliveries go one at a time in the order they were queued, so a later batch never
- * overtakes one still being retried.
+ * Claims, for `claimant`, each enabled webhook's oldest pending delivery that is due and not
+ * claimed by another live worker, soonest first, up to `limit`. Only the oldest: a webhook's
+ * deliveries go one at a time in the order they were queued, so a later batch never overtakes one
+ * still being retried, and a webhook whose oldest delivery is in flight elsewhere gets nothing.
  */
-export function dueDeliveries(app: Sqlite, now: Date, skipWebhooks: ReadonlySet<number>, limit: number): DueDelivery[] {
-  const rows = app
-    .prepare(
-      `SELECT d.id, d.webhook_id AS webhookId, d.body, w.url, w.secret
-       FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-       WHERE d.rowid IN (SELECT min(rowid) FROM webhook_deliveries WHERE status = 'pending' GROUP BY webhook_id)
-         AND w.enabled = 1 AND d.next_attempt_at <= ?
-       ORDER BY d.next_attempt_at LIMIT ?`,
-    )
-    .all(now.toISOString(), limit + skipWebhooks.size) as DueDelivery[];
-  return rows.filter((r) => !skipWebhooks.has(r.webhookId)).slice(0, limit);
+export async function claimDueDeliveries(
+  app: AppStore,
+  now: Date,
+  skipWebhooks: ReadonlySet<number>,
+  limit: number,
+  claimant: string,
+  leaseMs: number,
+): Promise<DueDelivery[]> {
+  if (limit <= 0) return [];
+  const at = now.toISOString();
+  // Most polls find nothing due: a plain read answers them, without a write transaction (on
+  // app.db that would take the file's write lock every 2 s from the API's own writes).
+  if ((await dueHeads(app, at, 1).execute()).length === 0) return [];
+  return writeTransaction(app, async (tx) => {
+    const rows = await dueHeads(tx, at, limit + skipWebhooks.size)
+      .$if(tx.backend === 'postgres', (q) => q.forUpdate('d').skipLocked())
+      .execute();
+    const due = rows.filter((r) => !skipWebhooks.has(r.webhookId)).slice(0, limit);
+    if (due.length > 0) {
+      await tx.db
+        .updateTable('webhook_deliveries')
+        .set({ claimed_by: claimant, claimed_until: new Date(now.getTime() + leaseMs).toISOString() })
+        .where(
+          'id',
+          'in',
+          due.map((d) => d.id),
+        )
+        .execute();
+    }
+    return due;
+  });
+}
+
+/**
+ * Gives up `claimant`'s claims (a worker stopping: what it had in flight is sent again at once by
+ * whichever worker looks next), or with no claimant every claim: app.db's one delivering process
+ * at its start, when any claim left is a dead process's.
+ */
+export async function releaseClaims(app: AppStore, claimant?: string): Promise<number> {
+  const r = await app.db
+    .updateTable('webhook_deliveries')
+    .set({ claimed_by: null, claimed_until: null })
+    .where('claimed_by', 'is not', null)
+    .$if(claimant !== undefined, (q) => q.where('claimed_by', '=', claimant!))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }
 
 export interface AttemptOutcome {
@@ -37,40 +112,64 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
-/** Records one attempt: delivered, or the next attempt's time, or failed once the window closed. */
-export function recordAttempt(app: Sqlite, id: string, outcome: AttemptOutcome, now: Date, random?: number): void {
+/**
+ * Records one attempt: delivered, or the next attempt's time, or failed once the window closed;
+ * the claim ends with it. A failure seen by a worker whose claim was taken over (its lease ended)
+ * is not recorded: the delivery is the new holder's. A success always is.
+ */
+export async function recordAttempt(
+  app: AppStore,
+  id: string,
+  outcome: AttemptOutcome,
+  now: Date,
+  claimant?: string,
+  random?: number,
+): Promise<void> {
   const at = now.toISOString();
-  app
-    .transaction(() => {
-      const row = app
-        .prepare("SELECT attempts, retry_until FROM webhook_deliveries WHERE id = ? AND status = 'pending'")
-        .get(id) as { attempts: number; retry_until: string } | undefined;
-      if (!row) return; // deleted meanwhile
-      const attempts = row.attempts + 1;
-      if (outcome.ok) {
-        app
-          .prepare(
-            "UPDATE webhook_deliveries SET status = 'delivered', attempts = ?, last_attempt_at = ?, last_status_code = ?, last_error = NULL, delivered_at = ? WHERE id = ?",
-          )
-          .run(attempts, at, outcome.statusCode, at, id);
-        return;
-      }
-      const next = nextAttemptAfterFailure(attempts, now, new Date(row.retry_until), random);
-      app
-        .prepare(
-          'UPDATE webhook_deliveries SET status = ?, attempts = ?, last_attempt_at = ?, last_status_code = ?, last_error = ?, next_attempt_at = ? WHERE id = ?',
-        )
-        .run(
-          next ? 'pending' : 'failed',
+  await writeTransaction(app, async (tx) => {
+    const row = await tx.db
+      .selectFrom('webhook_deliveries')
+      .select(['attempts', 'retry_until', 'claimed_by'])
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .$if(tx.backend === 'postgres', (q) => q.forUpdate())
+      .executeTakeFirst();
+    if (!row) return; // deleted or finished meanwhile
+    if (!outcome.ok && claimant !== undefined && row.claimed_by !== claimant) return;
+    const attempts = row.attempts + 1;
+    if (outcome.ok) {
+      await tx.db
+        .updateTable('webhook_deliveries')
+        .set({
+          status: 'delivered',
           attempts,
-          at,
-          outcome.statusCode,
-          outcome.error,
-          next ? next.toISOString() : at,
-          id,
-        );
-    })
-    .immediate();
+          last_attempt_at: at,
+          last_status_code: outcome.statusCode,
+          last_error: null,
+          delivered_at: at,
+          claimed_by: null,
+          claimed_until: null,
+        })
+        .where('id', '=', id)
+        .execute();
+      return;
+    }
+    const next = nextAttemptAfterFailure(attempts, now, new Date(row.retry_until), random);
+    await tx.db
+      .updateTable('webhook_deliveries')
+      .set({
+        status: next ? 'pending' : 'failed',
+        attempts,
+        last_attempt_at: at,
+        last_status_code: outcome.statusCode,
+        last_error: outcome.error,
+        next_attempt_at: next ? next.toISOString() : at,
+        claimed_by: null,
+        claimed_until: null,
+      })
+      .where('id', '=', id)
+      .execute();
+  });
 }
 
 /** Delivered and failed deliveries are kept this long (the web app's history), then deleted. */
@@ -78,12 +177,15 @@ export const KEEP_FINISHED_MS = 90 * 24 * 3600_000;
 
 /**
  * Deletes finished deliveries older than KEEP_FINISHED_MS: bodies are up to a few hundred KB and
- * would otherwise pile up in app.db month after month. webhook_months keeps its rows, so a month
- * is never queued again. Returns the rows deleted.
+ * would otherwise pile up month after month. webhook_months keeps its rows, so a month is never
+ * queued again. Returns the rows deleted.
  */
-export function pruneFinished(app: Sqlite, now: Date): number {
+export async function pruneFinished(app: AppStore, now: Date): Promise<number> {
   const before = new Date(now.getTime() - KEEP_FINISHED_MS).toISOString();
-  return app
-    .prepare("DELETE FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND created_at < ?")
-    .run(before).changes;
+  const r = await app.db
+    .deleteFrom('webhook_deliveries')
+    .where('status', 'in', ['delivered', 'failed'])
+    .where('created_at', '<', before)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
 }

@@ -1,14 +1,17 @@
-// Queueing deliveries (app.db `webhook_deliveries`, docs/webhooks.md): a recorded month's changes
+// Queueing deliveries (`webhook_deliveries`, docs/webhooks.md): a recorded month's changes
 // touching the account's watchlist, in batches, once per webhook and month; test events; and
 // redelivery from the web app. A row is the exact body sent on every attempt.
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { watchedChanges } from '../history/watched.ts';
 import type { ChangeItem } from '../history/item.ts';
 import { watchedCnpjs } from '../watchlist/read.ts';
 import type { HistoryMonth } from '../../storage/history/schema.ts';
+import { writeTransaction, type AppStore } from '../../storage/app-store.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { RETRY_WINDOW_MS } from './backoff.ts';
 import { WebhookError } from './errors.ts';
+import { queueOrder } from './order.ts';
 
 /** Changes per delivery at most. */
 export const BATCH_SIZE = 1000;
@@ -22,22 +25,29 @@ export interface ChangesBody {
   data: ChangeItem[];
 }
 
-const INSERT = `INSERT INTO webhook_deliveries (id, webhook_id, event, month, body, created_at, next_attempt_at, retry_until)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
-
-function insertDelivery(
-  app: Sqlite,
+async function insertDelivery(
+  app: AppStore,
   webhookId: number,
   event: 'changes' | 'test',
   month: string | null,
   body: (id: string) => string,
   now: Date,
-): string {
+): Promise<string> {
   const id = randomUUID();
   const at = now.toISOString();
-  app
-    .prepare(INSERT)
-    .run(id, webhookId, event, month, body(id), at, at, new Date(now.getTime() + RETRY_WINDOW_MS).toISOString());
+  await app.db
+    .insertInto('webhook_deliveries')
+    .values({
+      id,
+      webhook_id: webhookId,
+      event,
+      month,
+      body: body(id),
+      created_at: at,
+      next_attempt_at: at,
+      retry_until: new Date(now.getTime() + RETRY_WINDOW_MS).toISOString(),
+    })
+    .execute();
   return id;
 }
 
@@ -46,17 +56,19 @@ function insertDelivery(
  * webhook was created (a new webhook gets no old history), not yet in webhook_months. Oldest month
  * first. Cheap: a few small reads, run on every check.
  */
-export function monthsToQueue(
-  app: Sqlite,
+export async function monthsToQueue(
+  app: AppStore,
   months: readonly HistoryMonth[],
-): { webhookId: number; accountId: number; month: string }[] {
+): Promise<{ webhookId: number; accountId: number; month: string }[]> {
   if (months.length === 0) return [];
-  const hooks = app.prepare('SELECT id, account_id, created_at FROM webhooks WHERE enabled = 1 ORDER BY id').all() as {
-    id: number;
-    account_id: number;
-    created_at: string;
-  }[];
-  const done = new Set(app.prepare("SELECT webhook_id || ' ' || month FROM webhook_months").pluck().all() as string[]);
+  const hooks = await app.db
+    .selectFrom('webhooks')
+    .select(['id', 'account_id', 'created_at'])
+    .where('enabled', '=', 1)
+    .orderBy('id')
+    .execute();
+  const queued = await app.db.selectFrom('webhook_months').select(['webhook_id', 'month']).execute();
+  const done = new Set(queued.map((r) => `${r.webhook_id} ${r.month}`));
   const ascending = [...months].sort((a, b) => a.month.localeCompare(b.month));
   const out: { webhookId: number; accountId: number; month: string }[] = [];
   for (const h of hooks) {
@@ -78,12 +90,12 @@ const SLICE = 100;
  * prepared its own two), which must not stall the requests the same process serves.
  */
 async function watchedChangesInSlices(
-  app: Sqlite,
+  app: AppStore,
   history: Sqlite,
   accountId: number,
   month: string,
 ): Promise<ChangeItem[]> {
-  const cnpjs = watchedCnpjs(app, accountId);
+  const cnpjs = await watchedCnpjs(app, accountId);
   const out: ChangeItem[] = [];
   for (let i = 0; i < cnpjs.length; i += SLICE) {
     if (i > 0) await new Promise((r) => setImmediate(r));
@@ -94,12 +106,15 @@ async function watchedChangesInSlices(
 
 /**
  * Queues one month for one webhook: the changes read from history.db, then the deliveries and the
- * webhook_months row in one app.db transaction, so the month is queued exactly once whatever
- * restarts (a second call, here or in another process, finds the row and adds nothing). A month
- * without changes for the watchlist is marked with no delivery. Returns the deliveries added.
+ * webhook_months row in one transaction, so the month is queued exactly once whatever restarts,
+ * and however many nodes import the month and run a worker: webhook_months' primary key (webhook,
+ * month) decides, as the first statement of the transaction. A second inserter, here or on another
+ * node, finds the row (PostgreSQL: waits on the first one's uncommitted row, then finds it) and adds
+ * nothing. A month without changes for the watchlist is marked with no delivery. Returns the
+ * deliveries added.
  */
 export async function queueMonth(
-  app: Sqlite,
+  app: AppStore,
   history: Sqlite,
   job: { webhookId: number; accountId: number; month: string },
   now: Date,
@@ -107,42 +122,59 @@ export async function queueMonth(
 ): Promise<number> {
   const changes = await watchedChangesInSlices(app, history, job.accountId, job.month);
   const count = Math.ceil(changes.length / batchSize);
-  return app
-    .transaction(() => {
-      const marked = app
-        .prepare(
-          'INSERT INTO webhook_months (webhook_id, month, queued_at, changes) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = ? AND enabled = 1) ON CONFLICT DO NOTHING',
-        )
-        .run(job.webhookId, job.month, now.toISOString(), changes.length, job.webhookId);
-      if (marked.changes === 0) return 0;
-      for (let i = 0; i < count; i++) {
-        const data = changes.slice(i * batchSize, (i + 1) * batchSize);
-        insertDelivery(
-          app,
-          job.webhookId,
-          'changes',
-          job.month,
-          (id) => {
-            const body: ChangesBody = {
-              event: 'changes',
-              delivery_id: id,
-              month: job.month,
-              batch: { index: i + 1, count },
-              data,
-            };
-            return JSON.stringify(body);
-          },
-          now,
-        );
-      }
-      return count;
-    })
-    .immediate();
+  return writeTransaction(app, async (tx) => {
+    // INSERT … SELECT: only for an enabled webhook that still exists. The CASTs type the
+    // parameters for PostgreSQL, which reads an untyped one in a select list as text.
+    const marked = await tx.db
+      .insertInto('webhook_months')
+      .columns(['webhook_id', 'month', 'queued_at', 'changes'])
+      .expression((eb) =>
+        eb
+          .selectFrom('webhooks')
+          .select([
+            'id',
+            sql<string>`CAST(${job.month} AS TEXT)`.as('month'),
+            sql<string>`CAST(${now.toISOString()} AS TEXT)`.as('queued_at'),
+            sql<number>`CAST(${changes.length} AS INTEGER)`.as('changes'),
+          ])
+          .where('id', '=', job.webhookId)
+          .where('enabled', '=', 1),
+      )
+      .onConflict((oc) => oc.columns(['webhook_id', 'month']).doNothing())
+      .executeTakeFirst();
+    if (Number(marked.numInsertedOrUpdatedRows ?? 0) === 0) return 0;
+    for (let i = 0; i < count; i++) {
+      const data = changes.slice(i * batchSize, (i + 1) * batchSize);
+      await insertDelivery(
+        tx,
+        job.webhookId,
+        'changes',
+        job.month,
+        (id) => {
+          const body: ChangesBody = {
+            event: 'changes',
+            delivery_id: id,
+            month: job.month,
+            batch: { index: i + 1, count },
+            data,
+          };
+          return JSON.stringify(body);
+        },
+        now,
+      );
+    }
+    return count;
+  });
 }
 
 /** A test event for one of the account's webhooks; returns its delivery id. */
-export function queueTestEvent(app: Sqlite, accountId: number, webhookId: number, now: Date): string {
-  const owned = app.prepare('SELECT 1 FROM webhooks WHERE id = ? AND account_id = ?').get(webhookId, accountId);
+export async function queueTestEvent(app: AppStore, accountId: number, webhookId: number, now: Date): Promise<string> {
+  const owned = await app.db
+    .selectFrom('webhooks')
+    .select('id')
+    .where('id', '=', webhookId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
   if (!owned) throw new WebhookError('not_found', 'Webhook não encontrado.');
   return insertDelivery(
     app,
@@ -158,14 +190,21 @@ export function queueTestEvent(app: Sqlite, accountId: number, webhookId: number
  * Sends a delivery again: same id, same body, back to pending now with a fresh 24 h window (also
  * "try now" for one waiting on its backoff).
  */
-export function redeliver(app: Sqlite, accountId: number, deliveryId: string, now: Date): void {
-  const r = app
-    .prepare(
-      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, retry_until = ?, delivered_at = NULL
-       WHERE id = ? AND webhook_id IN (SELECT id FROM webhooks WHERE account_id = ?)`,
+export async function redeliver(app: AppStore, accountId: number, deliveryId: string, now: Date): Promise<void> {
+  const r = await app.db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'pending',
+      next_attempt_at: now.toISOString(),
+      retry_until: new Date(now.getTime() + RETRY_WINDOW_MS).toISOString(),
+      delivered_at: null,
+    })
+    .where('id', '=', deliveryId)
+    .where('webhook_id', 'in', (eb) =>
+      eb.selectFrom('webhooks').select('webhooks.id').where('webhooks.account_id', '=', accountId),
     )
-    .run(now.toISOString(), new Date(now.getTime() + RETRY_WINDOW_MS).toISOString(), deliveryId, accountId);
-  if (r.changes === 0) throw new WebhookError('not_found', 'Entrega não encontrada.');
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) throw new WebhookError('not_found', 'Entrega não encontrada.');
 }
 
 export interface DeliveryInfo {
@@ -185,14 +224,41 @@ export interface DeliveryInfo {
   deliveredAt: string | null;
 }
 
+/** A field of the body's `batch`, read by the database (bodies are up to a few hundred KB). */
+function batchField(app: AppStore, field: 'index' | 'count') {
+  return app.backend === 'sqlite'
+    ? sql<number | null>`json_extract(d.body, ${`$.batch.${field}`})`
+    : sql<number | null>`CAST(d.body::jsonb -> 'batch' ->> ${field} AS INTEGER)`;
+}
+
 /** A webhook's newest deliveries first (the web app's list). */
-export function recentDeliveries(app: Sqlite, accountId: number, webhookId: number, limit = 20): DeliveryInfo[] {
-  return app
-    .prepare(
-      `SELECT d.id, d.event, d.month, json_extract(d.body, '$.batch.index') AS batchIndex, json_extract(d.body, '$.batch.count') AS batchCount, d.status, d.attempts, d.created_at AS createdAt, d.next_attempt_at AS nextAttemptAt,
-         d.last_attempt_at AS lastAttemptAt, d.last_status_code AS lastStatusCode, d.last_error AS lastError, d.delivered_at AS deliveredAt
-       FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-       WHERE d.webhook_id = ? AND w.account_id = ? ORDER BY d.rowid DESC LIMIT ?`,
-    )
-    .all(webhookId, accountId, limit) as DeliveryInfo[];
+export async function recentDeliveries(
+  app: AppStore,
+  accountId: number,
+  webhookId: number,
+  limit = 20,
+): Promise<DeliveryInfo[]> {
+  return app.db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .select([
+      'd.id',
+      'd.event',
+      'd.month',
+      batchField(app, 'index').as('batchIndex'),
+      batchField(app, 'count').as('batchCount'),
+      'd.status',
+      'd.attempts',
+      'd.created_at as createdAt',
+      'd.next_attempt_at as nextAttemptAt',
+      'd.last_attempt_at as lastAttemptAt',
+      'd.last_status_code as lastStatusCode',
+      'd.last_error as lastError',
+      'd.delivered_at as deliveredAt',
+    ])
+    .where('d.webhook_id', '=', webhookId)
+    .where('w.account_id', '=', accountId)
+    .orderBy(queueOrder(app), 'desc')
+    .limit(limit)
+    .execute();
 }

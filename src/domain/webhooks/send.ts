@@ -7,6 +7,14 @@ import type { AttemptOutcome, DueDelivery } from './attempts.ts';
 import { signature } from './signing.ts';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** The whole attempt at most (an answer dripping slowly); a delivery's claim outlasts it (attempts.ts). */
+export const ATTEMPT_MAX_MS = ATTEMPT_TIMEOUT_MS * 3;
+/**
+ * How long a worker's claim on a delivery holds (attempts.ts): the longest attempt, and 15 s for
+ * recording its outcome and for clock skew between nodes. A node killed mid-attempt delays that
+ * delivery by at most this long; then another node sends it again (same id and body).
+ */
+export const LEASE_MS = ATTEMPT_MAX_MS + 15_000;
 const MAX_ANSWER_BYTES = 64 * 1024;
 const USER_AGENT = 'cnpj-api-webhooks/1';
 
@@ -40,7 +48,7 @@ export async function sendDelivery(
   if (refused) return { ok: false, statusCode: null, error: `destination refused: ${refused}` };
   const timestamp = Math.floor(now.getTime() / 1000);
   // Each phase has its own timeout; this bounds the whole attempt (an answer dripping slowly).
-  const whole = AbortSignal.any([signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS * 3)]);
+  const whole = AbortSignal.any([signal, AbortSignal.timeout(ATTEMPT_MAX_MS)]);
   try {
     const res = await request(url, {
       dispatcher: agent,

@@ -1,9 +1,10 @@
 // Registering an account's webhooks (app.db `webhooks`, migration 0007): create with a secret shown
 // once, list, enable/disable, delete. Every call is scoped to the account: another account's
 // webhook id is "not found".
-import type { Sqlite } from '../../storage/sqlite.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
 import { checkDestination, parseWebhookUrl, type DestinationPolicy } from './destination.ts';
 import { WebhookError } from './errors.ts';
+import { queueOrder } from './order.ts';
 import { newSecret } from './signing.ts';
 
 /** Per account: each webhook gets every delivery, so a few are plenty. */
@@ -21,21 +22,35 @@ export interface Webhook {
   lastStatus: 'pending' | 'delivered' | 'failed' | null;
 }
 
-interface Row {
-  id: number;
-  account_id: number;
-  url: string;
-  enabled: number;
-  created_at: string;
-  created_by: string;
-  pending: number;
-  last_status: Webhook['lastStatus'];
+const notFound = () => new WebhookError('not_found', 'Webhook não encontrado.');
+
+function selectWebhooks(app: AppStore) {
+  return app.db
+    .selectFrom('webhooks as w')
+    .select((eb) => [
+      'w.id',
+      'w.account_id',
+      'w.url',
+      'w.enabled',
+      'w.created_at',
+      'w.created_by',
+      eb
+        .selectFrom('webhook_deliveries as d')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('d.webhook_id', '=', 'w.id')
+        .where('d.status', '=', 'pending')
+        .as('pending'),
+      eb
+        .selectFrom('webhook_deliveries as d')
+        .select('d.status')
+        .whereRef('d.webhook_id', '=', 'w.id')
+        .orderBy(queueOrder(app), 'desc')
+        .limit(1)
+        .as('last_status'),
+    ]);
 }
 
-const SELECT = `SELECT w.id, w.account_id, w.url, w.enabled, w.created_at, w.created_by,
-  (SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending') AS pending,
-  (SELECT d.status FROM webhook_deliveries d WHERE d.webhook_id = w.id ORDER BY d.rowid DESC LIMIT 1) AS last_status
-  FROM webhooks w`;
+type Row = Awaited<ReturnType<ReturnType<typeof selectWebhooks>['execute']>>[number];
 
 const toWebhook = (r: Row): Webhook => ({
   id: r.id,
@@ -44,13 +59,13 @@ const toWebhook = (r: Row): Webhook => ({
   enabled: r.enabled === 1,
   createdAt: r.created_at,
   createdBy: r.created_by,
-  pending: r.pending,
-  lastStatus: r.last_status,
+  pending: Number(r.pending ?? 0),
+  lastStatus: r.last_status ?? null,
 });
 
 /** The secret is returned here only: the caller shows it once. */
 export async function createWebhook(
-  app: Sqlite,
+  app: AppStore,
   input: { accountId: number; url: string; createdBy: string },
   policy: DestinationPolicy,
   now: () => Date = () => new Date(),
@@ -58,50 +73,70 @@ export async function createWebhook(
   const url = parseWebhookUrl(input.url, policy);
   await checkDestination(url, policy);
   const secret = newSecret();
-  const id = app
-    .transaction(() => {
-      const count = app
-        .prepare('SELECT count(*) FROM webhooks WHERE account_id = ?')
-        .pluck()
-        .get(input.accountId) as number;
-      if (count >= MAX_WEBHOOKS_PER_ACCOUNT) {
-        throw new WebhookError(
-          'limit_reached',
-          `Limite de ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks por conta atingido: exclua um antes de cadastrar outro.`,
-        );
-      }
-      return app
-        .prepare(
-          'INSERT INTO webhooks (account_id, url, secret, created_at, created_by) VALUES (?, ?, ?, ?, ?) RETURNING id',
-        )
-        .pluck()
-        .get(input.accountId, url.href, secret, now().toISOString(), input.createdBy) as number;
-    })
-    .immediate();
-  return { webhook: getWebhook(app, input.accountId, id), secret };
+  const id = await writeTransaction(app, async (tx) => {
+    // Before the count: another node creating one for this account waits until this one commits.
+    await lockFor(tx, 'webhooks', input.accountId);
+    const { n } = await tx.db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', input.accountId)
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= MAX_WEBHOOKS_PER_ACCOUNT) {
+      throw new WebhookError(
+        'limit_reached',
+        `Limite de ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks por conta atingido: exclua um antes de cadastrar outro.`,
+      );
+    }
+    const row = await tx.db
+      .insertInto('webhooks')
+      .values({
+        account_id: input.accountId,
+        url: url.href,
+        secret,
+        created_at: now().toISOString(),
+        created_by: input.createdBy,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  });
+  return { webhook: await getWebhook(app, input.accountId, id), secret };
 }
 
-export function listWebhooks(app: Sqlite, accountId: number): Webhook[] {
-  return (app.prepare(`${SELECT} WHERE w.account_id = ? ORDER BY w.id`).all(accountId) as Row[]).map(toWebhook);
+export async function listWebhooks(app: AppStore, accountId: number): Promise<Webhook[]> {
+  const rows = await selectWebhooks(app).where('w.account_id', '=', accountId).orderBy('w.id').execute();
+  return rows.map(toWebhook);
 }
 
-export function getWebhook(app: Sqlite, accountId: number, id: number): Webhook {
-  const row = app.prepare(`${SELECT} WHERE w.id = ? AND w.account_id = ?`).get(id, accountId) as Row | undefined;
-  if (!row) throw new WebhookError('not_found', 'Webhook não encontrado.');
+export async function getWebhook(app: AppStore, accountId: number, id: number): Promise<Webhook> {
+  const row = await selectWebhooks(app).where('w.id', '=', id).where('w.account_id', '=', accountId).executeTakeFirst();
+  if (!row) throw notFound();
   return toWebhook(row);
 }
 
 /** A disabled webhook gets nothing queued and nothing sent; its pending deliveries wait. */
-export function setWebhookEnabled(app: Sqlite, accountId: number, id: number, enabled: boolean): Webhook {
-  const r = app
-    .prepare('UPDATE webhooks SET enabled = ? WHERE id = ? AND account_id = ?')
-    .run(enabled ? 1 : 0, id, accountId);
-  if (r.changes === 0) throw new WebhookError('not_found', 'Webhook não encontrado.');
+export async function setWebhookEnabled(
+  app: AppStore,
+  accountId: number,
+  id: number,
+  enabled: boolean,
+): Promise<Webhook> {
+  const r = await app.db
+    .updateTable('webhooks')
+    .set({ enabled: enabled ? 1 : 0 })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) throw notFound();
   return getWebhook(app, accountId, id);
 }
 
 /** Its deliveries and queued months go with it (ON DELETE CASCADE). */
-export function deleteWebhook(app: Sqlite, accountId: number, id: number): void {
-  const r = app.prepare('DELETE FROM webhooks WHERE id = ? AND account_id = ?').run(id, accountId);
-  if (r.changes === 0) throw new WebhookError('not_found', 'Webhook não encontrado.');
+export async function deleteWebhook(app: AppStore, accountId: number, id: number): Promise<void> {
+  const r = await app.db
+    .deleteFrom('webhooks')
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (Number(r.numDeletedRows) === 0) throw notFound();
 }

@@ -1,17 +1,21 @@
 // The server's webhook worker (docs/webhooks.md): queues newly recorded months for each webhook
 // (at start and every `queueEveryMs`), and sends due deliveries: at most `concurrency` at once
 // over all webhooks and one per webhook, so a slow or dead endpoint holds only its own queue.
-// Only one process of a `serve --workers N` cluster runs it (the primary picks which).
+// With app.db only one process of a `serve --workers N` cluster runs it (the primary picks which);
+// in fleet mode (PostgreSQL) every node's server runs one, and each delivery is claimed by one
+// worker at a time for LEASE_MS (attempts.ts).
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import type { Agent } from 'undici';
 import type { HistoryReader } from '../history/reader.ts';
-import type { Sqlite } from '../../storage/sqlite.ts';
-import { dueDeliveries, pruneFinished, recordAttempt, type DueDelivery } from './attempts.ts';
+import type { AppStore } from '../../storage/app-store.ts';
+import { claimDueDeliveries, pruneFinished, recordAttempt, releaseClaims, type DueDelivery } from './attempts.ts';
 import type { DestinationPolicy } from './destination.ts';
 import { monthsToQueue, queueMonth } from './queue.ts';
-import { sendDelivery, webhookAgent } from './send.ts';
+import { LEASE_MS, sendDelivery, webhookAgent } from './send.ts';
 
 export interface WorkerOptions {
-  app: Sqlite;
+  app: AppStore;
   history: HistoryReader;
   policy: DestinationPolicy;
   now?: () => Date;
@@ -24,6 +28,8 @@ export interface WorkerOptions {
   queueEveryMs?: number;
   /** Per-phase timeout of an attempt (connect, headers, body), for tests. */
   timeoutMs?: number;
+  /** How long a claim holds (default LEASE_MS), for tests. */
+  leaseMs?: number;
 }
 
 export class WebhookWorker {
@@ -35,6 +41,9 @@ export class WebhookWorker {
   private timers: NodeJS.Timeout[] = [];
   private pumping = false;
   private queueing: Promise<void> | null = null;
+  private releasing: Promise<unknown> | null = null;
+  /** Written on the deliveries this worker claims: unique per worker, readable by an operator. */
+  readonly claimant = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
   constructor(private readonly o: WorkerOptions) {
     this.now = o.now ?? (() => new Date());
@@ -43,9 +52,16 @@ export class WebhookWorker {
   }
 
   start(): void {
+    // app.db has one delivering process (the cluster's primary picks it): a claim left is a dead
+    // process's, sent again now rather than when its lease ends. PostgreSQL: other nodes' claims
+    // are live, a dead one's lease ends on its own.
+    this.releasing =
+      this.o.app.backend === 'sqlite'
+        ? releaseClaims(this.o.app).catch((err: Error) => this.log(`webhooks: releasing claims failed: ${err.message}`))
+        : null;
     void this.queue();
-    this.pump();
-    this.timers.push(setInterval(() => this.pump(), this.o.pollMs ?? 2000).unref());
+    void this.pump();
+    this.timers.push(setInterval(() => void this.pump(), this.o.pollMs ?? 2000).unref());
     this.timers.push(setInterval(() => void this.queue(), this.o.queueEveryMs ?? 30_000).unref());
   }
 
@@ -60,37 +76,48 @@ export class WebhookWorker {
 
   private async queueOnce(): Promise<void> {
     try {
-      pruneFinished(this.o.app, this.now());
+      await pruneFinished(this.o.app, this.now());
       const months = this.o.history.months();
       const history = this.o.history.connection();
       if (history === null) return;
-      for (const job of monthsToQueue(this.o.app, months)) {
+      for (const job of await monthsToQueue(this.o.app, months)) {
         if (this.stopping.signal.aborted) return;
         const n = await queueMonth(this.o.app, history, job, this.now());
-        this.log(`webhooks: queued ${n} deliveries of ${job.month} for webhook ${job.webhookId}`);
-        this.pump();
+        // 0: another node (or an earlier run) queued it.
+        if (n > 0) this.log(`webhooks: queued ${n} deliveries of ${job.month} for webhook ${job.webhookId}`);
+        void this.pump();
       }
     } catch (err) {
       if (!this.stopping.signal.aborted) this.log(`webhooks: queueing failed: ${(err as Error).message}`);
     }
   }
 
-  /** Starts attempts for due deliveries while there is room. */
-  pump(): void {
+  /** Claims due deliveries and starts their attempts while there is room. */
+  async pump(): Promise<void> {
     if (this.pumping || this.stopping.signal.aborted) return;
     this.pumping = true;
     try {
+      await this.releasing;
       const room = (this.o.concurrency ?? 8) - this.inFlight.size;
       if (room <= 0) return;
-      for (const d of dueDeliveries(this.o.app, this.now(), new Set(this.inFlight.keys()), room)) {
+      const due = await claimDueDeliveries(
+        this.o.app,
+        this.now(),
+        new Set(this.inFlight.keys()),
+        room,
+        this.claimant,
+        this.o.leaseMs ?? LEASE_MS,
+      );
+      for (const d of due) {
         const p = this.attempt(d).finally(() => {
           this.inFlight.delete(d.webhookId);
-          setImmediate(() => this.pump());
+          setImmediate(() => void this.pump());
         });
         this.inFlight.set(d.webhookId, p);
       }
     } catch (err) {
-      this.log(`webhooks: reading due deliveries failed: ${(err as Error).message}`);
+      if (!this.stopping.signal.aborted)
+        this.log(`webhooks: claiming due deliveries failed: ${(err as Error).message}`);
     } finally {
       this.pumping = false;
     }
@@ -100,19 +127,25 @@ export class WebhookWorker {
     try {
       const outcome = await sendDelivery(this.agent, d, this.o.policy, this.now(), this.stopping.signal);
       if (this.stopping.signal.aborted && !outcome.ok) return;
-      recordAttempt(this.o.app, d.id, outcome, this.now());
+      await recordAttempt(this.o.app, d.id, outcome, this.now(), this.claimant);
       if (!outcome.ok) this.log(`webhooks: delivery ${d.id} to webhook ${d.webhookId} failed: ${outcome.error}`);
     } catch (err) {
       if (!this.stopping.signal.aborted) this.log(`webhooks: delivery ${d.id} failed: ${(err as Error).message}`);
     }
   }
 
-  /** Stops: no new attempt; those in flight are cut and sent again at the next start. */
+  /**
+   * Stops: no new attempt; those in flight are cut, their claims given up, and sent again by the
+   * next worker that looks (this node's next start, or another node at once).
+   */
   async stop(): Promise<void> {
     if (this.stopping.signal.aborted) return;
     for (const t of this.timers) clearInterval(t);
     this.stopping.abort();
     await Promise.allSettled([...this.inFlight.values(), this.queueing]);
+    // A pump that was claiming when the stop came has finished too (it holds `pumping`).
+    while (this.pumping) await new Promise((r) => setTimeout(r, 5));
+    await releaseClaims(this.o.app, this.claimant).catch(() => {});
     await this.agent.destroy().catch(() => {});
   }
 }

@@ -17,6 +17,7 @@ import { COUNT_ROUTE, countHandler, SEARCH_ROUTE, searchHandler } from './search
 import { sendJson } from './errors.ts';
 import { buildOpenApi } from '../docs/openapi.ts';
 import { setSecurityHeaders } from '../web/http.ts';
+import type { AppStore } from '../../storage/app-store.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import type { WalSync } from '../../storage/wal-sync.ts';
 import { watchlistRoutes } from './watchlist-routes.ts';
@@ -28,8 +29,10 @@ export interface ApiDeps {
   /** history.db, read by the change feed and the company history (one per server). */
   history: HistoryReader;
   now: () => Date;
-  /** app.db (the watchlist). */
+  /** app.db. */
   sqlite: Sqlite;
+  /** App state (app.db or the fleet's PostgreSQL): the watchlist. */
+  app: AppStore;
   /** The API's own app.db connection and its WAL flush: the watchlist's writes commit there, off the event loop's fsync. */
   apiDb?: { sqlite: Sqlite; walSync: WalSync };
   /** Shown in /openapi.json and /docs. */
@@ -87,7 +90,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     { method: 'GET', path: CHANGES_ROUTE, handler: changesHandler(deps) },
     { method: 'GET', path: HISTORY_ROUTE, handler: history },
     { method: 'GET', path: HISTORY_ROUTE_SLASHED, handler: history },
-    ...watchlistRoutes({ access: deps.access, now: deps.now, ...(deps.apiDb ?? { sqlite: deps.sqlite }) }),
+    ...watchlistRoutes({ access: deps.access, now: deps.now, app: deps.app, apiDb: deps.apiDb }),
     {
       method: 'GET',
       path: '/healthz',

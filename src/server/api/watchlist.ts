@@ -1,8 +1,10 @@
 // The watchlist routes (docs/watchlists.md): PUT and DELETE /api/v1/watchlist/{cnpj}, GET and POST
 // /api/v1/watchlist. Order (docs/errors.md): authenticate → CNPJ, parameters or body (400, 413,
-// 415; not counted) → ONE call counted per request (429) → the work on app.db → the answer with
-// the quota headers. No snapshot is needed: a CNPJ need only be valid to be watched.
+// 415; not counted) → ONE call counted per request (429) → the work on the app state (app.db or
+// the fleet's PostgreSQL) → the answer with the quota headers. No snapshot is needed: a CNPJ need
+// only be valid to be watched.
 import type { ServerResponse } from 'node:http';
+import { Kysely, SqliteDialect } from 'kysely';
 import type { AccessLayer } from '../../domain/accounts/api-access.ts';
 import { ERRORS } from '../../domain/api-errors.ts';
 import { readBatchRequest } from '../../domain/company/batch.ts';
@@ -13,6 +15,8 @@ import { addAnswer, noneValidAnswer, planAdd } from '../../domain/watchlist/many
 import { readWatchlistCursor, watchedPage } from '../../domain/watchlist/page.ts';
 import { removeWatched } from '../../domain/watchlist/remove.ts';
 import { WatchlistQuerySchema, type WatchlistPage, type WatchlistPut } from '../../domain/watchlist/schema.ts';
+import type { AppDatabase } from '../../storage/app-schema.ts';
+import type { AppStore } from '../../storage/app-store.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import type { WalSync } from '../../storage/wal-sync.ts';
 import { readJsonBody } from '../http/json-body.ts';
@@ -30,14 +34,14 @@ export const WATCHLIST_ITEM_ROUTE_SLASHED = '/api/v1/watchlist/:a/:b';
 
 export interface WatchlistDeps {
   access: AccessLayer;
-  /** app.db, where the watchlist lives. */
-  sqlite: Sqlite;
+  /** The app state, where the watchlist lives. On PostgreSQL a committed write is durable. */
+  app: AppStore;
   /**
-   * With a connection in synchronous=NORMAL (the API's own): its WAL flush, awaited after each
-   * write before the answer leaves, so the fsync runs off the event loop (as the group commit's).
-   * Without it, `sqlite` must commit durably itself (synchronous=FULL).
+   * app.db only: the API's own connection (synchronous=NORMAL) and its WAL flush, awaited after
+   * each write before the answer leaves, so the fsync runs off the event loop (as the group
+   * commit's). Without it, writes go through `app`, which commits durably (synchronous=FULL).
    */
-  walSync?: WalSync;
+  apiDb?: { sqlite: Sqlite; walSync: WalSync };
   now: () => Date;
 }
 
@@ -59,13 +63,19 @@ function sendFull(res: ServerResponse, r: Extract<AddResult, { ok: false }>, hea
 }
 
 export function watchlistHandlers(deps: WatchlistDeps) {
-  const { access, sqlite, walSync, now } = deps;
-  /** On disk before the answer (a no-op when `sqlite` commits with synchronous=FULL). */
+  const { access, app, now } = deps;
+  const local = app.backend === 'sqlite' ? deps.apiDb : undefined;
+  // The same statements on the API's connection (never destroyed here: the server owns it).
+  const writer: AppStore = local
+    ? { backend: 'sqlite', db: new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: local.sqlite }) }) }
+    : app;
+  /** On disk before the answer (a no-op when the write committed durably itself). */
   const durable = async (): Promise<void> => {
-    if (walSync) await walSync.sync();
+    if (local) await local.walSync.sync();
   };
   /** The write, without blocking the event loop on another process's lock (the API's connection only). */
-  const write = <T>(fn: () => T): Promise<T> => (walSync ? writeWithoutWaiting(sqlite, fn) : Promise.resolve(fn()));
+  const write = <T>(fn: (store: AppStore) => Promise<T>): Promise<T> =>
+    local ? writeWithoutWaiting(local.sqlite, () => fn(writer)) : fn(app);
   const readQuery = queryReader(WatchlistQuerySchema);
 
   const put = identified(access, async (req, res, id, token) => {
@@ -74,7 +84,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     const c = await access.consumeGrouped(id);
     if (!c.ok) return sendDenied(res, c);
     const headers = rateLimitHeaders(c.quota);
-    const r = await write(() => addWatched(sqlite, id.accountId, [cnpj], now()));
+    const r = await write((store) => addWatched(store, id.accountId, [cnpj], now()));
     if (!r.ok) return sendFull(res, r, headers);
     const row = r.rows.get(cnpj)!;
     if (row.added) await durable();
@@ -88,7 +98,8 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     const c = await access.consumeGrouped(id);
     if (!c.ok) return sendDenied(res, c);
     const headers = rateLimitHeaders(c.quota);
-    if (!(await write(() => removeWatched(sqlite, id.accountId, cnpj)))) return sendError(res, 'not_watched', headers);
+    if (!(await write((store) => removeWatched(store, id.accountId, cnpj))))
+      return sendError(res, 'not_watched', headers);
     await durable();
     res.writeHead(204, headers);
     res.end();
@@ -104,15 +115,16 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     }
     const c = await access.consumeGrouped(id);
     if (!c.ok) return sendDenied(res, c);
-    // One read transaction: the page and the total are of the same moment.
-    const body = sqlite.transaction((): WatchlistPage => {
-      const usage = watchlistUsage(sqlite, id.accountId)!;
-      return {
-        ...watchedPage(sqlite, id.accountId, query.value.limit, after),
-        total: usage.used,
-        watchlist_limit: usage.limit,
-      };
-    })();
+    // One read transaction: the page and the total are of the same moment (PostgreSQL: one
+    // snapshot for both statements).
+    const begin =
+      app.backend === 'postgres' ? app.db.transaction().setIsolationLevel('repeatable read') : app.db.transaction();
+    const body = await begin.execute(async (trx): Promise<WatchlistPage> => {
+      const store: AppStore = { backend: app.backend, db: trx };
+      const page = await watchedPage(store, id.accountId, query.value.limit, after);
+      const usage = (await watchlistUsage(store, id.accountId))!;
+      return { ...page, total: usage.used, watchlist_limit: usage.limit };
+    });
     sendJson(res, 200, body, rateLimitHeaders(c.quota));
   });
 
@@ -129,13 +141,13 @@ export function watchlistHandlers(deps: WatchlistDeps) {
       // Nothing to add: not counted, answered like an invalid CNPJ's 400 (429 when used up).
       const q = await access.authenticate(token);
       if (!q.ok) return sendDenied(res, q);
-      const usage = watchlistUsage(sqlite, id.accountId)!;
+      const usage = (await watchlistUsage(app, id.accountId))!;
       return sendJson(res, 200, noneValidAnswer(plan, usage.used, usage.limit), rateLimitHeaders(q.quota));
     }
     const c = await access.consumeGrouped(id);
     if (!c.ok) return sendDenied(res, c);
     const headers = rateLimitHeaders(c.quota);
-    const r = await write(() => addWatched(sqlite, id.accountId, plan.valid, now()));
+    const r = await write((store) => addWatched(store, id.accountId, plan.valid, now()));
     if (!r.ok) return sendFull(res, r, headers);
     await durable();
     sendJson(res, 200, addAnswer(plan, r), headers);

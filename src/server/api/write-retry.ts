@@ -9,15 +9,23 @@ export const WRITE_LOCK_WAIT_MS = 10_000;
 
 const isBusy = (err: unknown) => (err as { code?: string }).code === 'SQLITE_BUSY';
 
-/** `write` (a synchronous transaction on `sqlite`) once it gets the write lock. */
-export async function writeWithoutWaiting<T>(sqlite: Sqlite, write: () => T, maxMs = WRITE_LOCK_WAIT_MS): Promise<T> {
+/**
+ * `write` (a transaction on `sqlite`: synchronous, or kysely's over better-sqlite3, whose
+ * statements run synchronously and whose awaits are microtasks only, so no other work of the
+ * process runs on the connection meanwhile) once it gets the write lock.
+ */
+export async function writeWithoutWaiting<T>(
+  sqlite: Sqlite,
+  write: () => T | Promise<T>,
+  maxMs = WRITE_LOCK_WAIT_MS,
+): Promise<T> {
   const started = Date.now();
   const timeout = Number(sqlite.pragma('busy_timeout', { simple: true }));
   for (;;) {
     // A PRAGMA acts when prepared: each is prepared afresh.
     sqlite.pragma('busy_timeout = 0');
     try {
-      return write();
+      return await write();
     } catch (err) {
       if (!isBusy(err) || Date.now() - started >= maxMs) throw err;
     } finally {

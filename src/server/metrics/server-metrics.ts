@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AccessObserver } from '../../domain/accounts/access-observer.ts';
 import { webhookQueueDepth } from '../../domain/webhooks/queue-depth.ts';
-import type { Sqlite } from '../../storage/sqlite.ts';
+import type { AppStore } from '../../storage/app-store.ts';
 
 /** The route label of a request no route of the table answered (404, 405, a refusal before routing). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -17,8 +17,8 @@ const PREFIX = 'cnpj_api_';
 export interface ServerMetricsDeps {
   /** The served snapshot's month ('YYYY-MM') and import time (ISO), or null when none is served. */
   snapshot: () => { month: string; importedAt: string } | null;
-  /** app.db, for the webhook queue depth at scrape time. */
-  app: Sqlite;
+  /** App state (app.db or the fleet's PostgreSQL), for the webhook queue depth at scrape time. */
+  app: AppStore;
   now: () => Date;
 }
 
@@ -95,11 +95,12 @@ export function createServerMetrics(deps: ServerMetricsDeps): ServerMetrics {
   new Gauge({
     name: `${PREFIX}webhook_queue_depth`,
     help: 'Webhook deliveries waiting to be sent (due now or retrying later), over all webhooks.',
-    // Every worker reads the same app.db: the cluster's value is any one of theirs, not their sum.
+    // Every worker (every node of a fleet) reads the same queue: the cluster's value is any one
+    // of theirs, not their sum.
     aggregator: 'max',
     registers,
-    collect() {
-      this.set(webhookQueueDepth(deps.app));
+    async collect() {
+      this.set(await webhookQueueDepth(deps.app));
     },
   });
 

@@ -8,6 +8,7 @@ import * as m0004 from './0004_auth_epoch.ts';
 import * as m0005 from './0005_contacts_epoch.ts';
 import * as m0006 from './0006_usage_daily_web.ts';
 import * as m0007 from './0007_watchlists_webhooks.ts';
+import * as m0008 from './0008_webhook_claims.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_registry_snapshots': m0001,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0005_contacts_epoch': m0005,
   '0006_usage_daily_web': m0006,
   '0007_watchlists_webhooks': m0007,
+  '0008_webhook_claims': m0008,
 };

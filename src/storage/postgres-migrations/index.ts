@@ -4,9 +4,11 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_app_schema.ts';
 import * as m0002 from './0002_count_calls.ts';
 import * as m0003 from './0003_fleet_nodes.ts';
+import * as m0004 from './0004_webhook_claims.ts';
 
 export const postgresMigrations: Record<string, Migration> = {
   '0001_app_schema': m0001,
   '0002_count_calls': m0002,
   '0003_fleet_nodes': m0003,
+  '0004_webhook_claims': m0004,
 };

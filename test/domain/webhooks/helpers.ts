@@ -1,43 +1,66 @@
-// Shared by the webhook tests: a data dir with app.db and an account, recorded history months,
-// and a webhook receiver on loopback whose answers a test scripts.
+// Shared by the webhook and watchlist tests: an app store (app.db or PostgreSQL) with an account,
+// recorded history months in the store's data dir, and a webhook receiver on loopback whose
+// answers a test scripts. Accounts and plans are written with plain inserts: these tests are about
+// watchlists and webhooks, not the accounts domain.
 import { createHmac } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
+import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
-import { createAccount } from '../../../src/domain/accounts/accounts.ts';
-import { openAppDb, type AppDb } from '../../../src/storage/app-db.ts';
+import type { AppStore, OpenAppStore } from '../../../src/storage/app-store.ts';
 import { openHistoryDb, writeMonth } from '../../../src/storage/history/db.ts';
-import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 export interface Env {
   dataDir: string;
-  app: AppDb;
+  app: OpenAppStore;
   accountId: number;
-  cleanup(): Promise<void>;
 }
 
-export async function makeEnv(): Promise<Env> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-'));
-  const app = await openAppDb(dataDir);
-  const accountId = (await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Ouro' })).id;
-  return {
-    dataDir,
-    app,
-    accountId,
-    async cleanup() {
-      await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+/** An account on `plan` (one of the seeded plans, or one made with insertPlan). */
+export async function insertAccount(app: AppStore, name: string, plan = 'Ouro'): Promise<number> {
+  const row = await app.db
+    .insertInto('accounts')
+    .values({ name, plan, created_at: new Date().toISOString(), suspended_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
-export function watch(env: Env, cnpjs: string[]): void {
-  const ins = env.app.sqlite.prepare(
-    "INSERT INTO watchlist (account_id, cnpj, added_at) VALUES (?, ?, '2026-01-01T00:00:00Z')",
-  );
-  for (const c of cnpjs) ins.run(env.accountId, c);
+/** A plan with this watchlist limit (created, or its limit changed). */
+export async function setWatchlistLimit(app: AppStore, plan: string, limit: number): Promise<void> {
+  await app.db
+    .insertInto('plans')
+    .values({ name: plan, monthly_quota: 10, api_included: 1, watchlist_limit: limit })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ watchlist_limit: limit }))
+    .execute();
+}
+
+/** A fresh store (from forBackends' `open`) with an account on Ouro. */
+export async function makeEnv(open: () => Promise<OpenAppStore>): Promise<Env> {
+  const app = await open();
+  const accountId = await insertAccount(app, 'Acme');
+  return { dataDir: app.dataDir, app, accountId };
+}
+
+export async function watch(env: Env, cnpjs: string[]): Promise<void> {
+  for (let i = 0; i < cnpjs.length; i += 500) {
+    await env.app.db
+      .insertInto('watchlist')
+      .values(
+        cnpjs.slice(i, i + 500).map((cnpj) => ({ account_id: env.accountId, cnpj, added_at: '2026-01-01T00:00:00Z' })),
+      )
+      .execute();
+  }
+}
+
+/** The deliveries in the order they were queued (rowid on app.db, seq on PostgreSQL). */
+export async function deliveriesInOrder(app: AppStore) {
+  const rows = await app.db.selectFrom('webhook_deliveries').selectAll().execute();
+  const order = await app.db
+    .selectFrom('webhook_deliveries')
+    .select(['id', app.backend === 'sqlite' ? sql<number>`rowid`.as('n') : sql<number>`seq`.as('n')])
+    .execute();
+  const n = new Map(order.map((o) => [o.id, o.n]));
+  return rows.sort((a, b) => n.get(a.id)! - n.get(b.id)!);
 }
 
 /** Records `month` with a situacao_cadastral change for each CNPJ given. */

@@ -23,7 +23,7 @@ before(async () => {
   server = await startTestServer();
   const acme = await seedAccount(server.app, 'Acme Dados e Serviços Ltda', 'Bronze');
   await acme.user('membro.com.um.email.comprido@acme.com.br', 'member');
-  addWatched(server.app.sqlite, acme.account.id, [WATCHED], new Date());
+  await addWatched({ backend: 'sqlite', db: server.app.db }, acme.account.id, [WATCHED], new Date());
   const db = openHistoryDb(server.dataDir);
   writeMonth(db, '2026-10', '2026-09', (insert) => {
     insert(WATCHED, 'alteracao', 'situacao_cadastral', '"ATIVA"', '"INAPTA"');

@@ -12,11 +12,12 @@ import { watchedCnpjs } from '../../../src/domain/watchlist/read.ts';
 import { openHistoryDb, writeMonth } from '../../../src/storage/history/db.ts';
 import { WebClient } from './client.ts';
 import { PASSWORD, seedAccount, startTestServer, type TestServer } from './helpers.ts';
-import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
 const PATH = '/api-de-cnpj/monitoramento';
 let server: TestServer;
+/** The test's app.db handle as a store (the domain's watchlist functions take one). */
+const store = () => ({ backend: 'sqlite' as const, db: server.app.db });
 let acmeId: number;
 let suspendedId: number;
 
@@ -29,7 +30,7 @@ const text = async (r: Response | { text(): Promise<string> }) => (await r.text(
 
 before(async () => {
   server = await startTestServer({ now: () => NOW });
-  await setPlan(sqliteStore(server.app), 'Pequeno', { monthlyQuota: 10, watchlistLimit: 3 });
+  await setPlan(store(), 'Pequeno', { monthlyQuota: 10, watchlistLimit: 3 });
   const acme = await seedAccount(server.app, 'Acme', 'Pequeno');
   acmeId = acme.account.id;
   await acme.user('admin@acme.com.br', 'billing_admin');
@@ -39,8 +40,8 @@ before(async () => {
   const s = await seedAccount(server.app, 'Suspensa', 'Ouro');
   suspendedId = s.account.id;
   await s.user('admin@suspensa.com.br', 'billing_admin');
-  addWatched(server.app.sqlite, suspendedId, [makeCnpj('55555555', '0001')], NOW);
-  await suspendAccount(sqliteStore(server.app), 'Suspensa');
+  await addWatched(store(), suspendedId, [makeCnpj('55555555', '0001')], NOW);
+  await suspendAccount(store(), 'Suspensa');
 });
 after(async () => {
   await server?.close();
@@ -73,7 +74,7 @@ describe('Monitoramento page', () => {
     assert.equal(r.status, 303);
     page = await text(await c.get(PATH));
     assert.match(page, /removido da lista/);
-    assert.deepEqual(watchedCnpjs(server.app.sqlite, acmeId), []);
+    assert.deepEqual(await watchedCnpjs(store(), acmeId), []);
     r = await c.post(`${PATH}/remover`, { csrf_token, cnpj: '33683111000280' });
     assert.equal(r.status, 303);
     assert.match(await text(await c.get(PATH)), /não está na lista de monitoramento/);
@@ -85,7 +86,7 @@ describe('Monitoramento page', () => {
     assert.equal(r.status, 403);
     const r2 = await c.post(PATH, { csrf_token: 'x', cnpj: '33683111000280' });
     assert.equal(r2.status, 403);
-    assert.deepEqual(watchedCnpjs(server.app.sqlite, acmeId), []);
+    assert.deepEqual(await watchedCnpjs(store(), acmeId), []);
     assert.equal((await new WebClient(server.url).get(PATH)).status, 303, 'no session: to the login page');
   });
 
@@ -107,14 +108,14 @@ describe('Monitoramento page', () => {
       /Este CNPJ não cabe na lista de monitoramento: o plano Pequeno permite 3 CNPJs e restam 0 vagas\. Nada foi adicionado\./,
     );
     assert.match(page, /id="limite-atingido"/);
-    assert.equal(watchedCnpjs(server.app.sqlite, acmeId).length, 3);
+    assert.equal((await watchedCnpjs(store(), acmeId)).length, 3);
     server.app.sqlite.prepare('DELETE FROM watchlist WHERE account_id = ?').run(acmeId);
   });
 
   test('pages of 50 by CNPJ; the remove form keeps the page; a foreign cursor shows the first page', async () => {
-    await setPlan(sqliteStore(server.app), 'Pequeno', { watchlistLimit: 200 });
+    await setPlan(store(), 'Pequeno', { watchlistLimit: 200 });
     const all = Array.from({ length: 120 }, (_, i) => makeCnpj(String(20_000_000 + i), '0001')).sort();
-    addWatched(server.app.sqlite, acmeId, all, NOW);
+    await addWatched(store(), acmeId, all, NOW);
     const c = await loggedIn('admin@acme.com.br');
     const seen: string[] = [];
     let url: string | null = PATH;
@@ -138,11 +139,11 @@ describe('Monitoramento page', () => {
     }
     assert.equal(pages, 3);
     assert.deepEqual(seen, all);
-    assert.equal(watchedCnpjs(server.app.sqlite, acmeId).length, 119);
+    assert.equal((await watchedCnpjs(store(), acmeId)).length, 119);
     const page = await text(await c.get(`${PATH}?cursor=garbage`));
     assert.match(page, /<tr data-cnpj="20000000000/);
     server.app.sqlite.prepare('DELETE FROM watchlist WHERE account_id = ?').run(acmeId);
-    await setPlan(sqliteStore(server.app), 'Pequeno', { watchlistLimit: 3 });
+    await setPlan(store(), 'Pequeno', { watchlistLimit: 3 });
   });
 
   test("a suspended account sees its list but cannot change it; another account's list is not shown", async () => {
@@ -160,7 +161,7 @@ describe('Monitoramento page', () => {
   test("the newest recorded month's changes of the watchlist, with Portuguese labels, antes → depois", async () => {
     const [a, b] = [makeCnpj('11222333', '0001'), makeCnpj('11222333', '0002')];
     const quiet = makeCnpj('44444444', '0001');
-    addWatched(server.app.sqlite, acmeId, [a, b, quiet], NOW);
+    await addWatched(store(), acmeId, [a, b, quiet], NOW);
     const c = await loggedIn('membro@acme.com.br');
     assert.match(await text(await c.get(PATH)), /id="sem-historico"/);
     // history.db appears while the server runs (the first recorded month).

@@ -32,10 +32,10 @@ function cursorOf(req: Req): { cursor: string; after: string } | null {
   return cursor && after ? { cursor, after } : null;
 }
 
-function changesOf(ctx: WebContext, accountId: number): WatchChanges {
+async function changesOf(ctx: WebContext, accountId: number): Promise<WatchChanges> {
   const month = ctx.history.latestMonth();
   const monthLabel = month ? formatMonth(new Date(`${month}-15T12:00:00Z`)) : null;
-  const cnpjs = watchedCnpjs(ctx.sqlite, accountId);
+  const cnpjs = await watchedCnpjs(ctx.app, accountId);
   const db = month ? ctx.history.connection() : null;
   const found = db && month ? watchlistChanges(db, month, cnpjs, CHANGES_SHOWN) : { items: [], total: 0 };
   return { month, monthLabel, ...found, watched: cnpjs.length };
@@ -46,17 +46,19 @@ export function monitoramentoRoutes(ctx: WebContext) {
     const flash = await takeFlash(ctx.db, viewer.session);
     const at = cursorOf(req);
     const id = viewer.account.id;
-    const listed = watchedPage(ctx.sqlite, id, PAGE_SIZE, at?.after ?? null);
+    const listed = await watchedPage(ctx.app, id, PAGE_SIZE, at?.after ?? null);
+    const usage = (await watchlistUsage(ctx.app, id))!;
+    const changes = await changesOf(ctx, id);
     sendHtml(
       res,
       monitoramentoPage({
         viewer: headerUser(viewer),
         canChange: viewer.account.status === 'active',
-        usage: watchlistUsage(ctx.sqlite, id)!,
+        usage,
         page: listed.data,
         cursor: at?.cursor ?? null,
         nextCursor: listed.next_cursor,
-        changes: changesOf(ctx, id),
+        changes,
         flash,
         form,
       }),
@@ -83,7 +85,7 @@ export function monitoramentoRoutes(ctx: WebContext) {
     const typed = (form.get('cnpj') ?? '').trim().slice(0, 40);
     const cnpj = normalizeCnpj(typed);
     if (cnpj === null) return render(req, res, viewer, { cnpj: typed, error: ERRORS.invalid_cnpj.message });
-    const r = addWatched(ctx.sqlite, viewer.account.id, [cnpj], ctx.now());
+    const r = await addWatched(ctx.app, viewer.account.id, [cnpj], ctx.now());
     if (!r.ok)
       return render(req, res, viewer, {
         cnpj: typed,
@@ -105,7 +107,7 @@ export function monitoramentoRoutes(ctx: WebContext) {
   const remove = action(ctx, async (req, res, viewer, form) => {
     if (refuseIfSuspended(res, viewer)) return;
     const cnpj = normalizeCnpj(form.get('cnpj') ?? '');
-    const removed = cnpj !== null && removeWatched(ctx.sqlite, viewer.account.id, cnpj);
+    const removed = cnpj !== null && (await removeWatched(ctx.app, viewer.account.id, cnpj));
     await setFlash(
       ctx.db,
       viewer.session,

@@ -47,14 +47,14 @@ export function webhookRoutes(ctx: WebContext) {
   ) => {
     const flash = await takeFlash(ctx.db, viewer.session);
     const accountId = viewer.account.id;
+    const webhooks = [];
+    for (const webhook of await listWebhooks(ctx.app, accountId))
+      webhooks.push({ webhook, deliveries: await recentDeliveries(ctx.app, accountId, webhook.id, RECENT) });
     sendHtml(
       res,
       webhooksPage({
         viewer: headerUser(viewer),
-        webhooks: listWebhooks(ctx.sqlite, accountId).map((webhook) => ({
-          webhook,
-          deliveries: recentDeliveries(ctx.sqlite, accountId, webhook.id, RECENT),
-        })),
+        webhooks,
         canManage: viewer.canManage,
         isMember: viewer.user.role === 'member',
         max: MAX_WEBHOOKS_PER_ACCOUNT,
@@ -74,7 +74,7 @@ export function webhookRoutes(ctx: WebContext) {
     const url = (form.get('url') ?? '').trim().slice(0, 2100);
     try {
       const created = await createWebhook(
-        ctx.sqlite,
+        ctx.app,
         { accountId: viewer.account.id, url, createdBy: String(viewer.user.id) },
         policy,
         ctx.now,
@@ -89,11 +89,11 @@ export function webhookRoutes(ctx: WebContext) {
   });
 
   /** An action on one of the account's webhooks or deliveries, its outcome as a flash. */
-  const act = (run: (req: Req, viewer: Viewer) => string) =>
+  const act = (run: (req: Req, viewer: Viewer) => Promise<string>) =>
     action(ctx, async (req, res, viewer) => {
       if (refuseUnlessManager(res, viewer)) return;
       try {
-        await setFlash(ctx.db, viewer.session, { kind: 'notice', text: run(req, viewer) });
+        await setFlash(ctx.db, viewer.session, { kind: 'notice', text: await run(req, viewer) });
       } catch (err) {
         if (!(err instanceof WebhookError)) throw err;
         await setFlash(ctx.db, viewer.session, { kind: 'error', text: err.message });
@@ -109,24 +109,26 @@ export function webhookRoutes(ctx: WebContext) {
   return {
     show,
     create,
-    test: act((req, v) => {
-      queueTestEvent(ctx.sqlite, v.account.id, webhookId(req), ctx.now());
+    test: act(async (req, v) => {
+      await queueTestEvent(ctx.app, v.account.id, webhookId(req), ctx.now());
       return 'Evento de teste na fila: será enviado em alguns segundos.';
     }),
     enable: act(
-      (req, v) => `Webhook ${setWebhookEnabled(ctx.sqlite, v.account.id, webhookId(req), true).url} ativado.`,
+      async (req, v) =>
+        `Webhook ${(await setWebhookEnabled(ctx.app, v.account.id, webhookId(req), true)).url} ativado.`,
     ),
     disable: act(
-      (req, v) => `Webhook ${setWebhookEnabled(ctx.sqlite, v.account.id, webhookId(req), false).url} desativado.`,
+      async (req, v) =>
+        `Webhook ${(await setWebhookEnabled(ctx.app, v.account.id, webhookId(req), false)).url} desativado.`,
     ),
-    remove: act((req, v) => {
-      deleteWebhook(ctx.sqlite, v.account.id, webhookId(req));
+    remove: act(async (req, v) => {
+      await deleteWebhook(ctx.app, v.account.id, webhookId(req));
       return 'Webhook excluído, com as suas entregas.';
     }),
-    redeliver: act((req, v) => {
+    redeliver: act(async (req, v) => {
       const id = req.params?.id ?? '';
       if (!/^[0-9a-f-]{36}$/.test(id)) throw new WebhookError('not_found', 'Entrega não encontrada.');
-      redeliver(ctx.sqlite, v.account.id, id, ctx.now());
+      await redeliver(ctx.app, v.account.id, id, ctx.now());
       return 'Entrega reenviada: mesmo identificador e mesmo conteúdo, de volta à fila.';
     }),
   };
