@@ -11,12 +11,13 @@ import { createUser, getUserByEmail } from '../../domain/accounts/users.ts';
 import { addWatched } from '../../domain/watchlist/add.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, dataPaths } from '../../lib/config.ts';
 import { addMonths } from '../../lib/month.ts';
-import { openAppDb } from '../../storage/app-db.ts';
 import type { AppStore } from '../../storage/app-store.ts';
 import { activeSnapshot } from '../../storage/snapshots/records.ts';
 import { CliError } from '../errors.ts';
+import { openStoreOf } from './app-helpers.ts';
 import { assertCanListen, listenError } from '../listen.ts';
 import {
+  databaseUrlOf,
   dataDirOf,
   numberOption,
   PORT_RULE,
@@ -61,10 +62,11 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     await assertCanListen(argv.host, argv.port);
     const dataDir = dataDirOf(argv);
     const paths = dataPaths(dataDir);
-    const app = await openAppDb(dataDir);
+    const databaseUrl = databaseUrlOf(argv);
+    const app = await openStoreOf(argv);
     let demo: { token: string; password: string | null; cnpj: string; month: string } | null = null;
     try {
-      if (!activeSnapshot(app.sqlite, paths.registryDir)) {
+      if (!activeSnapshot(app.local.sqlite, paths.registryDir)) {
         // Two months, the second evolved from the first, so the change feed and the companies'
         // histories have something to show from the start.
         const month = new Date().toISOString().slice(0, 7);
@@ -96,14 +98,13 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
         });
         fs.rmSync(path.join(dataDir, 'synthetic'), { recursive: true, force: true });
         console.log(`Imported synthetic snapshot ${s.snapshotId} in ${s.stats.seconds.toFixed(1)} s.`);
-        // `start` serves the embedded app.db (no --database-url): its demo goes there.
-        const store: AppStore = { backend: 'sqlite', db: app.db };
-        const created = await createDemo(store, await demoPassword(store));
+        // The demo account goes where the server keeps app state (app.db, or --database-url).
+        const created = await createDemo(app, await demoPassword(app));
         // A few CNPJs that changed this month on the demo's watchlist: Monitoramento shows them.
         const changed = Object.values(manifest.changes ?? {})
           .flatMap((c) => c.examples.slice(0, 1))
           .slice(0, 10);
-        await addWatched({ backend: 'sqlite', db: app.db }, created.accountId, changed, new Date());
+        await addWatched(app, created.accountId, changed, new Date());
         demo = {
           ...created,
           cnpj: manifest.sampleCnpjs.includes(SERPRO_BRANCH) ? SERPRO_BRANCH : manifest.sampleCnpjs[0],
@@ -116,7 +117,7 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     }
     await app.close();
 
-    const server = await startServer({ dataDir, host: argv.host, port: argv.port, ...proxy }).catch((e: unknown) => {
+    const server = await startServer({ dataDir, databaseUrl, host: argv.host, port: argv.port, ...proxy }).catch((e: unknown) => {
       throw listenError(e, argv.host, argv.port);
     });
     const base = proxy.publicUrl ?? server.url;
