@@ -3,8 +3,12 @@
 // does: plans, accounts and tokens through the CLI with --database-url, then calls to both nodes.
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
+import { createWebhook } from '../../src/domain/webhooks/webhooks.ts';
+import { queueTestEvent } from '../../src/domain/webhooks/queue.ts';
+import { openAppStore } from '../../src/storage/app-store.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startPgCluster, type PgCluster } from '../helpers/postgres.ts';
 import { SERPRO_FILIAL, fixture } from '../server/fixtures.ts';
@@ -58,7 +62,9 @@ describe('fleet: two nodes, one PostgreSQL', () => {
 
   /** A node: its own data dir with the month published, `serve --database-url`. */
   async function startNode(dir?: string): Promise<ServeProcess> {
-    const node = await spawnServe(dir ?? newDataDir(), ['--database-url', url]);
+    // Webhooks may reach this test's receiver on loopback over http.
+    const flags = ['--webhooks-allow-http', '--webhooks-allow-private'];
+    const node = await spawnServe(dir ?? newDataDir(), ['--database-url', url, ...flags]);
     nodes.push(node);
     return node;
   }
@@ -210,5 +216,72 @@ describe('fleet: two nodes, one PostgreSQL', () => {
     }
     // Counted: the two calls before, the calls after; none of the refused ones.
     assert.equal(await monthlyCalls('Queda'), 4);
+  });
+
+  test('a webhook delivery: sent once while both nodes run; sent by the other node when its node is killed mid-attempt', async () => {
+    assert.equal(nodes.length, 2, 'both nodes up');
+    const { id: tokenId } = await account('Ganchos', 1000);
+    // The receiver: each attempt's delivery id; `hold` leaves an attempt unanswered (the sender hangs).
+    const attempts: string[] = [];
+    let hold = false;
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        attempts.push(String(req.headers['x-cnpj-api-delivery']));
+        if (!hold) res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const store = await openAppStore(newDataDir(), url);
+    try {
+      const accountId = (
+        await db.query<{ account_id: number }>('SELECT account_id FROM api_tokens WHERE id = $1', [tokenId])
+      ).rows[0].account_id;
+      const policy = { allowHttp: true, allowPrivate: true };
+      const { webhook } = await createWebhook(store, { accountId, url: hookUrl, createdBy: 'cli' }, policy);
+      const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms: number) => {
+        const deadline = Date.now() + ms;
+        while (!(await ok())) {
+          assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
+          await sleep(100);
+        }
+      };
+      const status = async (id: string) =>
+        (
+          await db.query<{ status: string; claimed_by: string | null }>(
+            'SELECT status, claimed_by FROM webhook_deliveries WHERE id = $1',
+            [id],
+          )
+        ).rows[0];
+
+      // Once: both nodes' senders poll the same queue; one claims it, the receiver sees it once.
+      const first = await queueTestEvent(store, accountId, webhook.id, new Date());
+      await waitFor('the first delivery', () => attempts.includes(first), 15_000);
+      await waitFor('delivered', async () => (await status(first)).status === 'delivered', 5_000);
+      await sleep(5_000); // both nodes polled again meanwhile (every 2 s)
+      assert.deepEqual(attempts, [first], 'one attempt, from one node');
+
+      // Killed mid-attempt: the node holding the claim dies while the receiver keeps it waiting.
+      hold = true;
+      const second = await queueTestEvent(store, accountId, webhook.id, new Date());
+      await waitFor('the attempt', () => attempts.includes(second), 15_000);
+      const claimant = (await status(second)).claimed_by!;
+      const victim = nodes.find((n) => claimant.split(':')[1] === String(n.child.pid));
+      assert.ok(victim, `the claim (${claimant}) belongs to one of the nodes`);
+      hold = false;
+      process.kill(-victim.child.pid!, 'SIGKILL');
+      await victim.exited;
+      nodes.splice(nodes.indexOf(victim), 1);
+      // The other node takes the delivery over when the dead node's lease (45 s) ends.
+      await waitFor('the other node to send it', () => attempts.filter((a) => a === second).length === 2, 70_000);
+      await waitFor('delivered', async () => (await status(second)).status === 'delivered', 5_000);
+      const done = await status(second);
+      assert.notEqual(done.claimed_by?.split(':')[1], String(victim.child.pid));
+    } finally {
+      await store.close();
+      receiver.closeAllConnections();
+      receiver.close();
+    }
   });
 });
