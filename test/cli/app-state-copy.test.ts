@@ -102,9 +102,11 @@ test('app-state copy: app.db into a new PostgreSQL and back out, every row kept'
       when,
       'cli',
     );
-    s.prepare(
-      "INSERT INTO webhook_deliveries (id, webhook_id, event, month, body, created_at, next_attempt_at, retry_until) VALUES ('d1', 1, 'changes', '2026-10', '{}', ?, ?, ?)",
-    ).run(when, when, when);
+    // Queued d1 before d0: their queue order (app.db's rowid) is not their ids' order.
+    for (const id of ['d1', 'd0'])
+      s.prepare(
+        "INSERT INTO webhook_deliveries (id, webhook_id, event, month, body, created_at, next_attempt_at, retry_until) VALUES (?, 1, 'changes', '2026-10', '{}', ?, ?, ?)",
+      ).run(id, when, when, when);
     s.prepare("INSERT INTO webhook_months VALUES (1, '2026-10', ?, 3)").run(when);
     s.transaction(() => {
       const day = s.prepare('INSERT INTO usage_daily VALUES (?, ?, ?)');
@@ -132,6 +134,17 @@ test('app-state copy: app.db into a new PostgreSQL and back out, every row kept'
   assert.match(copied, /login_attempts\s+1,350 rows/);
   assert.match(copied, /copied [\d,]+ rows in \d+ tables/);
   assert.doesNotMatch(copied, /registry_snapshots/);
+  // The deliveries keep their queue order: app.db's rowid is PostgreSQL's seq.
+  const queued = await openAppPostgres(url);
+  try {
+    const order = await sql<{ id: string }>`SELECT id FROM webhook_deliveries ORDER BY seq`.execute(queued.db);
+    assert.deepEqual(
+      order.rows.map((r) => r.id),
+      ['d1', 'd0'],
+    );
+  } finally {
+    await queued.close();
+  }
 
   // A second copy into the same database is refused, and changes nothing.
   await refused(
@@ -179,6 +192,11 @@ test('app-state copy: app.db into a new PostgreSQL and back out, every row kept'
   const [pgNow, appNew] = [await openAppPostgres(url), await openAppDb(c)];
   try {
     assert.deepEqual(await dump(appNew.db, appNew.db), await dump(pgNow.db, appNew.db));
+    assert.deepEqual(
+      appNew.sqlite.prepare('SELECT id FROM webhook_deliveries ORDER BY rowid').pluck().all(),
+      ['d1', 'd0'],
+      'and back: the order is app.db rowid again',
+    );
   } finally {
     await pgNow.close();
     await appNew.close();
