@@ -117,9 +117,11 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     }
     await app.close();
 
-    const server = await startServer({ dataDir, databaseUrl, host: argv.host, port: argv.port, ...proxy }).catch((e: unknown) => {
-      throw listenError(e, argv.host, argv.port);
-    });
+    const server = await startServer({ dataDir, databaseUrl, host: argv.host, port: argv.port, ...proxy }).catch(
+      (e: unknown) => {
+        throw listenError(e, argv.host, argv.port);
+      },
+    );
     const base = proxy.publicUrl ?? server.url;
     const listening = proxy.publicUrl ? `${server.url}, public URL ${base}` : server.url;
     console.log(`\ncnpj-api is serving on ${listening}  (API docs: ${base}/docs, web app: ${base}/login)`);
