@@ -77,7 +77,8 @@ describe('fleet: two nodes, one PostgreSQL', () => {
 
   /** An account on a plan of its own with `quota` calls a month, and one token (the real CLI). */
   async function account(name: string, quota: number): Promise<{ token: string; id: number }> {
-    const at = ['--database-url', url];
+    // Run on node A's machine: its data dir (the CLI opens the node's app.db beside the database).
+    const at = ['--data-dir', dirs[0], '--database-url', url];
     await cli(['plans', 'set', `Plano ${name}`, '--quota', String(quota), '--api', 'yes', ...at]);
     await cli(['accounts', 'create', '--name', name, '--plan', `Plano ${name}`, ...at]);
     const created = JSON.parse(await cli(['tokens', 'create', '--account', name, '--name', 'prod', '--json', ...at]));
