@@ -14,15 +14,11 @@ import { DatabaseUnavailable, isDatabaseUnavailable } from '../../storage/pg-err
 import type { AccessObserver } from './access-observer.ts';
 import { deny, type AccessDenied, type AccessIdentity, type AccessResult } from './access-result.ts';
 import { NO_TOKEN, type AccessLayer } from './api-access.ts';
-import { countAnswer, usageState } from './quota-counter.ts';
+import { countAnswer, TOUCH_INTERVAL_MS, usageState } from './quota-counter.ts';
 import { spDay, spMonth, systemClock, type Clock } from './time.ts';
-import { decide, tokenText, type TokenRecord } from './token-identity.ts';
+import { decide, TOKEN_CACHE_MAX, tokenText, type TokenRecord } from './token-identity.ts';
 import { hashToken } from './token-format.ts';
 
-/** last_used_at is written at most this often per token (as QuotaCounter). */
-const TOUCH_INTERVAL_MS = 60_000;
-/** Token records kept in memory (as TokenIdentity). */
-const TOKEN_CACHE_MAX = 10_000;
 /** How long a hot-path query may take before its calls fail with 503 (the connection is dropped). */
 const QUERY_TIMEOUT_MS = 5_000;
 /** A batch whose epoch keeps moving (a storm of token changes) is decided again at most this often. */

@@ -5,6 +5,7 @@
 // app.db's copy, there is no per-lookup read above a size: a lookup cannot wait on the network.
 import type pg from 'pg';
 import type { ContatoExtra } from '../company/schema.ts';
+import { contactsByCnpj } from './contacts.ts';
 
 const NONE: readonly ContatoExtra[] = Object.freeze([]);
 
@@ -32,16 +33,7 @@ export class PgContactsCache {
       `SELECT (SELECT n FROM contacts_epoch WHERE id = 1) AS epoch,
               (SELECT json_agg(json_build_array(cnpj, tipo_contato, tipo_website, contato) ORDER BY id) FROM extra_contacts) AS rows`,
     );
-    const map = new Map<string, ContatoExtra[]>();
-    for (const [cnpj, tipo_contato, tipo_website, contato] of rows[0].rows ?? []) {
-      // Shared by every lookup of the CNPJ: frozen, so no caller can change another's answer.
-      const c: ContatoExtra = Object.freeze({ tipo_contato, tipo_website, contato });
-      const list = map.get(cnpj);
-      if (list) list.push(c);
-      else map.set(cnpj, [c]);
-    }
-    for (const list of map.values()) Object.freeze(list);
-    this.byCnpj = map;
+    this.byCnpj = contactsByCnpj(rows[0].rows ?? []);
     this.loadedEpoch = rows[0].epoch;
   }
 }

@@ -222,19 +222,27 @@ export class ContactsCache {
       this.byCnpj = null;
       return;
     }
-    const map = new Map<string, ContatoExtra[]>();
     const rows = this.sqlite
       .prepare('SELECT cnpj, tipo_contato, tipo_website, contato FROM extra_contacts ORDER BY id')
       .raw()
-      .all() as string[][];
-    for (const [cnpj, tipo_contato, tipo_website, contato] of rows) {
-      // Shared by every lookup of the CNPJ: frozen, so no caller can change another's answer.
-      const c: ContatoExtra = Object.freeze({ tipo_contato, tipo_website, contato });
-      const list = map.get(cnpj);
-      if (list) list.push(c);
-      else map.set(cnpj, [c]);
-    }
-    for (const list of map.values()) Object.freeze(list);
-    this.byCnpj = map;
+      .all() as [string, string, string, string][];
+    this.byCnpj = contactsByCnpj(rows);
   }
+}
+
+/**
+ * The API's in-memory contacts copy from (cnpj, tipo_contato, tipo_website, contato) rows in file
+ * order: each CNPJ's list, shared by every lookup of it, so frozen (no caller can change another's
+ * answer). Both backends' caches build it here.
+ */
+export function contactsByCnpj(rows: Iterable<readonly [string, string, string, string]>): Map<string, ContatoExtra[]> {
+  const map = new Map<string, ContatoExtra[]>();
+  for (const [cnpj, tipo_contato, tipo_website, contato] of rows) {
+    const c: ContatoExtra = Object.freeze({ tipo_contato, tipo_website, contato });
+    const list = map.get(cnpj);
+    if (list) list.push(c);
+    else map.set(cnpj, [c]);
+  }
+  for (const list of map.values()) Object.freeze(list);
+  return map;
 }

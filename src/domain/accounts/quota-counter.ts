@@ -9,7 +9,7 @@ import { quotaExceeded, type AccessIdentity, type AccessResult, type QuotaState 
 import { nextMonthStartEpoch, spMonth, type Clock } from './time.ts';
 
 /** last_used_at is written at most this often per token (docs/quotas-and-tokens.md). */
-const TOUCH_INTERVAL_MS = 60_000;
+export const TOUCH_INTERVAL_MS = 60_000;
 
 export class QuotaCounter {
   private readonly monthlyCalls: Statement<[number, string], number>;

@@ -25,7 +25,7 @@ export interface TokenRecord {
 }
 
 /** Token records kept in memory; the map is emptied when full (a bound, not an LRU). */
-const TOKEN_CACHE_MAX = 10_000;
+export const TOKEN_CACHE_MAX = 10_000;
 
 /** The trimmed token, or the denial for a missing or malformed one (no database read). */
 export function tokenText(token: string | undefined | null): string | AccessDenied {
