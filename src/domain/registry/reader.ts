@@ -61,6 +61,11 @@ export interface OpenSnapshot<C extends ColumnSelection> {
   readonly codeTables: CodeTables;
   /** The rows of a normalised 14-character CNPJ, null when absent. */
   rows(cnpj: string): RegistryRows<C> | null;
+  /**
+   * The same for another column selection (the compat shapes'), its statement prepared on this
+   * snapshot's connection at first use and kept while the snapshot is served.
+   */
+  rowsOf<S extends ColumnSelection>(compiled: Compiled<S>, cnpj: string): RegistryRows<S> | null;
   /** The establishments of a root, in CNPJ order (listings). */
   readonly root: RootRows<C>;
   /** Null when the snapshot has no usable search index (RegistryReader logs why). */
@@ -76,6 +81,7 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
   /** Why search is unavailable, for the swap log line. */
   readonly searchProblem: string | null;
   private readonly byCnpj: import('better-sqlite3').Statement<[string], string>;
+  private readonly other = new Map<Compiled<ColumnSelection>, import('better-sqlite3').Statement<[string], string>>();
 
   private constructor(
     readonly sqlite: Sqlite,
@@ -143,6 +149,16 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
   rows(cnpj: string): RegistryRows<C> | null {
     const text = this.byCnpj.get(cnpj);
     return text === undefined ? null : this.compiled.rows(text);
+  }
+
+  rowsOf<S extends ColumnSelection>(compiled: Compiled<S>, cnpj: string): RegistryRows<S> | null {
+    let statement = this.other.get(compiled);
+    if (statement === undefined) {
+      statement = this.sqlite.prepare<[string], string>(compiled.sql).pluck(true);
+      this.other.set(compiled, statement);
+    }
+    const text = statement.get(cnpj);
+    return text === undefined ? null : compiled.rows(text);
   }
 
   close(): void {

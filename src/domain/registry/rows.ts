@@ -42,13 +42,13 @@ export interface RegistryRows<C extends ColumnSelection> {
  * through V8's API one by one, JSON.parse makes them all in one pass.
  * Names come from tables.ts and the caller's selection (our own code), never from input.
  */
-function lookupSql(m: ColumnSelection): string {
+function lookupSql(m: ColumnSelection, importOrder: boolean): string {
   const base = 'substr(e.cnpj, 1, 8)';
   const parts = [
     cols(m.establishment, 'e.'),
     one(m.company, companies.name, base),
     one(m.simples, simples.name, base),
-    all(m.partner, partners.name, base),
+    importOrder ? allInOrder(m.partner, partners.name, base) : all(m.partner, partners.name, base),
     all(m.regime, regimes.name, base),
   ];
   return `SELECT '[' || ${parts.join(" || ',' || ")} || ']' FROM est.${establishments.name} e WHERE e.cnpj = ?`;
@@ -64,6 +64,9 @@ const one = (names: readonly string[], table: string, base: string) =>
 /** All rows of a table for the base, as a JSON array of arrays. */
 const all = (names: readonly string[], table: string, base: string) =>
   `(SELECT json_group_array(${cols(names)}) FROM reg.${table} WHERE basico = ${base})`;
+/** The same in the order the rows were imported (rowid): the index alone gives them in digest order. */
+const allInOrder = (names: readonly string[], table: string, base: string) =>
+  `(SELECT json_group_array(${cols(names)}) FROM (SELECT ${columnNames(names).join(', ')} FROM reg.${table} WHERE basico = ${base} ORDER BY rowid))`;
 
 /** What every establishment of one base shares (company, Simples, regimes), in one JSON text; the base is bound three times. */
 export function baseSql(m: ColumnSelection): string {
@@ -96,7 +99,11 @@ export interface Compiled<C extends ColumnSelection> {
   rows(text: string): RegistryRows<C>;
 }
 
-export function compile<C extends ColumnSelection>(columns: C): Compiled<C> {
+/**
+ * `partnersInImportOrder`: partners in the dump's order (an ORDER BY over the base's few rows),
+ * for answers that show them unsorted; the native lookup sorts them itself and skips it.
+ */
+export function compile<C extends ColumnSelection>(columns: C, partnersInImportOrder = false): Compiled<C> {
   type Rows = RegistryRows<C>;
   const establishment = hydrator<Rows['establishment']>(columns.establishment);
   const company = hydrator<NonNullable<Rows['company']>>(columns.company);
@@ -105,7 +112,7 @@ export function compile<C extends ColumnSelection>(columns: C): Compiled<C> {
   const regime = hydrator<Rows['regimes'][number]>(columns.regime);
   return {
     columns,
-    sql: lookupSql(columns),
+    sql: lookupSql(columns, partnersInImportOrder),
     rows(text) {
       const [e, c, s, p, r] = JSON.parse(text) as LookupJson;
       return {
