@@ -18,7 +18,7 @@
 //   npm run bench:api -- [--pinned] [--companies 1000000] [--data-dir /tmp/cnpj-bench]
 //                        [--duration 10 | 20 pinned] [--warmup 2] [--sample 20000]
 //                        [--connections 64 | 16 pinned] [--workers <cores> | 1 pinned] [--metrics]
-//                        [--postgres | --database-url URL]
+//                        [--postgres | --database-url URL] [--compat]
 //
 // --metrics: the API server runs with its Prometheus metrics on (serve --metrics-port), to
 // measure what they cost; they are scraped once after the measured window and the lookups they
@@ -30,6 +30,10 @@
 // --database-url URL: the same against an existing PostgreSQL instead (its app schema migrated,
 // a bench account added). With --pinned, the throwaway cluster's processes share the load
 // generator's core, and their CPU per lookup is printed beside the server's.
+//
+// --compat: after the native lookup, the same CNPJs through each compat route (BrasilAPI, Minha
+// Receita, OpenCNPJ, ReceitaWS; docs/compat.md), each on a fresh server child, and the server CPU
+// per lookup of each against the native one (target ≤ 1.1×).
 //
 // BENCH_CPU_PROF=dir writes V8 CPU profiles of the server children there.
 import fs from 'node:fs';
@@ -51,6 +55,14 @@ import {
 import { load, loadChildMain, type LoadConfig, type LoadResult } from './bench-api/load.ts';
 import { benchToken, benchTokenPostgres, ensureRegistry, sampleCnpjs } from './bench-api/registry.ts';
 import { startPgCluster, type PgCluster } from '../test/helpers/postgres.ts';
+
+/** --compat: each compat route's path for a CNPJ. */
+const COMPAT_ROUTES: readonly [string, (cnpj: string) => string][] = [
+  ['brasilapi', (c) => `/api/cnpj/v1/${c}`],
+  ['minha-receita', (c) => `/minha-receita/${c}`],
+  ['opencnpj', (c) => `/opencnpj/${c}`],
+  ['receitaws', (c) => `/v1/cnpj/${c}`],
+];
 
 /** The cores of --pinned. */
 const SERVER_CORE = 0;
@@ -172,6 +184,7 @@ async function main(): Promise<void> {
       metrics: { type: 'boolean', default: false },
       postgres: { type: 'boolean', default: false },
       'database-url': { type: 'string' },
+      compat: { type: 'boolean', default: false },
     },
   });
   const dataDir = path.resolve(values['data-dir']!);
@@ -238,6 +251,20 @@ async function main(): Promise<void> {
     pinned,
     values.metrics,
   );
+  const compat: [string, Run][] = [];
+  if (values.compat) {
+    for (const [name, route] of COMPAT_ROUTES) {
+      const compatPaths = cnpjs.map(route);
+      const run = await measure(
+        'server',
+        dataDir,
+        workers,
+        { ...cfg, paths: compatPaths, headers: { authorization: `Bearer ${token}` } },
+        pinned,
+      );
+      compat.push([name, run]);
+    }
+  }
   let pgApi: Run | undefined;
   try {
     if (pgUrl)
@@ -273,6 +300,14 @@ async function main(): Promise<void> {
   console.log(
     `own code    : ${(apiCpu - bareCpu).toFixed(1)} µs CPU per lookup = API − bare (${(apiSys - bareSys).toFixed(1)} in the kernel)`,
   );
+  for (const [name, run] of compat) {
+    const [cpu] = cpuUs(run);
+    console.log(`${name.padEnd(12)}: ${fmt(run.result)}`);
+    console.log(`per lookup  : ${perRequest(run)} (${name})`);
+    console.log(
+      `compat/native: ${name} server CPU per lookup ${(cpu / apiCpu).toFixed(2)}× the native lookup's (target ≤ 1.1×)`,
+    );
+  }
   if (pgApi) {
     if (pgApi.result.warmErrors)
       console.log(`warning     : ${int(pgApi.result.warmErrors)} PostgreSQL-mode warm-up lookups failed`);

@@ -109,6 +109,12 @@ export const ERRORS = {
     when: 'A cota mensal do plano acabou (com Retry-After, em segundos).',
     retryAfter: 'quota_reset',
   },
+  address_rate_limited: {
+    status: 429,
+    error: 'address_rate_limited',
+    message: 'Consultas sem token demais deste endereço. Tente novamente em alguns segundos.',
+    when: 'Rotas de compatibilidade sem token (opção do operador --compat-open-account): o endereço passou do limite por minuto (com Retry-After, em segundos).',
+  },
   not_found: {
     status: 404,
     error: 'not_found',

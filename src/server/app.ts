@@ -15,9 +15,11 @@ import type { Sqlite } from '../storage/sqlite.ts';
 import type { WalSync } from '../storage/wal-sync.ts';
 import { sendError } from './api/errors.ts';
 import { apiRoutes } from './api/routes.ts';
+import { compatNoMatch, compatRoutes } from './api/compat.ts';
+import type { CompatOpen } from './api/compat-open.ts';
 import { HSTS, isHttps } from './http/forwarded.ts';
 import { IN_FLIGHT_LIMITS, InFlight, type InFlightLimits } from './http/in-flight.ts';
-import { logRequest, redactTokens, type LogFn } from './http/log.ts';
+import { logRequest, redactTokens, redactUrl, type LogFn } from './http/log.ts';
 import type { ServerMetrics } from './metrics/server-metrics.ts';
 import { routeTableApp, type Route, type RouterHooks } from './http/router.ts';
 import { internalErrorPage } from './web/guard.ts';
@@ -54,6 +56,8 @@ export interface AppDeps {
   webhooks?: DestinationPolicy;
   /** Request counts and durations by route pattern (serve --metrics-port); none: nothing measured. */
   metrics?: ServerMetrics;
+  /** The compat routes' tokenless switch (serve --compat-open-account); off when absent. */
+  compatOpen?: CompatOpen;
 }
 
 /** The route, its handler first telling the metrics which pattern answers (the label, never the URL). */
@@ -97,7 +101,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
       // Fleet mode, the shared PostgreSQL unreachable: 503 with Retry-After, one line (no stack:
       // an outage fails every request, and the pool recovers by itself).
       if (e instanceof DatabaseUnavailable && !res.headersSent && !(route ? route.html : web.wantsPage(req))) {
-        log(`error: ${req.method} ${(req.url ?? '').split('?')[0]}: ${e.message}`);
+        log(`error: ${req.method} ${redactUrl(req.url ?? '').split('?')[0]}: ${e.message}`);
         for (const h of res.getHeaderNames()) res.removeHeader(h);
         return sendError(res, 'database_unavailable');
       }
@@ -105,7 +109,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
       // (the request's log line says aborted); a stack trace per hang-up would flood the log.
       if (req.destroyed && (e as NodeJS.ErrnoException).code === 'ECONNRESET') return void res.destroy();
       // The stack goes to the server log only; the client gets the fixed sentence.
-      log(redactTokens(`error: ${req.method} ${(req.url ?? '').split('?')[0]}: ${e.stack ?? e.message}`));
+      log(redactTokens(`error: ${req.method} ${redactUrl(req.url ?? '').split('?')[0]}: ${e.stack ?? e.message}`));
       if (res.headersSent) {
         res.destroy();
         return;
@@ -116,13 +120,21 @@ export function buildApp(deps: AppDeps): BuiltApp {
       sendError(res, 'internal_error');
     },
     noMatch(req, res, allow) {
+      if (compatNoMatch(req, res, allow)) return;
       if (allow.length > 0) return sendError(res, 'method_not_allowed', { Allow: allow.join(', ') });
       if (web.wantsPage(req)) return web.notFound(req, res);
       sendError(res, 'route_not_found');
     },
   };
   // The lookup first: polka tries a method's routes in order, and nearly every request is one.
-  const table = [...apiRoutes(deps), ...web.routes, ...(deps.extraRoutes ?? [])];
+  const compat = compatRoutes({
+    access: deps.access,
+    reader: deps.reader,
+    now: deps.now,
+    trustProxy: deps.trustProxy,
+    open: deps.compatOpen,
+  });
+  const table = [...apiRoutes(deps), ...compat, ...web.routes, ...(deps.extraRoutes ?? [])];
   const { metrics } = deps;
   const app = routeTableApp(metrics ? table.map((r) => measured(r, metrics)) : table, hooks);
   const done = metrics && ((res: ServerResponse, ms: number) => metrics.done(res, ms));

@@ -14,7 +14,9 @@ import type { Route } from './http/router.ts';
 import { CountedResponse, type InFlightLimits } from './http/in-flight.ts';
 import { bufferedWriter, type LogFn } from './http/log.ts';
 import { openAppSqlite } from '../storage/app-db.ts';
-import { openAppStore } from '../storage/app-store.ts';
+import { openAppStore, type AppStore } from '../storage/app-store.ts';
+import { getAccountByName } from '../domain/accounts/accounts.ts';
+import type { CompatOpen } from './api/compat-open.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
 import { WalSync } from '../storage/wal-sync.ts';
 import { dataPaths } from '../lib/config.ts';
@@ -69,6 +71,11 @@ export interface ServerOptions {
    */
   heartbeat?: boolean;
   heartbeatMs?: number;
+  /**
+   * The compat routes answer calls without a token, counted on this account, at most
+   * `perMinute` per client address (docs/compat.md, "Without a token"). Off when absent.
+   */
+  compatOpen?: { account: string; perMinute: number };
 }
 
 /**
@@ -89,6 +96,13 @@ export interface StartedServer extends RunningServer {
   routes: readonly Route[];
   /** Where the metrics are served, when this process listens for them. */
   metricsUrl?: string;
+}
+
+/** The tokenless compat switch's account, by name: it must exist (a typo would count calls nowhere). */
+async function compatOpenAccount(store: AppStore, open: { account: string; perMinute: number }): Promise<CompatOpen> {
+  const account = await getAccountByName(store, open.account);
+  if (account === null) throw new Error(`--compat-open-account: no account named ${JSON.stringify(open.account)}`);
+  return { accountId: account.id, perMinute: open.perMinute };
 }
 
 export async function startServer(opts: ServerOptions): Promise<StartedServer> {
@@ -141,6 +155,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       access = sqliteAccess;
       contacts = (cnpj) => copy.get(cnpj);
     }
+    const compatOpen = opts.compatOpen && (await compatOpenAccount(store, opts.compatOpen));
     reader = new CompanyRegistry({ dataDir: opts.dataDir, pollMs: opts.pollMs, log, contacts });
     if (metrics && opts.metrics?.listen) {
       const { host, port } = opts.metrics.listen;
@@ -180,6 +195,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       extraRoutes: opts.extraRoutes,
       countBound: opts.countBound,
       webhooks: opts.webhooks,
+      compatOpen,
     });
     server.on('request', handle);
     // Queues newly recorded months and sends due deliveries: with app.db one process of a

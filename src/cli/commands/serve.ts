@@ -30,6 +30,8 @@ interface Args extends GlobalArgs, ProxyArgs {
   'metrics-host': string;
   'webhooks-allow-http': boolean;
   'webhooks-allow-private': boolean;
+  'compat-open-account'?: string;
+  'compat-open-rate': number;
 }
 
 export interface ServeOptions {
@@ -46,6 +48,8 @@ export interface ServeOptions {
   metricsPort?: number;
   /** Their address (default 127.0.0.1: only this machine). */
   metricsHost?: string;
+  /** Compat routes without a token, counted on this account (docs/compat.md); off when absent. */
+  compatOpen?: { account: string; perMinute: number };
 }
 
 /** The server, and where its metrics are served when asked for. */
@@ -168,6 +172,13 @@ function reportStartFailure(err: unknown): void {
   process.send!({ type: START_FAILED, message }, () => process.exit(1));
 }
 
+function compatOpenOf(argv: Args): ServeOptions['compatOpen'] {
+  const account = argv['compat-open-account'];
+  if (account === undefined) return undefined;
+  if (account.trim() === '') throw new CliError('--compat-open-account needs an account name');
+  return { account, perMinute: argv['compat-open-rate'] };
+}
+
 export const serveCommand: CommandModule<GlobalArgs, Args> = {
   command: 'serve',
   describe: 'serve the API and the web app (picks up newly imported snapshots without a restart)',
@@ -204,7 +215,20 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
         default: envFlag('CNPJ_API_WEBHOOKS_ALLOW_PRIVATE'),
         describe:
           'let webhooks reach loopback, private and link-local addresses (env CNPJ_API_WEBHOOKS_ALLOW_PRIVATE=1)',
-      }),
+      })
+      .option('compat-open-account', {
+        type: 'string',
+        describe:
+          'let the compatibility routes (BrasilAPI, Minha Receita, OpenCNPJ, ReceitaWS shapes) answer calls without a token, counted on this account; for internal networks only (docs/compat.md)',
+      })
+      .option(
+        'compat-open-rate',
+        numberOption(
+          'compat-open-rate',
+          { integer: true, min: 1, max: 1_000_000 },
+          { default: 60, describe: 'tokenless compat calls per minute per client address (per server process)' },
+        ),
+      ),
   handler: async (argv) => {
     const proxy = proxyOptionsOf(argv);
     let server: Serving;
@@ -225,6 +249,7 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
         metricsHost: argv['metrics-host'],
         ...proxy,
         webhooks,
+        compatOpen: compatOpenOf(argv),
       });
     } catch (e) {
       const err = listenError(e, argv.host, argv.port);

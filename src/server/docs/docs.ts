@@ -12,6 +12,7 @@ import { batchSection, establishmentsSection } from './docs-lists.ts';
 import { changesSection } from './docs-changes.ts';
 import { countSection, partnersSection, searchSection } from './docs-search.ts';
 import { watchlistSection } from './docs-watchlist.ts';
+import { compatSection } from './docs-compat.ts';
 import { lookupCurl } from './examples.ts';
 import { API_DESCRIPTION } from './openapi.ts';
 
@@ -31,6 +32,7 @@ const TITLES = {
   lote: 'Consulta em lote',
   mudancas: 'Mudanças do mês e histórico',
   monitoramento: 'Monitoramento de CNPJs',
+  compatibilidade: 'Compatibilidade: BrasilAPI, Minha Receita, OpenCNPJ, ReceitaWS',
   erros: 'Erros',
   'outras-rotas': 'Outras rotas',
 } as const;
@@ -46,6 +48,7 @@ const CONTENTS: readonly (readonly [SectionId, readonly SectionId[]])[] = [
   ['lote', []],
   ['mudancas', []],
   ['monitoramento', []],
+  ['compatibilidade', []],
   ['erros', []],
   ['outras-rotas', []],
 ];
@@ -135,6 +138,11 @@ ${h2('mudancas')}
 ${changesSection(baseUrl)}
 ${h2('monitoramento')}
 ${watchlistSection(baseUrl)}
+</section>
+
+<section class="card">
+${h2('compatibilidade')}
+${compatSection(baseUrl)}
 </section>
 
 <section class="card">

@@ -9,9 +9,12 @@ import { decodeSafe } from '../../lib/uri.ts';
 export type LogFn = (line: string) => void;
 
 const REDACTED = '[REDACTED]';
+const TOKEN_SEGMENT = /^\/t\/[^/?#]*/;
 
-/** The request target with the value of every api_token parameter replaced. */
+/** The request target with the value of every api_token parameter, and a /t/{token}/ prefix, replaced. */
 export function redactUrl(url: string): string {
+  // The compat routes' /t/{token}/ prefix: whatever the segment holds (a mistyped token too).
+  if (url.startsWith('/t/')) url = url.replace(TOKEN_SEGMENT, `/t/${REDACTED}`);
   const q = url.indexOf('?');
   if (q < 0) return url;
   const parts = url.slice(q + 1).split('&');

@@ -1,4 +1,5 @@
-// The "API de CNPJ" area: plan, this month's calls against the quota, calls per day, how to call.
+// The "API de CNPJ" area: plan, this month's calls against the quota, calls per day, how to call
+// (natively and through the compat routes).
 import type { MonthUsage } from '../../../domain/accounts/usage.ts';
 import { ERRORS } from '../../../domain/api-errors.ts';
 import { usageChart, type DayCount } from '../chart.ts';
@@ -6,6 +7,7 @@ import { formatDate, formatInt, formatPct } from '../format.ts';
 import { breakAfterSlashes, html, type Html } from '../html.ts';
 import { layout, type HeaderUser } from '../layout.ts';
 import { meter } from '../meter.ts';
+import { COMPAT_SERVICES } from '../../docs/examples-compat.ts';
 import { EXAMPLE_CNPJ } from '../../../domain/cnpj.ts';
 
 /** The CNPJ used in the example (Receita's own published example). */
@@ -81,6 +83,15 @@ ${!usage.apiIncluded ? html`<div class="alert alert-warn" role="status"><p>${api
   </div>
   <p class="muted">Também é aceito o parâmetro <code>?api_token=</code>, menos seguro porque o token pode aparecer em registros de servidores. Nunca publique um token em código-fonte.</p>
   <p>Campos da resposta, erros e exemplos: <a href="/docs">documentação da API</a>.</p>
+</section>
+<section class="card" aria-labelledby="compat-titulo">
+  <h2 id="compat-titulo">Já usa outra API de CNPJ?</h2>
+  <p>Estas rotas respondem no formato exato de cada serviço: basta trocar a URL base do seu código. Cada consulta conta na mesma cota.</p>
+  <div class="table-wrap"><table class="stack"><thead><tr><th scope="col">Serviço</th><th scope="col">Rota</th></tr></thead><tbody>${COMPAT_SERVICES.map(
+    (s) =>
+      html`<tr><td data-label="Serviço">${s.service}</td><td data-label="Rota"><code>${breakAfterSlashes(`${base}${s.route.replace(/^GET /, '')}`)}</code></td></tr>`,
+  )}</tbody></table></div>
+  <p class="muted">O token vai no cabeçalho <code>Authorization</code> ou, para clientes que não enviam cabeçalhos, no prefixo <code>/t/SEU_TOKEN/</code> antes da rota. Detalhes: <a href="/docs#compatibilidade">documentação</a>.</p>
 </section>`;
   return layout({ title: 'API de CNPJ', body, viewer: d.viewer, current: 'home', withCopyScript: true });
 }
