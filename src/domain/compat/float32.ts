@@ -170,6 +170,14 @@ export function shortestFloat32(x: number): string {
  * text); null past float32's range, where Go's ParseFloat fails and the upstream's transform stops.
  */
 export function capitalFloat32(cents: number | string): number | null {
-  const x = float32OfCents(cents);
-  return Number.isFinite(x) ? Number(shortestFloat32(x)) : null;
+  let v = memo.get(cents);
+  if (v === undefined) {
+    const x = float32OfCents(cents);
+    v = Number.isFinite(x) ? Number(shortestFloat32(x)) : null;
+    // Capitals repeat a lot (round amounts): a bounded memo spares the ~2 µs digit search.
+    if (memo.size >= 4096) memo.clear();
+    memo.set(cents, v);
+  }
+  return v;
 }
+const memo = new Map<number | string, number | null>();

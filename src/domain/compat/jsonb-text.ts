@@ -5,6 +5,10 @@
 // then bytewise, so callers build their objects in that order once, in code, not per answer.
 import { plainDecimal } from './float32.ts';
 
+// Most strings need no escaping: a test is cheaper than JSON.stringify's call for each of them.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+const quoted = (s: string) => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+
 function numberText(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
   return n < 0 ? `-${plainDecimal(String(-n))}` : plainDecimal(String(n));
@@ -15,7 +19,7 @@ export function jsonbText(v: unknown): string {
   if (v === null) return 'null';
   switch (typeof v) {
     case 'string':
-      return JSON.stringify(v);
+      return quoted(v);
     case 'number':
       return numberText(v);
     case 'boolean':
