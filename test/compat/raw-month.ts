@@ -15,7 +15,7 @@ export interface RawMonth {
   companies: RawRow[];
   partners: RawRow[];
   simples: RawRow[];
-  /** Tax-regime rows (ano, cnpj, cnpj_da_scp, forma_de_tributacao, quantidade_de_escrituracoes), header dropped, of the four files in name order. */
+  /** Tax-regime rows (ano, cnpj, cnpj_da_scp, forma_de_tributacao, quantidade_de_escrituracoes), each member's header dropped, of the four files in name order (members in zip order). */
   regimes: RawRow[];
   /** The six code tables: code string as published → description. */
   cnaes: Map<string, string>;
@@ -26,11 +26,19 @@ export interface RawMonth {
   qualificacoes: Map<string, string>;
 }
 
+/** The bytes of each member of a zip, in zip order (Lucro Presumido.zip holds one CSV per year). */
+async function membersBytes(file: string): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  for (const member of await listZip(file)) {
+    const chunks: Buffer[] = [];
+    for await (const c of openMemberStream(file, member)) chunks.push(c as Buffer);
+    out.push(Buffer.concat(chunks));
+  }
+  return out;
+}
+
 async function memberBytes(file: string): Promise<Buffer> {
-  const [member] = await listZip(file);
-  const chunks: Buffer[] = [];
-  for await (const c of openMemberStream(file, member!)) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
+  return (await membersBytes(file))[0]!;
 }
 
 /** The member of one zip as `;`-separated, quoted Latin-1 records (the main files and code tables). */
@@ -57,9 +65,10 @@ export async function readRawMonth(dir: string, decode: Decode = (b) => b.toStri
   const table = async (name: string) => new Map((await kind(name)).map((r) => [r[0]!, r[1]!] as const));
   const regimes: RawRow[] = [];
   for (const f of files.filter((n) => /^(Lucro |Imunes)/.test(n) && n.endsWith('.zip'))) {
-    const text = decode(await memberBytes(path.join(dir, f)));
-    const rows = parse(text, { delimiter: ',', relax_column_count: true, bom: true }) as RawRow[];
-    regimes.push(...rows.slice(1));
+    for (const bytes of await membersBytes(path.join(dir, f))) {
+      const rows = parse(decode(bytes), { delimiter: ',', relax_column_count: true, bom: true }) as RawRow[];
+      regimes.push(...rows.slice(1));
+    }
   }
   return {
     establishments: await kind('Estabelecimentos'),

@@ -7,7 +7,7 @@ import { establishmentsPage, type EstablishmentsAfter } from './establishments.t
 import type { EstablishmentsPage } from './list-schema.ts';
 import { MAPPED_COLUMNS, mapCompany } from './map.ts';
 import { compile } from '../registry/rows.ts';
-import { COMPAT_COLUMNS, type CompatRows } from '../compat/rows.ts';
+import { COMPAT_COLUMNS, type CompatRows } from '../registry/compat-columns.ts';
 import type { Company, CompanyResponse, ContatoExtra } from './schema.ts';
 
 export interface CompanyRegistryOptions extends Omit<ReaderOptions<typeof MAPPED_COLUMNS>, 'columns'> {

@@ -1,0 +1,41 @@
+// PostgreSQL's jsonb output text (jsonb_out): `{"k": v, "k2": v2}`, `[a, b]`, one space after
+// each `:` and `,`, strings escaped as JSON.stringify escapes them (`"`, `\`, \b \f \n \r \t,
+// other controls as \u00XX in lower case; everything else raw UTF-8), numbers as numeric prints
+// them: plain notation, never an exponent. Key order is the caller's: jsonb sorts keys by length,
+// then bytewise, so callers build their objects in that order once, in code, not per answer.
+import { plainDecimal } from './float32.ts';
+
+// Most strings need no escaping: a test is cheaper than JSON.stringify's call for each of them.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+const quoted = (s: string) => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+
+function numberText(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
+  return n < 0 ? `-${plainDecimal(String(-n))}` : plainDecimal(String(n));
+}
+
+/** The jsonb text of a JSON value (objects in their own key order). */
+export function jsonbText(v: unknown): string {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return quoted(v);
+    case 'number':
+      return numberText(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+  }
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += (i === 0 ? '' : ', ') + jsonbText(v[i]);
+    return out + ']';
+  }
+  let out = '{';
+  let first = true;
+  for (const k in v as Record<string, unknown>) {
+    // Keys are this project's identifiers ([a-z0-9_]): nothing to escape.
+    out += `${first ? '' : ', '}"${k}": ${jsonbText((v as Record<string, unknown>)[k])}`;
+    first = false;
+  }
+  return out + '}';
+}
