@@ -49,7 +49,7 @@ export function repairUtf8(s: string): string {
  * bytes the code page leaves undefined (81, 8D, 8F, 90, 9D) stay the C1 characters they are, as
  * the WHATWG decoder leaves them: nothing is lost.
  */
-const WINDOWS_1252_C1 =
+export const WINDOWS_1252_C1 =
   '\u20AC\u0081\u201A\u0192\u201E\u2026\u2020\u2021\u02C6\u2030\u0160\u2039\u0152\u008D\u017D\u008F' +
   '\u0090\u2018\u2019\u201C\u201D\u2022\u2013\u2014\u02DC\u2122\u0161\u203A\u0153\u009D\u017E\u0178';
 
