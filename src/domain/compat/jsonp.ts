@@ -3,27 +3,22 @@
 // (expressjs/express lib/response.js), which any JSONP caller accepts: ReceitaWS's
 // `toISOString()` timestamps suggest a Node server, but its own wrapper is not known.
 
-/** What a `callback` query value asks for. */
-export type JsonpCallback =
-  /** Answer as JavaScript calling this function. */
-  | { readonly name: string }
-  /** A name with characters Express would strip, or too long: refuse the request. */
-  | { readonly invalid: true };
-
 // Express's allowed characters: letters, digits, `_`, `$`, `.`, `[`, `]` (`[^\[\]\w$.]` stripped).
 const NAME = /^[[\]\w$.]+$/;
 // Longest name accepted: jQuery's generated names are ~40 characters, koa-jsonp caps at 512.
 export const JSONP_NAME_MAX = 512;
 
 /**
- * The callback of a query value (the route's parsed `callback`, first one when repeated): null when
- * absent or empty (a plain JSON answer, as Express does). Express strips other characters and
- * answers anyway; we refuse them instead, so a name is never silently changed into another.
+ * The function name to wrap the answer in, from the `callback` query value (the first one when
+ * repeated); null for a plain JSON answer: absent or empty (as Express), and also a name with other
+ * characters or longer than JSONP_NAME_MAX. Express strips the other characters and wraps anyway;
+ * we refuse the name instead (the answer stays plain JSON, which a <script> tag does not run), so a
+ * name is never silently turned into another one.
  */
-export function jsonpCallback(value: string | readonly string[] | null | undefined): JsonpCallback | null {
+export function jsonpCallback(value: string | readonly string[] | null | undefined): string | null {
   const v = typeof value === 'string' ? value : Array.isArray(value) ? value[0] : undefined;
-  if (typeof v !== 'string' || v.length === 0) return null;
-  return v.length <= JSONP_NAME_MAX && NAME.test(v) ? { name: v } : { invalid: true };
+  if (typeof v !== 'string' || v.length === 0 || v.length > JSONP_NAME_MAX) return null;
+  return NAME.test(v) ? v : null;
 }
 
 /**

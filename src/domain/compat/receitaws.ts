@@ -273,7 +273,7 @@ const INVALID: CompatAnswer = { status: 200, body: error('CNPJ inválido') };
 const NOT_FOUND: CompatAnswer = { status: 200, body: error('CNPJ rejeitado pela Receita Federal') };
 const JSON_HEADERS = Object.freeze({ 'Content-Type': 'application/json; charset=utf-8' });
 
-export const receitaws: CompatShape = {
+export const receitaWsShape: CompatShape = {
   name: 'receitaws',
   parse(raw: string): CompatParse {
     const cnpj = normalizeCnpj(raw);

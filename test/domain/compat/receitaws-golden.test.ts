@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Value } from '@sinclair/typebox/value';
 import { runImport } from '../../../importer/run.ts';
 import { ibgeOfSiafi } from '../../../src/domain/compat/ibge.ts';
-import { receitaws } from '../../../src/domain/compat/receitaws.ts';
+import { receitaWsShape } from '../../../src/domain/compat/receitaws.ts';
 import { ReceitawsBodySchema } from '../../../src/domain/compat/receitaws-schema.ts';
 import type { CompatContext } from '../../../src/domain/compat/rows.ts';
 import { CompanyRegistry } from '../../../src/domain/company/lookup.ts';
@@ -187,7 +187,7 @@ after(() => {
 function ours(m: Month, cnpj: string): string {
   const found = m.registry.compatRows(cnpj);
   assert.ok(found, `${m.name}: ${cnpj} not in the snapshot`);
-  const answer = receitaws.found(found.rows, m.ctx(found.snapshot.codeTables));
+  const answer = receitaWsShape.found(found.rows, m.ctx(found.snapshot.codeTables));
   assert.equal(answer.status, 200);
   return answer.body;
 }

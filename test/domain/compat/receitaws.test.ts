@@ -15,7 +15,7 @@ import {
   naturezaText,
   phoneText,
   qualText,
-  receitaws,
+  receitaWsShape,
   stamps,
   telefone,
   titleCase,
@@ -32,7 +32,7 @@ test('parse: a valid CNPJ, bare, masked or lower case, gives its 14 characters',
     ['12.abc.345/01de-35', '12ABC34501DE35'],
     ['12ABC34501DE35', '12ABC34501DE35'],
   ] as const) {
-    assert.deepEqual(receitaws.parse(raw), { cnpj }, raw);
+    assert.deepEqual(receitaWsShape.parse(raw), { cnpj }, raw);
   }
 });
 
@@ -49,7 +49,7 @@ test('parse: anything else is HTTP 200 {"status":"ERROR","message":"CNPJ inváli
     '<script>',
     'x'.repeat(40),
   ]) {
-    const p = receitaws.parse(raw);
+    const p = receitaWsShape.parse(raw);
     assert.ok('invalid' in p, raw);
     assert.equal(p.invalid.status, 200);
     assert.equal(p.invalid.body, INVALID);
@@ -57,7 +57,7 @@ test('parse: anything else is HTTP 200 {"status":"ERROR","message":"CNPJ inváli
 });
 
 test('notFound and refused: status "ERROR" bodies; our refusals keep our HTTP status', () => {
-  assert.deepEqual(receitaws.notFound('33683111000280'), {
+  assert.deepEqual(receitaWsShape.notFound('33683111000280'), {
     status: 200,
     body: '{"status":"ERROR","message":"CNPJ rejeitado pela Receita Federal"}',
   });
@@ -66,7 +66,7 @@ test('notFound and refused: status "ERROR" bodies; our refusals keep our HTTP st
     [429, 'quota_exceeded', 'Cota mensal esgotada.'],
     [503, 'registry_unavailable', 'Base indisponível; tente de novo em instantes.'],
   ] as const) {
-    const a = receitaws.refused(status, code, message);
+    const a = receitaWsShape.refused(status, code, message);
     assert.equal(a.status, status);
     assert.equal(a.body, JSON.stringify({ status: 'ERROR', message }));
     assert.ok(Value.Check(ReceitawsErrorSchema, JSON.parse(a.body)));
@@ -76,7 +76,7 @@ test('notFound and refused: status "ERROR" bodies; our refusals keep our HTTP st
 
 test('headers: JSON in UTF-8 on every answer', () => {
   for (const s of [200, 401, 429, 503]) {
-    assert.deepEqual(receitaws.headers(s), { 'Content-Type': 'application/json; charset=utf-8' });
+    assert.deepEqual(receitaWsShape.headers(s), { 'Content-Type': 'application/json; charset=utf-8' });
   }
 });
 
@@ -192,7 +192,7 @@ test('ultima_atualizacao: the import time; simples/simei: the extraction date at
   });
 });
 
-test("jsonpCallback: Express's characters (letters, digits, _ $ . [ ]) or refused; absent → plain JSON", () => {
+test("jsonpCallback: Express's characters (letters, digits, _ $ . [ ]); absent or any other name → null (plain JSON)", () => {
   for (const name of [
     'callback',
     'handleResponse',
@@ -204,7 +204,7 @@ test("jsonpCallback: Express's characters (letters, digits, _ $ . [ ]) or refuse
     '_',
     'a'.repeat(JSONP_NAME_MAX),
   ]) {
-    assert.deepEqual(jsonpCallback(name), { name }, name);
+    assert.equal(jsonpCallback(name), name, name);
   }
   for (const hostile of [
     'alert(1)//',
@@ -221,13 +221,13 @@ test("jsonpCallback: Express's characters (letters, digits, _ $ . [ ]) or refuse
     '/**/',
     'a'.repeat(JSONP_NAME_MAX + 1),
   ]) {
-    assert.deepEqual(jsonpCallback(hostile), { invalid: true }, hostile);
+    assert.equal(jsonpCallback(hostile), null, hostile);
   }
   assert.equal(jsonpCallback(undefined), null);
   assert.equal(jsonpCallback(null), null);
   assert.equal(jsonpCallback(''), null);
-  assert.deepEqual(jsonpCallback(['first', 'second']), { name: 'first' });
-  assert.deepEqual(jsonpCallback(['alert()', 'ok']), { invalid: true });
+  assert.equal(jsonpCallback(['first', 'second']), 'first');
+  assert.equal(jsonpCallback(['alert()', 'ok']), null);
   assert.equal(jsonpCallback([]), null);
 });
 
