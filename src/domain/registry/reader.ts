@@ -22,6 +22,8 @@ export interface RegistryInfo {
   id: string;
   month: string;
   importedAt: string;
+  /** The extraction date the month's member names carry (`2026-09-13`); null when they carry none. */
+  extracted: string | null;
   schemaVersion: number;
   /** Rows per table, from the import statistics (no COUNT(*) over millions of rows). */
   counts: Record<string, number>;
@@ -113,6 +115,7 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
       id: snap.id,
       month: snap.month,
       importedAt: snap.importedAt,
+      extracted: snap.stats?.extracted ?? null,
       schemaVersion: version,
       counts,
       synthetic: snap.stats?.synthetic === true,
