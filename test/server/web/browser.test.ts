@@ -104,6 +104,10 @@ describe('web app in a browser', () => {
         `^curl -H "Authorization: Bearer SEU_TOKEN" ${server.url}/api/v1/brazilian_companies/${CNPJ}/company$`,
       ),
     );
+    // The compat routes are named, with their full URL on this server.
+    const compat = page.getByRole('region', { name: 'Já usa outra API de CNPJ?' });
+    for (const route of ['/api/cnpj/v1/{cnpj}', '/minha-receita/{cnpj}', '/opencnpj/{cnpj}', '/v1/cnpj/{cnpj}'])
+      assert.match((await compat.textContent()) ?? '', new RegExp(`${server.url}${route.replace(/[{}]/g, '\\$&')}`));
     // One bar per day so far (the days still to come have none).
     assert.equal(await page.locator('svg.chart:visible rect.bar').count(), Number(spDay(new Date()).slice(8, 10)));
     await shot(page, 'web-home');
