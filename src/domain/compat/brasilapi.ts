@@ -23,9 +23,13 @@ const NAMES: Readonly<Record<number, string>> = {
 };
 
 // middlewares/cache.js sets Cache-Control on every answer; Next.js res.json the Content-Type.
+// Upstream sends `max-age=0, s-maxage=86400, stale-while-revalidate, public` for its CDN. Our
+// answers are per token and counted: `public`/`s-maxage` would let a shared cache serve an
+// answer fetched with one Authorization header to anybody (RFC 9111 §3.5), uncounted. Browsers
+// see the same as upstream's (revalidate every time).
 const UPSTREAM_HEADERS = {
   'Content-Type': 'application/json; charset=utf-8',
-  'Cache-Control': 'max-age=0, s-maxage=86400, stale-while-revalidate, public',
+  'Cache-Control': 'private, max-age=0',
 } as const;
 // This project's own refusals (token, quota, outage): kept out of shared caches.
 const REFUSAL_HEADERS = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' } as const;

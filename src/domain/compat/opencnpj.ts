@@ -131,9 +131,11 @@ const OUTER_SLASHES = /^\/+|\/+$/g;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 // src/Worker/src/http.ts jsonOk (CACHE_TTL_SECONDS = one day) and jsonError (NO_STORE_HEADERS).
+// Upstream: `public, max-age=86400, s-maxage=86400` (a tokenless CDN). Ours are per token and
+// counted, so no shared cache may keep them (RFC 9111 §3.5); a browser keeps them a day as upstream.
 const OK_HEADERS = Object.freeze({
   'Content-Type': JSON_TYPE,
-  'Cache-Control': 'public, max-age=86400, s-maxage=86400',
+  'Cache-Control': 'private, max-age=86400',
 });
 const ERROR_HEADERS = Object.freeze({ 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store' });
 

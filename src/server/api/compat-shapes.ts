@@ -1,9 +1,9 @@
 // The four compat shapes and where each is served: its paths (each also behind /t/{token}/), how
 // its upstream answers a CORS preflight, and its upstream's sentence for a method it does not
 // take. The shapes themselves (bodies, errors) are in domain/compat.
-import { brasilApiShape } from '../../domain/compat/brasilapi.ts';
-import { minhaReceitaShape } from '../../domain/compat/minha-receita.ts';
-import { openCnpjShape } from '../../domain/compat/opencnpj.ts';
+import { brasilApi } from '../../domain/compat/brasilapi.ts';
+import { minhaReceita } from '../../domain/compat/minha-receita.ts';
+import { opencnpj } from '../../domain/compat/opencnpj.ts';
 import { receitaWsShape } from '../../domain/compat/receitaws.ts';
 import type { CompatShape } from '../../domain/compat/shape.ts';
 
@@ -24,7 +24,7 @@ export interface CompatRoutes {
 export const COMPAT_SHAPES: readonly CompatRoutes[] = [
   {
     // BrasilAPI's `cors` middleware: origin *, its method list, preflight 204 (app.js).
-    shape: brasilApiShape,
+    shape: brasilApi,
     paths: ['/api/cnpj/v1/:cnpj'],
     prefix: '/api/cnpj/',
     preflightStatus: 204,
@@ -34,7 +34,7 @@ export const COMPAT_SHAPES: readonly CompatRoutes[] = [
   },
   {
     // api/api.go companyHandler: OPTIONS 200, GET only.
-    shape: minhaReceitaShape,
+    shape: minhaReceita,
     paths: ['/minha-receita/:cnpj', '/minha-receita/:a/:b'],
     prefix: '/minha-receita/',
     preflightStatus: 200,
@@ -44,7 +44,7 @@ export const COMPAT_SHAPES: readonly CompatRoutes[] = [
   },
   {
     // src/Worker/src/http.ts: preflight 204, GET only.
-    shape: openCnpjShape,
+    shape: opencnpj,
     paths: ['/opencnpj/:cnpj', '/opencnpj/:a/:b'],
     prefix: '/opencnpj/',
     preflightStatus: 204,

@@ -3,7 +3,8 @@
 // each shape are the upstream's (docs/compat.md in the repository lists them with their sources).
 import { EXAMPLE_CNPJ } from '../../domain/cnpj.ts';
 import { breakAfterSlashes, html, type Html } from '../web/html.ts';
-import { COMPAT_SERVICES, compatCurl } from './examples-compat.ts';
+import { COMPAT_SERVICES } from '../../domain/compat/services.ts';
+import { compatCurl } from './examples-compat.ts';
 
 export function compatSection(baseUrl: string): Html {
   const rows = COMPAT_SERVICES.map(

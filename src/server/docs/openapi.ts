@@ -9,6 +9,7 @@ import { listPaths } from './openapi-lists.ts';
 import { CHANGES_SCHEMAS, changesPaths } from './openapi-changes.ts';
 import { searchPaths } from './openapi-search.ts';
 import { WATCHLIST_SCHEMAS, watchlistPaths } from './openapi-watchlist.ts';
+import { COMPAT_SCHEMAS, compatPaths } from './openapi-compat.ts';
 import { CompanySearchPageSchema, CountResponseSchema, PartnersPageSchema } from '../../domain/search/query-schema.ts';
 import { COMMON_ERRORS, curlSample, errorResponses, okJson, plain } from './openapi-parts.ts';
 import { EXAMPLE_CNPJ, EXAMPLE_CNPJ_PRETTY } from '../../domain/cnpj.ts';
@@ -53,6 +54,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
         Error: plain(ErrorSchema),
         Status: plain(StatusSchema),
         ...CHANGES_SCHEMAS,
+        ...COMPAT_SCHEMAS,
       },
     },
     paths: {
@@ -85,6 +87,7 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
       ...listPaths(baseUrl),
       ...changesPaths(baseUrl),
       ...watchlistPaths(baseUrl),
+      ...compatPaths(baseUrl),
       '/api/v1/status': {
         get: {
           operationId: 'getStatus',

@@ -71,7 +71,7 @@ test('notFound and refused in the {"error": …} envelope', () => {
 test('headers: JSON in UTF-8; a day of public caching on 200, no-store on errors', () => {
   assert.deepEqual(opencnpj.headers(200), {
     'Content-Type': 'application/json; charset=utf-8',
-    'Cache-Control': 'public, max-age=86400, s-maxage=86400',
+    'Cache-Control': 'private, max-age=86400',
   });
   for (const status of [400, 401, 404, 405, 429, 503]) {
     assert.deepEqual(opencnpj.headers(status), {

@@ -11,7 +11,6 @@ import { makeAccount, serve, tempDataDir, type TestAccount, type TestServer } fr
 
 const require = createRequire(import.meta.url);
 const SERPRO = '33683111000280';
-const OKBR = '19131243000197';
 
 interface AxiosLike {
   defaults: { baseURL?: string; headers: { common: Record<string, string> } };
@@ -46,10 +45,10 @@ describe('published clients against this server', () => {
 
   test('brasilapi-js: cnpj.getBy with the token in the base URL', async () => {
     instance.defaults.baseURL = `${server.url}/t/${acct.token}/api`;
-    const r = await brasilapi.cnpj.getBy('19.131.243/0001-97');
+    const r = await brasilapi.cnpj.getBy('33.683.111/0002-80');
     assert.equal(r.status, 200);
-    assert.equal(r.data.cnpj, OKBR);
-    assert.equal(r.data.razao_social, 'OPEN KNOWLEDGE BRASIL');
+    assert.equal(r.data.cnpj, SERPRO);
+    assert.equal(r.data.razao_social, 'SERVICO FEDERAL DE PROCESSAMENTO DE DADOS (SERPRO)');
     assert.equal(r.data.descricao_situacao_cadastral, 'ATIVA');
     assert.ok(Array.isArray(r.data.qsa) && r.data.qsa.length > 0);
   });

@@ -7,7 +7,7 @@ import { formatDate, formatInt, formatPct } from '../format.ts';
 import { breakAfterSlashes, html, type Html } from '../html.ts';
 import { layout, type HeaderUser } from '../layout.ts';
 import { meter } from '../meter.ts';
-import { COMPAT_SERVICES } from '../../docs/examples-compat.ts';
+import { COMPAT_SERVICES } from '../../../domain/compat/services.ts';
 import { EXAMPLE_CNPJ } from '../../../domain/cnpj.ts';
 
 /** The CNPJ used in the example (Receita's own published example). */
