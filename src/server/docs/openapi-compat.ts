@@ -8,7 +8,10 @@ import { MinhaReceitaCompanySchema, MinhaReceitaErrorSchema } from '../../domain
 import { OpenCnpjErrorSchema, OpenCnpjSchema } from '../../domain/compat/opencnpj-schema.ts';
 import { ReceitawsBodySchema, ReceitawsErrorSchema } from '../../domain/compat/receitaws-schema.ts';
 import type { CompatShape } from '../../domain/compat/shape.ts';
-import { COMPAT_SHAPES } from '../api/compat-shapes.ts';
+import { brasilApi } from '../../domain/compat/brasilapi.ts';
+import { minhaReceita } from '../../domain/compat/minha-receita.ts';
+import { opencnpj } from '../../domain/compat/opencnpj.ts';
+import { receitaWsShape } from '../../domain/compat/receitaws.ts';
 import { compatCurl } from './examples-compat.ts';
 import { curlSample, plain, RATE_HEADERS } from './openapi-parts.ts';
 
@@ -99,7 +102,7 @@ function responses(shape: CompatShape, body: string, error: string): Record<stri
 
 export function compatPaths(baseUrl: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
-  for (const { shape } of COMPAT_SHAPES) {
+  for (const shape of [brasilApi, minhaReceita, opencnpj, receitaWsShape]) {
     const doc = DOCUMENTED[shape.name];
     paths[doc.path] = {
       get: {
