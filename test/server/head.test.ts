@@ -2,6 +2,7 @@
 // and no body: API lookup (counted like a GET), status, docs, OpenAPI, web pages and assets,
 // and the errors (404, 405 with Allow). Every entry of the route table is gone through.
 import assert from 'node:assert/strict';
+import { compatPrefix } from '../../src/server/api/compat-shapes.ts';
 import fs from 'node:fs';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
@@ -105,9 +106,11 @@ describe('HEAD wherever GET', () => {
   });
 
   // A value for each `:name` of the table's patterns: a new one must be given here.
-  const SAMPLE: Record<string, string> = { cnpj: SERPRO_FILIAL, a: '33.683.111', b: '0002-80', id: '1' };
+  const SAMPLE: Record<string, string> = { cnpj: SERPRO_FILIAL, a: '33.683.111', b: '0002-80', id: '1', n: '30' };
   const concrete = (pattern: string) =>
     pattern.replace(/:(\w+)/g, (_, name: string) => {
+      // The compat routes' /t/{token}/ prefix: the account's own token.
+      if (name === 'token') return acct.token;
       assert.ok(SAMPLE[name], `a sample value for :${name} (${pattern})`);
       return SAMPLE[name]!;
     });
@@ -137,7 +140,8 @@ describe('HEAD wherever GET', () => {
         const r = await request(method, server.url + path, auth);
         assert.equal(r.status, 405, `${method} ${path}`);
         assert.equal(r.headers.allow, allow.join(', '), `${method} ${path}`);
-        assert.equal(JSON.parse(r.body).error, 'method_not_allowed');
+        // The compat routes answer in their upstream's envelope (test/server/api/compat.test.ts).
+        if (compatPrefix(path) === null) assert.equal(JSON.parse(r.body).error, 'method_not_allowed');
       }
     }
   });
