@@ -8,8 +8,8 @@
 // generation reaches its size after the last one times a factor it picks between 1.1 and 4;
 // with a live heap of ~27 MB that is up to ~110 MB of dead requests, more while marking runs,
 // and the process's RSS follows (measured: docs/http-limits.md). A fixed factor of 2 halves
-// that slack, for more full collections only where much is promoted: under ordinary load
-// requests die young and nothing changes.
+// that slack, at the price of more full collections where much is promoted; a request answered
+// at once dies in the young generation and costs them nothing.
 import v8 from 'node:v8';
 
 /** The old generation may grow to (1 + this / 100) times what the last full collection kept. */
