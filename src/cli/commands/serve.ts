@@ -5,6 +5,7 @@ import cluster from 'node:cluster';
 import type { CommandModule } from 'yargs';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../lib/config.ts';
 import { openAppStore } from '../../storage/app-store.ts';
+import { boundHeapGrowth } from '../../server/heap.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { clusterScrape } from '../../server/metrics/cluster.ts';
 import { startMetricsListener } from '../../server/metrics/listener.ts';
@@ -88,6 +89,8 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
         : cluster.isWorker
           ? {}
           : { listen: { host: metricsHost, port: opts.metricsPort } };
+    // Old-generation garbage of a pipelining flood (server/heap.ts).
+    boundHeapGrowth();
     // The same process writes the node's fleet heartbeat: the node has one row.
     return startServer({ ...opts, webhooks: { ...opts.webhooks, deliver }, metrics, heartbeat: deliver });
   }

@@ -57,6 +57,7 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     const { runImport } = await import('../../../importer/run.ts');
     const { generateDump } = await import('../../demo/generate.ts');
     const { startServer } = await import('../../server/server.ts');
+    const { boundHeapGrowth } = await import('../../server/heap.ts');
     const proxy = proxyOptionsOf(argv);
     // Before anything is generated or created: a taken port would leave a demo account behind.
     await assertCanListen(argv.host, argv.port);
@@ -117,6 +118,8 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     }
     await app.close();
 
+    // Old-generation garbage of a pipelining flood (server/heap.ts).
+    boundHeapGrowth();
     const server = await startServer({ dataDir, databaseUrl, host: argv.host, port: argv.port, ...proxy }).catch(
       (e: unknown) => {
         throw listenError(e, argv.host, argv.port);
