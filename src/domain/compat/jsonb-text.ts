@@ -14,6 +14,50 @@ function numberText(n: number): string {
   return n < 0 ? `-${plainDecimal(String(-n))}` : plainDecimal(String(n));
 }
 
+/** One value the writers below meet: the leaves, or an array or object written generically. */
+function valueText(v: unknown): string {
+  if (typeof v === 'string') return quoted(v);
+  if (v === null) return 'null';
+  if (typeof v === 'number') return numberText(v);
+  return jsonbText(v);
+}
+
+/** Writes one object shape: its keys fixed, in the order given. */
+export type JsonbWriter<T> = (o: T) => string;
+
+/**
+ * A writer of objects with these keys, in this order, compiled once: one concatenation per
+ * object instead of a key enumeration and a call per value (an answer has ~80 values). `nested`
+ * names the keys holding arrays of objects and the writer of their items. Gives the same text as
+ * jsonbText for such objects (tested).
+ */
+export function jsonbWriter<T>(
+  keys: readonly string[],
+  nested: Readonly<Record<string, JsonbWriter<never>>> = {},
+): JsonbWriter<T> {
+  const items: JsonbWriter<never>[] = [];
+  const parts = keys.map((k, i) => {
+    // Keys go into generated code: this project's identifiers only.
+    if (!/^[a-z0-9_]+$/.test(k)) throw new Error(`unexpected key ${k}`);
+    const head = JSON.stringify(`${i === 0 ? '{' : ', '}"${k}": `);
+    const item = nested[k];
+    if (item === undefined) return `${head} + v(o.${k})`;
+    items.push(item);
+    return `${head} + list(o.${k}, items[${items.length - 1}])`;
+  });
+  const list = (a: never[], w: JsonbWriter<never>) => {
+    let out = '[';
+    for (let i = 0; i < a.length; i++) out += (i === 0 ? '' : ', ') + w(a[i]!);
+    return out + ']';
+  };
+  return new Function(
+    'v',
+    'list',
+    'items',
+    `return (o) => ${keys.length === 0 ? '"{}"' : `${parts.join(' + ')} + "}"`};`,
+  )(valueText, list, items) as JsonbWriter<T>;
+}
+
 /** The jsonb text of a JSON value (objects in their own key order). */
 export function jsonbText(v: unknown): string {
   if (v === null) return 'null';

@@ -7,12 +7,16 @@ import type { CodeTables } from '../../storage/snapshots/code-tables.ts';
 import { MATRIZ_FILIAL, PORTE, SITUACAO_CADASTRAL, codeNumber, digitsOnly, isoDate, text } from '../company/codes.ts';
 import { cepText, secondaryCnaes } from '../company/map.ts';
 import { capitalFloat32 } from './float32.ts';
-import { jsonbText } from './jsonb-text.ts';
-import type {
-  MinhaReceitaCnae,
-  MinhaReceitaCompany,
-  MinhaReceitaPartner,
-  MinhaReceitaRegime,
+import { jsonbWriter } from './jsonb-text.ts';
+import {
+  MinhaReceitaCnaeSchema,
+  MinhaReceitaCompanySchema,
+  MinhaReceitaPartnerSchema,
+  MinhaReceitaRegimeSchema,
+  type MinhaReceitaCnae,
+  type MinhaReceitaCompany,
+  type MinhaReceitaPartner,
+  type MinhaReceitaRegime,
 } from './minha-receita-schema.ts';
 import type { CompatContext, CompatRows } from './rows.ts';
 import type { CompatAnswer, CompatParse, CompatShape } from './shape.ts';
@@ -284,6 +288,14 @@ const METHOD_HEADERS = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Con
 // cache would outlive them.
 const REFUSAL_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } as const;
 
+/** The answer's writer, compiled from the schema's property order (jsonb's, see the schema). */
+const keysOf = (schema: { properties: object }) => Object.keys(schema.properties);
+const writeCompany = jsonbWriter<MinhaReceitaCompany>(keysOf(MinhaReceitaCompanySchema), {
+  qsa: jsonbWriter(keysOf(MinhaReceitaPartnerSchema)),
+  cnaes_secundarios: jsonbWriter(keysOf(MinhaReceitaCnaeSchema)),
+  regime_tributario: jsonbWriter(keysOf(MinhaReceitaRegimeSchema)),
+});
+
 export const minhaReceita: CompatShape = {
   name: 'minha-receita',
   parse(raw: string): CompatParse {
@@ -291,7 +303,7 @@ export const minhaReceita: CompatShape = {
     return 'cnpj' in p ? p : { invalid: { status: 400, body: messageBody(p.message) } };
   },
   found(rows, ctx) {
-    return { status: 200, body: jsonbText(minhaReceitaCompany(rows, ctx)) };
+    return { status: 200, body: writeCompany(minhaReceitaCompany(rows, ctx)) };
   },
   notFound(cnpj: string): CompatAnswer {
     return { status: 404, body: messageBody(`CNPJ ${formatCnpj(cnpj)} não encontrado.`) };

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { capitalFloat32, float32OfCents, plainDecimal, shortestFloat32 } from '../../../src/domain/compat/float32.ts';
-import { jsonbText } from '../../../src/domain/compat/jsonb-text.ts';
+import { jsonbText, jsonbWriter } from '../../../src/domain/compat/jsonb-text.ts';
 import { minhaReceita, minhaReceitaCompany } from '../../../src/domain/compat/minha-receita.ts';
 import type { CompatContext, CompatRows } from '../../../src/domain/compat/rows.ts';
 import type { RegistryInfo } from '../../../src/domain/registry/reader.ts';
@@ -130,6 +130,23 @@ test("jsonbText: PostgreSQL jsonb's spacing, escaping and numbers", () => {
     jsonbText({ a: 'x"y\\z\n\t\u0001é€', b: [1, null, true, false], c: {}, d: [], e: 1e21, f: -2.5 }),
     '{"a": "x\\"y\\\\z\\n\\t\\u0001é€", "b": [1, null, true, false], "c": {}, "d": [], "e": 1000000000000000000000, "f": -2.5}',
   );
+});
+
+test("jsonbWriter: the compiled writer gives jsonbText's text, nested lists of objects included", () => {
+  const item = jsonbWriter<{ k: string; n: number | null }>(['k', 'n']);
+  const write = jsonbWriter<object>(['a', 'b', 'list', 'none', 'e'], { list: item, none: item });
+  const o = {
+    a: 'x"y\n',
+    b: [1, null, true],
+    list: [
+      { k: 'é', n: null },
+      { k: '', n: 2.5 },
+    ],
+    none: [],
+    e: 1e21,
+  };
+  assert.equal(write(o), jsonbText(o));
+  assert.throws(() => jsonbWriter(['a-b']), /unexpected key/);
 });
 
 // --- field rules on hand-made rows ---------------------------------------------------------
