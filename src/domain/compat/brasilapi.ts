@@ -4,7 +4,7 @@
 // in the same order, compact. Minha Receita's 400 and 404 become BadRequestError and
 // NotFoundError (errors/*.js, middlewares/errorHandler.js). docs/compat.md §3.
 import type { BrasilApiError } from './brasilapi-schema.ts';
-import { minhaReceitaCompany, minhaReceitaParse } from './minha-receita.ts';
+import { minhaReceitaCompany, minhaReceitaParse, writeCompanyCompact } from './minha-receita.ts';
 import type { CompatAnswer, CompatShape } from './shape.ts';
 import { formatCnpj } from '../cnpj.ts';
 
@@ -41,7 +41,8 @@ export const brasilApi: CompatShape = {
     return 'cnpj' in p ? p : { invalid: { status: 400, body: errorBody(p.message, 'bad_request', 'BadRequestError') } };
   },
   found(rows, ctx) {
-    return { status: 200, body: JSON.stringify(minhaReceitaCompany(rows, ctx)) };
+    // JSON.stringify's text, written by a writer compiled for the object's keys (faster).
+    return { status: 200, body: writeCompanyCompact(minhaReceitaCompany(rows, ctx)) };
   },
   notFound(cnpj): CompatAnswer {
     return {

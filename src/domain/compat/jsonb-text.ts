@@ -14,12 +14,20 @@ function numberText(n: number): string {
   return n < 0 ? `-${plainDecimal(String(-n))}` : plainDecimal(String(n));
 }
 
-/** One value the writers below meet: the leaves, or an array or object written generically. */
-function valueText(v: unknown): string {
+/** A value the compiled writers meet: the leaves, or an array or object written generically. */
+function jsonbValue(v: unknown): string {
   if (typeof v === 'string') return quoted(v);
   if (v === null) return 'null';
   if (typeof v === 'number') return numberText(v);
   return jsonbText(v);
+}
+
+/** The same as JSON.stringify writes it (numbers as String(n): `1e+21`). */
+function compactValue(v: unknown): string {
+  if (typeof v === 'string') return quoted(v);
+  if (v === null) return 'null';
+  if (typeof v === 'number') return String(v);
+  return JSON.stringify(v);
 }
 
 /** Writes one object shape: its keys fixed, in the order given. */
@@ -28,18 +36,20 @@ export type JsonbWriter<T> = (o: T) => string;
 /**
  * A writer of objects with these keys, in this order, compiled once: one concatenation per
  * object instead of a key enumeration and a call per value (an answer has ~80 values). `nested`
- * names the keys holding arrays of objects and the writer of their items. Gives the same text as
- * jsonbText for such objects (tested).
+ * names the keys holding arrays of objects and the writer of their items. `jsonb` (default) gives
+ * jsonbText's text for such objects; `compact` gives JSON.stringify's (tested).
  */
 export function jsonbWriter<T>(
   keys: readonly string[],
   nested: Readonly<Record<string, JsonbWriter<never>>> = {},
+  style: 'jsonb' | 'compact' = 'jsonb',
 ): JsonbWriter<T> {
+  const [colon, comma] = style === 'jsonb' ? [': ', ', '] : [':', ','];
   const items: JsonbWriter<never>[] = [];
   const parts = keys.map((k, i) => {
     // Keys go into generated code: this project's identifiers only.
     if (!/^[a-z0-9_]+$/.test(k)) throw new Error(`unexpected key ${k}`);
-    const head = JSON.stringify(`${i === 0 ? '{' : ', '}"${k}": `);
+    const head = JSON.stringify(`${i === 0 ? '{' : comma}"${k}"${colon}`);
     const item = nested[k];
     if (item === undefined) return `${head} + v(o.${k})`;
     items.push(item);
@@ -47,15 +57,15 @@ export function jsonbWriter<T>(
   });
   const list = (a: never[], w: JsonbWriter<never>) => {
     let out = '[';
-    for (let i = 0; i < a.length; i++) out += (i === 0 ? '' : ', ') + w(a[i]!);
+    for (let i = 0; i < a.length; i++) out += (i === 0 ? '' : comma) + w(a[i]!);
     return out + ']';
   };
-  return new Function(
-    'v',
-    'list',
-    'items',
-    `return (o) => ${keys.length === 0 ? '"{}"' : `${parts.join(' + ')} + "}"`};`,
-  )(valueText, list, items) as JsonbWriter<T>;
+  const body = keys.length === 0 ? '"{}"' : `${parts.join(' + ')} + "}"`;
+  return new Function('v', 'list', 'items', `return (o) => ${body};`)(
+    style === 'jsonb' ? jsonbValue : compactValue,
+    list,
+    items,
+  ) as JsonbWriter<T>;
 }
 
 /** The jsonb text of a JSON value (objects in their own key order). */

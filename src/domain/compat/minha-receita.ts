@@ -288,13 +288,21 @@ const METHOD_HEADERS = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Con
 // cache would outlive them.
 const REFUSAL_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } as const;
 
-/** The answer's writer, compiled from the schema's property order (jsonb's, see the schema). */
+/** The answer's writers, compiled from the schema's property order (jsonb's, see the schema). */
 const keysOf = (schema: { properties: object }) => Object.keys(schema.properties);
-const writeCompany = jsonbWriter<MinhaReceitaCompany>(keysOf(MinhaReceitaCompanySchema), {
-  qsa: jsonbWriter(keysOf(MinhaReceitaPartnerSchema)),
-  cnaes_secundarios: jsonbWriter(keysOf(MinhaReceitaCnaeSchema)),
-  regime_tributario: jsonbWriter(keysOf(MinhaReceitaRegimeSchema)),
-});
+const companyWriter = (style: 'jsonb' | 'compact') =>
+  jsonbWriter<MinhaReceitaCompany>(
+    keysOf(MinhaReceitaCompanySchema),
+    {
+      qsa: jsonbWriter(keysOf(MinhaReceitaPartnerSchema), {}, style),
+      cnaes_secundarios: jsonbWriter(keysOf(MinhaReceitaCnaeSchema), {}, style),
+      regime_tributario: jsonbWriter(keysOf(MinhaReceitaRegimeSchema), {}, style),
+    },
+    style,
+  );
+const writeCompany = companyWriter('jsonb');
+/** BrasilAPI's text of the same object: what JSON.stringify writes (brasilapi.ts). */
+export const writeCompanyCompact = companyWriter('compact');
 
 export const minhaReceita: CompatShape = {
   name: 'minha-receita',

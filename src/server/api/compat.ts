@@ -41,6 +41,17 @@ const CORS = {
 
 type Headers = Record<string, string | number>;
 
+/** A shape's own headers for a status with CORS, merged once per (shape, status). */
+const baseHeaders = new Map<CompatShape, Map<number, Readonly<Headers>>>();
+function headersOf(shape: CompatShape, status: number): Readonly<Headers> {
+  let byStatus = baseHeaders.get(shape);
+  if (byStatus === undefined) baseHeaders.set(shape, (byStatus = new Map()));
+  let h = byStatus.get(status);
+  if (h === undefined)
+    byStatus.set(status, (h = { ...shape.headers(status), ...CORS, 'X-Content-Type-Options': 'nosniff' }));
+  return h;
+}
+
 /** Writes a shape's answer: its own headers, CORS, the quota headers, the exact body text. */
 function send(
   res: ServerResponse,
@@ -49,11 +60,10 @@ function send(
   headers: Headers = {},
   jsonp: string | null = null,
 ): void {
-  const body = jsonp === null ? answer.body : jsonpBody(jsonp, answer.body);
-  const out: Headers = { ...shape.headers(answer.status), ...CORS, ...headers };
+  // Encoded once: its length and the bytes written come from the same buffer.
+  const body = Buffer.from(jsonp === null ? answer.body : jsonpBody(jsonp, answer.body));
+  const out: Headers = { ...headersOf(shape, answer.status), ...headers, 'Content-Length': body.length };
   if (jsonp !== null) out['Content-Type'] = 'text/javascript; charset=utf-8';
-  out['Content-Length'] = Buffer.byteLength(body);
-  out['X-Content-Type-Options'] = 'nosniff';
   res.writeHead(answer.status, out);
   res.end(body);
 }

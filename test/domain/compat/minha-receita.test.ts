@@ -146,6 +146,12 @@ test("jsonbWriter: the compiled writer gives jsonbText's text, nested lists of o
     e: 1e21,
   };
   assert.equal(write(o), jsonbText(o));
+  const compact = jsonbWriter<object>(
+    ['a', 'b', 'list', 'none', 'e'],
+    { list: jsonbWriter(['k', 'n'], {}, 'compact') },
+    'compact',
+  );
+  assert.equal(compact(o), JSON.stringify(o));
   assert.throws(() => jsonbWriter(['a-b']), /unexpected key/);
 });
 
