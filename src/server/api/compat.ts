@@ -60,9 +60,9 @@ function send(
   headers: Headers = {},
   jsonp: string | null = null,
 ): void {
-  // Encoded once: its length and the bytes written come from the same buffer.
-  const body = Buffer.from(jsonp === null ? answer.body : jsonpBody(jsonp, answer.body));
-  const out: Headers = { ...headersOf(shape, answer.status), ...headers, 'Content-Length': body.length };
+  // A string, not a Buffer: node then sends the head and the body in one write.
+  const body = jsonp === null ? answer.body : jsonpBody(jsonp, answer.body);
+  const out: Headers = { ...headersOf(shape, answer.status), ...headers, 'Content-Length': Buffer.byteLength(body) };
   if (jsonp !== null) out['Content-Type'] = 'text/javascript; charset=utf-8';
   res.writeHead(answer.status, out);
   res.end(body);
