@@ -76,6 +76,7 @@ describe(
       [['serve', '--port', '65536'], 'port'],
       [['serve', '--workers', '0'], 'workers'],
       [['serve', '--workers', '2.5'], 'workers'],
+      [['serve', '--compat-open-account', 'x', '--compat-open-rate', '0'], 'compat-open-rate'],
       [['start', '--port', 'abc'], 'port'],
       [['start', '--companies', '0'], 'companies'],
       [['import', path.join(tmp, 'nowhere'), '--keep', 'abc'], 'keep'],
@@ -99,6 +100,19 @@ describe(
     }
   },
 );
+
+test('serve --compat-open-account names an account that does not exist: refused, nothing served', async () => {
+  const r = await run(
+    ['serve', '--port', '0', '--compat-open-account', 'Ninguém', '--data-dir', path.join(tmp, 'open')],
+    {
+      timeoutMs: 30_000,
+    },
+  );
+  assert.equal(r.code, 1, r.out + r.err);
+  assert.match(r.err, /^error: --compat-open-account: no account named "Ninguém"$/m);
+  assert.doesNotMatch(r.err, STACK);
+  assert.doesNotMatch(r.err, /serving on/);
+});
 
 describe('a port already in use', () => {
   let blocker: net.Server;
