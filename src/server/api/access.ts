@@ -18,11 +18,16 @@ export function rateLimitHeaders(q: QuotaState): Record<string, number> {
   return { 'X-RateLimit-Limit': q.limit, 'X-RateLimit-Remaining': q.remaining, 'X-RateLimit-Reset': q.reset };
 }
 
-/** A refused call: the access layer's code, its sentence (expiry date, plan, renewal day) and Retry-After. */
-export function sendDenied(res: ServerResponse, d: AccessDenied): void {
+/** The headers of a refused call: the quota's once the token is known, and Retry-After. */
+export function deniedHeaders(d: AccessDenied): Record<string, number> {
   const headers: Record<string, number> = d.quota ? rateLimitHeaders(d.quota) : {};
   if (d.retryAfter !== undefined) headers['Retry-After'] = d.retryAfter;
-  sendError(res, d.error satisfies ErrorKey, headers, d.message);
+  return headers;
+}
+
+/** A refused call: the access layer's code, its sentence (expiry date, plan, renewal day) and Retry-After. */
+export function sendDenied(res: ServerResponse, d: AccessDenied): void {
+  sendError(res, d.error satisfies ErrorKey, deniedHeaders(d), d.message);
 }
 
 /** Authorization: Bearer wins over ?api_token=. */
@@ -51,12 +56,28 @@ export function sendUncounted(
   message?: string,
   headers?: Record<string, string>,
 ): void | Promise<void> {
-  const send = (q: AccessResult) => {
-    if (!q.ok) return sendDenied(res, q);
-    sendError(res, key, { ...rateLimitHeaders(q.quota), ...headers }, message);
-  };
+  return withFreshQuota(
+    access,
+    token,
+    (d) => sendDenied(res, d),
+    (quota) => sendError(res, key, { ...quota, ...headers }, message),
+  );
+}
+
+/**
+ * The check before an answer that counts no call: the token decided afresh with this month's
+ * usage; `denied` gets its refusal (quota_exceeded when nothing is left), `ok` the rate-limit
+ * headers to send. The envelope is the caller's (native here, an upstream's on the compat routes).
+ */
+export function withFreshQuota(
+  access: AccessLayer,
+  token: string | undefined,
+  denied: (d: AccessDenied) => void,
+  ok: (quotaHeaders: Record<string, number>) => void,
+): void | Promise<void> {
+  const go = (q: AccessResult) => (q.ok ? ok(rateLimitHeaders(q.quota)) : denied(q));
   const q = access.authenticate(token);
-  return q instanceof Promise ? q.then(send) : send(q);
+  return q instanceof Promise ? q.then(go) : go(q);
 }
 
 /**

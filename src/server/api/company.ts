@@ -16,13 +16,16 @@ export const COMPANY_ROUTE = '/api/v1/brazilian_companies/:cnpj/company';
 /** `33.683.111/0002-80` typed into the path splits it in two segments: accepted as a convenience. */
 export const COMPANY_ROUTE_SLASHED = '/api/v1/brazilian_companies/:a/:b/company';
 
+/** The CNPJ of a `:cnpj` route as typed, percent-decoded (its `:a/:b` form joined by its `/`). */
+export function pathCnpjText(req: RouteRequest): string {
+  return req.params.cnpj !== undefined
+    ? decodeSafe(req.params.cnpj)
+    : `${decodeSafe(req.params.a ?? '')}/${decodeSafe(req.params.b ?? '')}`;
+}
+
 /** The normalised CNPJ of a `:cnpj` route (or its `:a/:b` form); null when invalid. */
 export function pathCnpj(req: RouteRequest): string | null {
-  const raw =
-    req.params.cnpj !== undefined
-      ? decodeSafe(req.params.cnpj)
-      : `${decodeSafe(req.params.a ?? '')}/${decodeSafe(req.params.b ?? '')}`;
-  return normalizeCnpj(raw);
+  return normalizeCnpj(pathCnpjText(req));
 }
 
 export interface CompanyDeps {

@@ -7,7 +7,7 @@
 // call counted (200 and 404 count; a refused CNPJ does not) → the answer, with the native
 // lookup's rate-limit headers and CORS on every status.
 import type { ServerResponse } from 'node:http';
-import type { AccessDenied, AccessIdentity, AccessLayer, QuotaState } from '../../domain/accounts/api-access.ts';
+import type { AccessDenied, AccessIdentity, AccessLayer } from '../../domain/accounts/api-access.ts';
 import { ERRORS, type ErrorKey } from '../../domain/api-errors.ts';
 import { isValidCnpj } from '../../domain/cnpj.ts';
 import { ibgeOfSiafi } from '../../domain/compat/ibge.ts';
@@ -18,7 +18,8 @@ import { DatabaseUnavailable } from '../../storage/pg-errors.ts';
 import { clientIp } from '../http/forwarded.ts';
 import { setLogAccount } from '../http/log.ts';
 import type { Route, RouteRequest } from '../http/router.ts';
-import { rateLimitHeaders, tokenOf } from './access.ts';
+import { deniedHeaders, rateLimitHeaders, tokenOf, withFreshQuota } from './access.ts';
+import { pathCnpjText } from './company.ts';
 import { AddressWindows, type CompatOpen } from './compat-open.ts';
 import { COMPAT_SHAPES, compatPrefix, type CompatRoutes } from './compat-shapes.ts';
 import { jsonpBody, jsonpCallback } from '../../domain/compat/jsonp.ts';
@@ -81,18 +82,6 @@ function sendRefused(
   send(res, shape, shape.refused(def.status, def.error, message), headers, jsonp);
 }
 
-function deniedHeaders(d: AccessDenied): Headers {
-  const h: Headers = d.quota ? rateLimitHeaders(d.quota) : {};
-  if (d.retryAfter !== undefined) h['Retry-After'] = d.retryAfter;
-  return h;
-}
-
-/** The path's CNPJ: one `:cnpj` segment, or a masked CNPJ's two (`33.683.111` / `0002-80`), decoded. */
-function rawCnpj(req: RouteRequest): string {
-  const { cnpj, a, b } = req.params;
-  return cnpj !== undefined ? decodeSafe(cnpj) : `${decodeSafe(a ?? '')}/${decodeSafe(b ?? '')}`;
-}
-
 /** The handler of one shape's lookup routes. */
 export function compatHandler(shape: CompatShape, deps: CompatDeps) {
   const { access, reader } = deps;
@@ -139,7 +128,7 @@ export function compatHandler(shape: CompatShape, deps: CompatDeps) {
   ): Promise<void> | void {
     if (!id.ok) return sendRefused(res, shape, id.error, id.message, deniedHeaders(id), jsonp);
     setLogAccount(res, id.accountId);
-    const parsed = shape.parse(rawCnpj(req));
+    const parsed = shape.parse(pathCnpjText(req));
     if ('invalid' in parsed) return uncounted(res, token, parsed.invalid, jsonp);
     const cnpj = parsed.cnpj;
     // Well formed for the upstream but no CNPJ for us (fourteen zeros, wrong check digits where
@@ -172,12 +161,12 @@ export function compatHandler(shape: CompatShape, deps: CompatDeps) {
     jsonp: string | null,
   ): Promise<void> | void {
     if (token === undefined && deps.open) return send(res, shape, answer, {}, jsonp);
-    const q = access.authenticate(token);
-    const go = (r: { ok: true; quota: QuotaState } | AccessDenied) => {
-      if (!r.ok) return sendRefused(res, shape, r.error, r.message, deniedHeaders(r), jsonp);
-      send(res, shape, answer, rateLimitHeaders(r.quota), jsonp);
-    };
-    return q instanceof Promise ? q.then(go) : go(q);
+    return withFreshQuota(
+      access,
+      token,
+      (d) => sendRefused(res, shape, d.error, d.message, deniedHeaders(d), jsonp),
+      (quota) => send(res, shape, answer, quota, jsonp),
+    );
   }
 }
 
