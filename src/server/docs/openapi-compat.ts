@@ -8,10 +8,7 @@ import { MinhaReceitaCompanySchema, MinhaReceitaErrorSchema } from '../../domain
 import { OpenCnpjErrorSchema, OpenCnpjSchema } from '../../domain/compat/opencnpj-schema.ts';
 import { ReceitawsBodySchema, ReceitawsErrorSchema } from '../../domain/compat/receitaws-schema.ts';
 import type { CompatShape } from '../../domain/compat/shape.ts';
-import { brasilApi } from '../../domain/compat/brasilapi.ts';
-import { minhaReceita } from '../../domain/compat/minha-receita.ts';
-import { opencnpj } from '../../domain/compat/opencnpj.ts';
-import { receitaWsShape } from '../../domain/compat/receitaws.ts';
+import { COMPAT_SERVICES } from '../../domain/compat/services.ts';
 import { compatCurl } from './examples-compat.ts';
 import { curlSample, plain, RATE_HEADERS } from './openapi-parts.ts';
 
@@ -25,27 +22,12 @@ export const COMPAT_SCHEMAS = {
   ReceitawsError: plain(ReceitawsErrorSchema),
 };
 
-/** Per shape: its documented path, the body and error schemas, a title. */
-const DOCUMENTED: Record<CompatShape['name'], { path: string; body: string; error: string; title: string }> = {
-  brasilapi: {
-    path: '/api/cnpj/v1/{cnpj}',
-    body: 'MinhaReceitaCompany',
-    error: 'BrasilApiError',
-    title: 'BrasilAPI (o corpo é o da Minha Receita, compacto)',
-  },
-  'minha-receita': {
-    path: '/minha-receita/{cnpj}',
-    body: 'MinhaReceitaCompany',
-    error: 'MinhaReceitaError',
-    title: 'Minha Receita',
-  },
-  opencnpj: { path: '/opencnpj/{cnpj}', body: 'OpenCnpj', error: 'OpenCnpjError', title: 'OpenCNPJ' },
-  receitaws: {
-    path: '/v1/cnpj/{cnpj}',
-    body: 'Receitaws',
-    error: 'ReceitawsError',
-    title: 'ReceitaWS (erros do CNPJ com HTTP 200)',
-  },
+/** Per shape: the body and error schemas, and what the title adds to the service's name. */
+const DOCUMENTED: Record<CompatShape['name'], { body: string; error: string; note?: string }> = {
+  brasilapi: { body: 'MinhaReceitaCompany', error: 'BrasilApiError', note: 'o corpo é o da Minha Receita, compacto' },
+  'minha-receita': { body: 'MinhaReceitaCompany', error: 'MinhaReceitaError' },
+  opencnpj: { body: 'OpenCnpj', error: 'OpenCnpjError' },
+  receitaws: { body: 'Receitaws', error: 'ReceitawsError', note: 'erros do CNPJ com HTTP 200' },
 };
 
 const ABSENT = makeCnpj('99999999', '0001');
@@ -102,13 +84,13 @@ function responses(shape: CompatShape, body: string, error: string): Record<stri
 
 export function compatPaths(baseUrl: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
-  for (const shape of [brasilApi, minhaReceita, opencnpj, receitaWsShape]) {
+  for (const { shape, service, route } of COMPAT_SERVICES) {
     const doc = DOCUMENTED[shape.name];
-    paths[doc.path] = {
+    paths[route.replace(/^GET /, '')] = {
       get: {
         operationId: `compat_${shape.name.replace(/-/g, '_')}`,
         tags: ['compatibilidade'],
-        summary: `Consulta no formato ${doc.title}`,
+        summary: `Consulta no formato ${service}${doc.note ? ` (${doc.note})` : ''}`,
         description:
           'Resposta no formato exato do serviço original, com os dados da base carregada: troque só a URL base do cliente. ' +
           'Conta na cota como a consulta nativa (encontrado e não encontrado contam; CNPJ malformado não). ' +

@@ -68,7 +68,7 @@ test('notFound and refused in the {"error": …} envelope', () => {
   });
 });
 
-test('headers: JSON in UTF-8; a day of public caching on 200, no-store on errors', () => {
+test('headers: JSON in UTF-8; a day of private caching on 200 (never a shared cache), no-store on errors', () => {
   assert.deepEqual(opencnpj.headers(200), {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'private, max-age=86400',
