@@ -4,7 +4,7 @@
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncPath } from '../../src/storage/fs-sync.ts';
-import { FatalDownloadError } from './http.ts';
+import { FatalDownloadError } from '../../src/storage/transfer/http.ts';
 import { downloadToPart, sizeOf, type FetchCtx, type FetchJob } from './part-download.ts';
 
 export interface FetchResult {

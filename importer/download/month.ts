@@ -7,7 +7,7 @@ import { acquireLock } from '../../src/lib/pid-lock.ts';
 import { fetchFile, type FetchResult } from './fetch-file.ts';
 import { DownloadError, type DownloadOptions, type DownloadSummary } from './options.ts';
 import { planDownload } from './plan.ts';
-import { pool } from './pool.ts';
+import { pool } from '../../src/storage/transfer/pool.ts';
 import { DownloadProgress, fmtBytes } from './transfer-progress.ts';
 import { openSession, remoteCtx, type DownloadSession } from './session.ts';
 import { testZip } from './verify.ts';

@@ -1,5 +1,5 @@
 // What a download is asked to do and what it reports: its options, its summary, its error.
-import type { NetOptions } from './http.ts';
+import type { NetOptions } from '../../src/storage/transfer/http.ts';
 import type { FetchResult } from './fetch-file.ts';
 
 export class DownloadError extends Error {

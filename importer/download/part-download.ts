@@ -3,7 +3,13 @@
 import { open, stat, truncate } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import { backoffMs, describeError, FatalDownloadError, HttpStatusError, isRetryable } from './http.ts';
+import {
+  backoffMs,
+  describeError,
+  FatalDownloadError,
+  HttpStatusError,
+  isRetryable,
+} from '../../src/storage/transfer/http.ts';
 import { authFailed, NotFoundError, sourceHeaders, type RemoteCtx } from './remote.ts';
 import type { Source } from './servers.ts';
 

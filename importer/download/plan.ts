@@ -6,7 +6,7 @@ import { MONTHLY_ZIPS } from '../import-plan.ts';
 import type { FetchJob } from './part-download.ts';
 import { monthsOf, type RemoteEntry } from './listing.ts';
 import { DownloadError, type DownloadOptions } from './options.ts';
-import { pool } from './pool.ts';
+import { pool } from '../../src/storage/transfer/pool.ts';
 import { headSize, listFolder, NotFoundError, type RemoteCtx } from './remote.ts';
 import type { DownloadSession } from './session.ts';
 import { regimeLocalName, type Source } from './servers.ts';

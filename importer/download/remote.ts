@@ -1,6 +1,12 @@
 // Listing a source folder (PROPFIND or autoindex GET) and asking a file's size (HEAD).
 import { request, type Dispatcher } from 'undici';
-import { describeError, FatalDownloadError, HttpStatusError, withRetries, type NetOptions } from './http.ts';
+import {
+  describeError,
+  FatalDownloadError,
+  HttpStatusError,
+  withRetries,
+  type NetOptions,
+} from '../../src/storage/transfer/http.ts';
 import { PROPFIND_BODY, parseAutoindex, parseMultistatus, type RemoteEntry } from './listing.ts';
 import type { Source } from './servers.ts';
 

@@ -1,7 +1,7 @@
 // A download session: the parsed sources (the month folders, the regime share) and one shared
 // connection pool, for `download` and `update` alike.
 import type { Dispatcher } from 'undici';
-import { DEFAULT_NET, describeError, makeAgent, type NetOptions } from './http.ts';
+import { DEFAULT_NET, describeError, makeAgent, type NetOptions } from '../../src/storage/transfer/http.ts';
 import type { DownloadOptions } from './options.ts';
 import type { RemoteCtx } from './remote.ts';
 import { defaultRegimeSource, defaultSource, parseSource, type Source } from './servers.ts';

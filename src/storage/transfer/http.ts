@@ -1,5 +1,5 @@
-// HTTP plumbing shared by listing and fetching: one undici Agent, error classes that say whether
-// a retry can help, and exponential backoff.
+// HTTP plumbing shared by every transfer (the Receita downloader and release pulls): one undici
+// Agent, error classes that say whether a retry can help, and exponential backoff.
 import { Agent, interceptors, type Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
 
