@@ -8,6 +8,8 @@ export interface RegistrySnapshotsTable {
   status: 'active' | 'retired' | 'deleted';
   imported_at: string;
   stats_json: string;
+  /** 0009_snapshot_release. */
+  release_id: string | null;
 }
 
 // 0002_accounts. Booleans are 0/1 integers; timestamps are ISO 8601 UTC text.

@@ -6,6 +6,7 @@ import { CliError } from '../errors.ts';
 import { dataDirOf, numberOption, type GlobalArgs } from '../options.ts';
 import { readAheadWarning } from '../../lib/read-ahead.ts';
 import { ALL_TABLES } from '../../storage/snapshots/tables.ts';
+import { checkPublishOptions, publishTo, withPublishOptions } from './release.ts';
 
 interface Args extends GlobalArgs {
   inputs: string[];
@@ -16,13 +17,15 @@ interface Args extends GlobalArgs {
   keep?: number;
   'allow-partial'?: boolean;
   json?: boolean;
+  'publish-to'?: string;
+  key?: string;
 }
 
 export const importCommand: CommandModule<GlobalArgs, Args> = {
   command: 'import <inputs..>',
   describe: 'import a month of Receita Federal zips (a folder or zip paths) into a new snapshot and publish it',
   builder: (y) =>
-    y
+    withPublishOptions(y)
       .positional('inputs', {
         type: 'string',
         array: true,
@@ -66,6 +69,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
       ),
   handler: async (argv) => {
     // Loaded on use: every command module is loaded to build --help, and the import parent's RSS counts.
+    checkPublishOptions(argv);
     const { runImport } = await import('../../../importer/run.ts');
     const readAhead = readAheadWarning(dataDirOf(argv));
     if (readAhead !== null) console.error(readAhead);
@@ -88,6 +92,11 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
     }
     if (argv.json) console.log(JSON.stringify(summary, null, 2));
     else printSummary(summary);
+    if (argv['publish-to'])
+      await publishTo(dataDirOf(argv), argv['publish-to'], argv.key!, {
+        snapshot: summary.snapshotId,
+        quiet: argv.json,
+      });
   },
 };
 

@@ -10,6 +10,7 @@ import { usersCommand } from './users.ts';
 import { downloadCommand } from './download.ts';
 import { historyCommand } from './history.ts';
 import { importCommand } from './import.ts';
+import { releaseCommand } from './release.ts';
 import { serveCommand } from './serve.ts';
 import { startCommand } from './start.ts';
 import { statusCommand } from './status.ts';
@@ -29,6 +30,7 @@ export const commands: CommandModule<any, any>[] = [
   plansCommand,
   contactsCommand,
   historyCommand,
+  releaseCommand,
   backupCommand,
   appStateCommand,
 ];

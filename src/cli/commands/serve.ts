@@ -2,6 +2,7 @@
 // --workers N runs N processes (node:cluster) sharing the port; app.db is WAL and the quota
 // counter is atomic across processes, so they need no coordination.
 import cluster from 'node:cluster';
+import fs from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../lib/config.ts';
 import { openAppStore } from '../../storage/app-store.ts';
@@ -12,6 +13,8 @@ import { startMetricsListener } from '../../server/metrics/listener.ts';
 import { CliError } from '../errors.ts';
 import { assertCanListen, listenError } from '../listen.ts';
 import { readAheadWarning } from '../../lib/read-ahead.ts';
+import { parseDuration } from '../../lib/duration.ts';
+import { startFollower, type Follower } from '../../server/follow.ts';
 import {
   databaseUrlOf,
   dataDirOf,
@@ -33,6 +36,9 @@ interface Args extends GlobalArgs, ProxyArgs {
   'webhooks-allow-private': boolean;
   'compat-open-account'?: string;
   'compat-open-rate': number;
+  follow?: string;
+  trust?: string[];
+  'follow-interval': string;
 }
 
 export interface ServeOptions {
@@ -231,9 +237,25 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
           { integer: true, min: 1, max: 1_000_000 },
           { default: 60, describe: 'tokenless compat calls per minute per client address (per server process)' },
         ),
-      ),
+      )
+      .option('follow', {
+        type: 'string',
+        describe:
+          'follow signed releases at this folder, http(s):// URL or s3://bucket/prefix: pull and switch to each new one in the background (docs/releases.md)',
+      })
+      .option('trust', {
+        type: 'string',
+        array: true,
+        describe: 'with --follow: public key file(s) a release must be signed with (release.pub)',
+      })
+      .option('follow-interval', {
+        type: 'string',
+        default: '10m',
+        describe: 'with --follow: how often the source is checked (30s, 10m, 1h)',
+      }),
   handler: async (argv) => {
     const proxy = proxyOptionsOf(argv);
+    const follow = followOptionsOf(argv);
     let server: Serving;
     const metricsPort = argv['metrics-port'];
     if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === argv.port)
@@ -269,10 +291,32 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
       const readAhead = readAheadWarning(dataDirOf(argv));
       if (readAhead !== null) console.error(readAhead);
     }
+    // One follower per node: the single process, or the cluster's primary.
+    let follower: Follower | undefined;
+    if (follow && !cluster.isWorker) {
+      follower = startFollower({ dataDir: dataDirOf(argv), ...follow });
+      console.error(`following releases at ${follow.source} every ${argv['follow-interval']}`);
+    }
     const stop = () => {
-      void server.close().then(() => process.exit(0));
+      void Promise.all([follower?.stop(), server.close()]).then(() => process.exit(0));
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   },
 };
+
+/** `--follow SOURCE --trust KEY [--follow-interval 10m]`, checked before the server starts. */
+function followOptionsOf(argv: Args): { source: string; trust: string[]; intervalMs: number } | undefined {
+  const trust = argv.trust ?? [];
+  if (argv.follow === undefined) {
+    if (trust.length) throw new CliError('--trust is used with --follow SOURCE');
+    return undefined;
+  }
+  if (Array.isArray(argv.follow)) throw new CliError('--follow given more than once');
+  if (trust.length === 0) throw new CliError('--follow needs --trust FILE (the public key releases are signed with)');
+  for (const t of trust) if (!fs.existsSync(t)) throw new CliError(`--trust ${t}: no such file`);
+  const intervalMs = parseDuration(argv['follow-interval']);
+  if (intervalMs === null)
+    throw new CliError(`invalid --follow-interval "${argv['follow-interval']}": a duration such as 30s, 10m or 1h`);
+  return { source: argv.follow, trust, intervalMs };
+}

@@ -5,6 +5,7 @@ import { readFleetStatus, SEEN_WITHIN_SECONDS, type FleetStatus } from '../../st
 import { activeSnapshot } from '../../storage/snapshots/records.ts';
 import { databaseUrlOf, dataDirOf, type GlobalArgs } from '../options.ts';
 import { printTable } from './app-helpers.ts';
+import { readFollowState, type FollowState } from '../../server/follow.ts';
 
 interface Args extends GlobalArgs {
   json?: boolean;
@@ -23,11 +24,13 @@ export const statusCommand: CommandModule<GlobalArgs, Args> = {
       const snap = activeSnapshot(app.sqlite, dataPaths(dataDir).registryDir);
       // Fleet mode: read (never migrated) beside this node's own state; unreachable is shown, not thrown.
       const fleet = databaseUrl === undefined ? undefined : await readFleetStatus(databaseUrl);
+      const follow = readFollowState(dataDir);
       if (argv.json) {
-        console.log(JSON.stringify({ dataDir, active: snap, ...(fleet && { fleet }) }, null, 2));
+        console.log(JSON.stringify({ dataDir, active: snap, follow, ...(fleet && { fleet }) }, null, 2));
         return;
       }
       await printNode(dataDir, snap);
+      printFollow(follow);
       if (fleet) printFleet(fleet);
     } finally {
       await app.close();
@@ -43,6 +46,11 @@ async function printNode(dataDir: string, snap: ReturnType<typeof activeSnapshot
   }
   console.log(
     `active snapshot: ${snap.id} (month ${snap.month}${snap.stats.synthetic ? ', SYNTHETIC data' : ''}${snap.stats.partial ? ', PARTIAL' : ''})`,
+  );
+  console.log(
+    snap.release
+      ? `release: ${snap.release}`
+      : 'release: none (imported here, not published; `cnpj-api release publish` makes it one)',
   );
   if (snap.stats.partial)
     console.log(`PARTIAL month, published with --allow-partial: ${snap.stats.partial.join('; ')}`);
@@ -65,6 +73,17 @@ async function printNode(dataDir: string, snap: ReturnType<typeof activeSnapshot
       ? `history: last recorded month ${last.month} (compared with ${last.fromMonth}); see \`cnpj-api history status\``
       : 'history: no month recorded yet',
   );
+}
+
+function printFollow(f: FollowState | null): void {
+  if (!f) return;
+  const every = `${Math.round(f.intervalMs / 1000)} s`;
+  console.log(`follows: ${f.source} (every ${every}, trusting ${f.trust.join(', ')}; server pid ${f.pid})`);
+  if (f.pulling) console.log('  a pull is running now');
+  if (f.lastCheckAt)
+    console.log(
+      `  last check ${f.lastCheckAt}: ${f.lastResult}${f.lastRelease ? ` (release ${f.lastRelease})` : ''}${f.lastError ? `: ${f.lastError}` : ''}`,
+    );
 }
 
 function ago(seconds: number): string {

@@ -5,8 +5,11 @@ import { dataDirOf, type GlobalArgs } from '../options.ts';
 import type { ImportSummary } from '../../../importer/run.ts';
 import { historyLine, historyOption } from './history.ts';
 import { cliErrorOf, netOf, sourceOptions, type SourceArgs } from './download.ts';
+import { checkPublishOptions, publishTo, withPublishOptions } from './release.ts';
 
 interface Args extends SourceArgs {
+  'publish-to'?: string;
+  key?: string;
   'keep-downloads': boolean;
   'allow-partial': boolean;
   'skip-history': boolean;
@@ -16,7 +19,7 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
   command: 'update',
   describe: 'download and import the newest month not imported yet (for cron or a systemd timer; see docs/update.md)',
   builder: (y) =>
-    sourceOptions(y)
+    withPublishOptions(sourceOptions(y))
       .option('keep-downloads', {
         type: 'boolean',
         default: false,
@@ -30,6 +33,7 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
           'download and import a month lacking some of the 37 standard zips (default: refuse, publication may be in progress); the import still refuses an incomplete month',
       }),
   handler: async (argv) => {
+    checkPublishOptions(argv);
     const dataDir = dataDirOf(argv);
     const tty = !!process.stderr.isTTY;
     const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -61,8 +65,13 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
           return imported.summary;
         },
       });
+      // Published again when up to date too: a publication that failed last time is retried, and
+      // one that succeeded costs a few small reads (the same release id, its files already there).
+      const publish = () =>
+        argv['publish-to'] ? publishTo(dataDir, argv['publish-to'], argv.key!, {}) : Promise.resolve();
       if (r.status === 'up-to-date') {
         console.log(`already up to date (month ${r.month})`);
+        await publish();
         return;
       }
       const d = r.download;
@@ -72,6 +81,7 @@ export const updateCommand: CommandModule<GlobalArgs, Args> = {
           `imported in ${r.importSeconds.toFixed(0)} s; zips ${r.downloadsKept ? `kept in ${d.dir}` : 'deleted'}`,
       );
       if (imported.summary) console.log(historyLine(imported.summary.history));
+      await publish();
     } catch (err) {
       throw cliErrorOf(err);
     }

@@ -20,6 +20,8 @@ import { compile, type ColumnSelection, type Compiled, type RegistryRows } from 
 
 export interface RegistryInfo {
   id: string;
+  /** The release this snapshot came from or was published as (docs/releases.md); null: imported here only. */
+  release: string | null;
   month: string;
   importedAt: string;
   /** The extraction date the month's member names carry (`2026-09-13`); null when they carry none. */
@@ -76,7 +78,7 @@ export interface OpenSnapshot<C extends ColumnSelection> {
 
 /** One opened snapshot: its own connection, statement and cached code tables. */
 class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
-  readonly info: RegistryInfo;
+  info: RegistryInfo;
   readonly codeTables: CodeTables;
   readonly root: RootRows<C>;
   readonly search: SearchFiles | null;
@@ -113,6 +115,7 @@ class SnapshotHandle<C extends ColumnSelection> implements OpenSnapshot<C> {
     for (const [name, t] of Object.entries(snap.stats?.tables ?? {})) counts[name] = t.rows;
     this.info = {
       id: snap.id,
+      release: snap.release,
       month: snap.month,
       importedAt: snap.importedAt,
       extracted: snap.stats?.extracted ?? null,
@@ -231,6 +234,9 @@ export class RegistryReader<C extends ColumnSelection> {
   /** Checks the pointer now; opens and swaps in a newly published snapshot. True if swapped. */
   refresh(): boolean {
     const snap = activeSnapshot(this.pointer, this.registryDir);
+    // The served snapshot published as a release here: the same files, now named by the release.
+    if (snap && this.handle?.info.id === snap.id && this.handle.info.release !== snap.release)
+      this.handle.info = { ...this.handle.info, release: snap.release };
     if (!snap || snap.id === this.lastSeenId) return false;
     this.lastSeenId = snap.id;
     let next: SnapshotHandle<C>;

@@ -10,6 +10,7 @@ import type { ErrorKey } from '../../domain/api-errors.ts';
 import { rateLimitHeaders, sendDenied, sendUncounted, tokenOf } from './access.ts';
 import { sendError, sendJson } from './errors.ts';
 import { setLogAccount } from '../http/log.ts';
+import { setRegistryHeaders } from './registry-headers.ts';
 import type { RouteRequest } from '../http/router.ts';
 
 export const COMPANY_ROUTE = '/api/v1/brazilian_companies/:cnpj/company';
@@ -61,6 +62,7 @@ export function companyHandler(deps: CompanyDeps) {
     // answer leaves only after its count is on disk.
     return access.consumeGrouped(id).then((counted) => {
       if (!counted.ok) return sendDenied(res, counted);
+      setRegistryHeaders(res, reader.info); // the snapshot read on the next line (a swap may have come meanwhile)
       const body = reader.lookup(cnpj);
       if (body === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
       sendJson(res, 200, body, rateLimitHeaders(counted.quota));

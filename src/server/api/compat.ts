@@ -19,6 +19,7 @@ import { clientIp } from '../http/forwarded.ts';
 import { setLogAccount } from '../http/log.ts';
 import type { Route, RouteRequest } from '../http/router.ts';
 import { deniedHeaders, rateLimitHeaders, tokenOf, withFreshQuota } from './access.ts';
+import { registryRoute, setRegistryHeaders } from './registry-headers.ts';
 import { pathCnpjText } from './company.ts';
 import { AddressWindows, type CompatOpen } from './compat-open.ts';
 import { COMPAT_SHAPES, compatPrefix, type CompatRoutes } from './compat-shapes.ts';
@@ -37,7 +38,8 @@ export interface CompatDeps {
 /** CORS on every compat answer: any origin, and the quota headers readable by the page. */
 const CORS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After',
+  'Access-Control-Expose-Headers':
+    'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Registry-Month, X-Registry-Release',
 } as const;
 
 type Headers = Record<string, string | number>;
@@ -142,8 +144,12 @@ export function compatHandler(shape: CompatShape, deps: CompatDeps) {
       if (!counted.ok) return sendRefused(res, shape, counted.error, counted.message, deniedHeaders(counted), jsonp);
       const quota = rateLimitHeaders(counted.quota);
       const found = reader.compatRows(cnpj);
-      if (found === null) return send(res, shape, shape.notFound(cnpj), quota, jsonp);
+      if (found === null) {
+        setRegistryHeaders(res, reader.info);
+        return send(res, shape, shape.notFound(cnpj), quota, jsonp);
+      }
       const { snapshot } = found;
+      setRegistryHeaders(res, snapshot.info);
       const ctx = { codeTables: snapshot.codeTables, info: snapshot.info, ibge: ibgeOfSiafi };
       send(res, shape, shape.found(found.rows, ctx), quota, jsonp);
     });
@@ -191,7 +197,7 @@ function preflight(routes: CompatRoutes) {
 export function compatRoutes(deps: CompatDeps): Route[] {
   const out: Route[] = [];
   for (const routes of COMPAT_SHAPES) {
-    const handler = compatHandler(routes.shape, deps);
+    const handler = registryRoute(deps.reader, compatHandler(routes.shape, deps));
     const options = preflight(routes);
     for (const path of routes.paths) {
       for (const p of [path, `/t/:token${path}`]) {

@@ -22,6 +22,7 @@ import type { Sqlite } from '../../storage/sqlite.ts';
 import type { WalSync } from '../../storage/wal-sync.ts';
 import { watchlistRoutes } from './watchlist-routes.ts';
 import { READYZ_ROUTE, readyzHandler } from './readiness.ts';
+import { registryRoute } from './registry-headers.ts';
 
 export interface ApiDeps {
   access: AccessLayer;
@@ -57,9 +58,11 @@ function fixed(body: string, type: string, secure: (res: ServerResponse) => void
 }
 
 export function apiRoutes(deps: ApiDeps): Route[] {
-  const lookup = companyHandler(deps);
-  const establishments = establishmentsHandler(deps);
-  const history = historyHandler(deps);
+  // Every answer read from the snapshot or the history names the month and release served.
+  const registry = (h: Route['handler']) => registryRoute(deps.reader, h);
+  const lookup = registry(companyHandler(deps));
+  const establishments = registry(establishmentsHandler(deps));
+  const history = registry(historyHandler(deps));
   const status = (_req: unknown, res: ServerResponse) => {
     const info = deps.reader.info;
     const body: StatusBody = info
@@ -83,11 +86,11 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     { method: 'GET', path: COMPANY_ROUTE_SLASHED, handler: lookup },
     { method: 'GET', path: ESTABLISHMENTS_ROUTE, handler: establishments },
     { method: 'GET', path: ESTABLISHMENTS_ROUTE_SLASHED, handler: establishments },
-    { method: 'GET', path: SEARCH_ROUTE, handler: searchHandler(deps) },
-    { method: 'GET', path: COUNT_ROUTE, handler: countHandler(deps) },
-    { method: 'GET', path: PARTNERS_ROUTE, handler: partnersHandler(deps) },
-    { method: 'POST', path: BATCH_ROUTE, handler: batchHandler(deps) },
-    { method: 'GET', path: CHANGES_ROUTE, handler: changesHandler(deps) },
+    { method: 'GET', path: SEARCH_ROUTE, handler: registry(searchHandler(deps)) },
+    { method: 'GET', path: COUNT_ROUTE, handler: registry(countHandler(deps)) },
+    { method: 'GET', path: PARTNERS_ROUTE, handler: registry(partnersHandler(deps)) },
+    { method: 'POST', path: BATCH_ROUTE, handler: registry(batchHandler(deps)) },
+    { method: 'GET', path: CHANGES_ROUTE, handler: registry(changesHandler(deps)) },
     { method: 'GET', path: HISTORY_ROUTE, handler: history },
     { method: 'GET', path: HISTORY_ROUTE_SLASHED, handler: history },
     ...watchlistRoutes({ access: deps.access, now: deps.now, app: deps.app, apiDb: deps.apiDb }),
@@ -101,7 +104,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
       path: READYZ_ROUTE,
       handler: readyzHandler({ reader: deps.reader, appDb: deps.appDbReady, sharedDb: deps.sharedDbReady }),
     },
-    { method: 'GET', path: '/api/v1/status', handler: status },
+    { method: 'GET', path: '/api/v1/status', handler: registry(status) },
     {
       method: 'GET',
       path: '/openapi.json',

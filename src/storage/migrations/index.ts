@@ -9,6 +9,7 @@ import * as m0005 from './0005_contacts_epoch.ts';
 import * as m0006 from './0006_usage_daily_web.ts';
 import * as m0007 from './0007_watchlists_webhooks.ts';
 import * as m0008 from './0008_webhook_claims.ts';
+import * as m0009 from './0009_snapshot_release.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_registry_snapshots': m0001,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0006_usage_daily_web': m0006,
   '0007_watchlists_webhooks': m0007,
   '0008_webhook_claims': m0008,
+  '0009_snapshot_release': m0009,
 };

@@ -73,7 +73,7 @@ export function publish(
   sqlite: Sqlite,
   registryDir: string,
   buildDir: string,
-  s: { id: string; month: string; importedAt: string; stats: SnapshotStats },
+  s: { id: string; month: string; importedAt: string; stats: SnapshotStats; release?: string },
 ): string {
   fs.rmSync(path.join(buildDir, LOCK), { force: true });
   const finalDir = path.join(registryDir, s.id);

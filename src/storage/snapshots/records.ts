@@ -37,6 +37,8 @@ export interface SnapshotInfo {
   status: 'active' | 'retired' | 'deleted';
   importedAt: string;
   stats: SnapshotStats;
+  /** The release it was pulled from or published as (docs/releases.md); null: imported here only. */
+  release: string | null;
 }
 
 interface SnapshotRowRaw {
@@ -46,6 +48,7 @@ interface SnapshotRowRaw {
   status: SnapshotInfo['status'];
   imported_at: string;
   stats_json: string;
+  release_id: string | null;
 }
 
 function fromRow(r: SnapshotRowRaw, registryDir: string): SnapshotInfo {
@@ -56,6 +59,7 @@ function fromRow(r: SnapshotRowRaw, registryDir: string): SnapshotInfo {
     status: r.status,
     importedAt: r.imported_at,
     stats: JSON.parse(r.stats_json) as SnapshotStats,
+    release: r.release_id ?? null,
   };
 }
 
@@ -74,20 +78,25 @@ export function listSnapshots(sqlite: Sqlite, registryDir: string): SnapshotInfo
 /** Makes `dir` (relative to the registry folder) the active snapshot, atomically. */
 export function recordPublished(
   sqlite: Sqlite,
-  s: { id: string; month: string; dir: string; importedAt: string; stats: SnapshotStats },
+  s: { id: string; month: string; dir: string; importedAt: string; stats: SnapshotStats; release?: string },
 ): void {
   sqlite
     .transaction(() => {
       sqlite.prepare(`UPDATE registry_snapshots SET status = 'retired' WHERE status = 'active'`).run();
       sqlite
         .prepare(
-          `INSERT INTO registry_snapshots (id, month, dir, status, imported_at, stats_json) VALUES (?, ?, ?, 'active', ?, ?)`,
+          `INSERT INTO registry_snapshots (id, month, dir, status, imported_at, stats_json, release_id) VALUES (?, ?, ?, 'active', ?, ?, ?)`,
         )
-        .run(s.id, s.month, s.dir, s.importedAt, JSON.stringify(s.stats));
+        .run(s.id, s.month, s.dir, s.importedAt, JSON.stringify(s.stats), s.release ?? null);
     })
     .immediate();
 }
 
 export function markDeleted(sqlite: Sqlite, id: string): void {
   sqlite.prepare(`UPDATE registry_snapshots SET status = 'deleted' WHERE id = ? AND status = 'retired'`).run(id);
+}
+
+/** Names the release a snapshot was published as (its publisher's answers then carry that id too). */
+export function recordRelease(sqlite: Sqlite, id: string, release: string): void {
+  sqlite.prepare(`UPDATE registry_snapshots SET release_id = ? WHERE id = ?`).run(release, id);
 }

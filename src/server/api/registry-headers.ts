@@ -1,0 +1,27 @@
+// Which data answered: every registry answer names the month and the release (or, for a month
+// imported here and never published, the local snapshot id) of the snapshot it was read from.
+import type { ServerResponse } from 'node:http';
+import type { RegistryInfo } from '../../domain/registry/reader.ts';
+import type { RouteHandler } from '../http/router.ts';
+
+export const REGISTRY_MONTH_HEADER = 'X-Registry-Month';
+export const REGISTRY_RELEASE_HEADER = 'X-Registry-Release';
+
+/** Names the snapshot in `info` on `res`; nothing when no snapshot is served. Call it where the snapshot is read. */
+export function setRegistryHeaders(res: ServerResponse, info: RegistryInfo | null): void {
+  if (info === null) return;
+  res.setHeader(REGISTRY_MONTH_HEADER, info.month);
+  res.setHeader(REGISTRY_RELEASE_HEADER, info.release ?? info.id);
+}
+
+/**
+ * A registry route's handler that names the served snapshot on every answer it gives (errors
+ * included). Handlers that wait (a counted call's commit) before they read name it again there,
+ * so an answer read just after a swap carries the new month.
+ */
+export function registryRoute(reader: { readonly info: RegistryInfo | null }, handler: RouteHandler): RouteHandler {
+  return (req, res) => {
+    setRegistryHeaders(res, reader.info);
+    return handler(req, res);
+  };
+}
