@@ -93,7 +93,9 @@ ${h2('consultar')}
 <pre class="code">${breakAfterSlashes(lookupCurl(baseUrl))}</pre>
 <p>Respostas 200 e 404 contam uma consulta na cota mensal do plano; CNPJ inválido (400) e falhas de autenticação não contam.
 Toda resposta autenticada traz <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> e <code>X-RateLimit-Reset</code>;
-a resposta 429 traz também <code>Retry-After</code> (segundos).</p>
+a resposta 429 traz também <code>Retry-After</code> (segundos). Toda resposta com dados do cadastro (consultas, buscas,
+contagens, sócios, mudanças, históricos e os formatos compatíveis) traz <code>X-Registry-Month</code> (o mês dos dados, AAAA-MM)
+e <code>X-Registry-Release</code> (a versão publicada desses dados): servidores que respondem com o mesmo valor respondem com os mesmos dados.</p>
 
 ${h3('resposta')}
 <p>Objeto com <code>company</code>, <code>socios</code> e <code>contatos_extras</code>.</p>

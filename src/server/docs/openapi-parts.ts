@@ -16,6 +16,19 @@ export const RATE_HEADERS = {
   },
 };
 
+/** Which data answered (server/api/registry-headers.ts); absent only while no month is served. */
+export const REGISTRY_HEADERS = {
+  'X-Registry-Month': {
+    description: 'Mês dos dados da Receita Federal que responderam (AAAA-MM).',
+    schema: { type: 'string', examples: ['2026-11'] },
+  },
+  'X-Registry-Release': {
+    description:
+      'Versão publicada dos dados que responderam (por exemplo 2026-11-3f2a9c1b7d4e5a60); o mesmo valor em todos os servidores que servem a mesma versão.',
+    schema: { type: 'string' },
+  },
+};
+
 /** The headers an error status carries once the token is known (docs/errors.md). */
 function headersOf(status: number): Record<string, unknown> {
   if (status === 429)

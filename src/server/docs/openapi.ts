@@ -11,7 +11,7 @@ import { searchPaths } from './openapi-search.ts';
 import { WATCHLIST_SCHEMAS, watchlistPaths } from './openapi-watchlist.ts';
 import { COMPAT_SCHEMAS, compatPaths } from './openapi-compat.ts';
 import { CompanySearchPageSchema, CountResponseSchema, PartnersPageSchema } from '../../domain/search/query-schema.ts';
-import { COMMON_ERRORS, curlSample, errorResponses, okJson, plain } from './openapi-parts.ts';
+import { COMMON_ERRORS, curlSample, errorResponses, okJson, plain, REGISTRY_HEADERS } from './openapi-parts.ts';
 import { EXAMPLE_CNPJ, EXAMPLE_CNPJ_PRETTY } from '../../domain/cnpj.ts';
 
 export const API_DESCRIPTION =
@@ -20,9 +20,30 @@ export const API_DESCRIPTION =
   '("" quando a Receita não informa); datas são "AAAA-MM-DD" ou null; listas vazias são []. Os campos ' +
   'regime_tributario, ano_regime_tributario, escrituracoes_regime_tributario e numero_funcionarios são omitidos ' +
   'quando não há dados. Toda resposta autenticada traz X-RateLimit-Limit, X-RateLimit-Remaining e X-RateLimit-Reset ' +
-  '(segundos desde 1970 do início do próximo mês, horário de Brasília).';
+  '(segundos desde 1970 do início do próximo mês, horário de Brasília). Toda resposta com dados do cadastro ' +
+  'traz X-Registry-Month (o mês dos dados, AAAA-MM) e X-Registry-Release (a versão publicada desses dados).';
 
 export function buildOpenApi(baseUrl: string): Record<string, unknown> {
+  return withRegistryHeaders(document(baseUrl));
+}
+
+/** The operations that answer from the registry (snapshot or change history); the others carry no registry headers. */
+const REGISTRY_PATH =
+  /^\/(api\/v1\/(brazilian_companies|partners|changes|status)|api\/cnpj\/|minha-receita\/|opencnpj\/|v1\/cnpj\/|t\/)/;
+
+/** Adds X-Registry-Month and X-Registry-Release to every answer of every registry operation. */
+function withRegistryHeaders(doc: Record<string, unknown>): Record<string, unknown> {
+  const paths = doc.paths as Record<string, Record<string, { responses?: Record<string, { headers?: object }> }>>;
+  for (const [p, ops] of Object.entries(paths)) {
+    if (!REGISTRY_PATH.test(p)) continue;
+    for (const op of Object.values(ops))
+      for (const answer of Object.values(op.responses ?? {}))
+        answer.headers = { ...answer.headers, ...REGISTRY_HEADERS };
+  }
+  return doc;
+}
+
+function document(baseUrl: string): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: { title: 'cnpj-api', version: '1.0.0', description: API_DESCRIPTION },
