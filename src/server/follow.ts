@@ -123,7 +123,7 @@ export function startFollower(opts: FollowOptions): Follower {
           }
         } else {
           state.lastResult = 'failed';
-          const why = (err.trim() || lastLine || `exit ${code}`).replace(/^cnpj-api: /, '');
+          const why = (err.trim() || lastLine || `exit ${code}`).replace(/^(cnpj-api|error): /, '');
           state.lastError = why;
           log(
             `follow: pull from ${opts.source} failed (${why}); still serving the current month, next try in ${Math.round(opts.intervalMs / 1000)} s`,

@@ -82,7 +82,7 @@ function printFollow(f: FollowState | null): void {
   if (f.pulling) console.log('  a pull is running now');
   if (f.lastCheckAt)
     console.log(
-      `  last check ${f.lastCheckAt}: ${f.lastResult}${f.lastRelease ? ` (release ${f.lastRelease})` : ''}${f.lastError ? `: ${f.lastError}` : ''}`,
+      `  last check ${f.lastCheckAt}: ${f.lastResult}${f.lastResult !== 'failed' && f.lastRelease ? ` (release ${f.lastRelease})` : ''}${f.lastError ? `: ${f.lastError}` : ''}`,
     );
 }
 
