@@ -7,7 +7,7 @@ export interface ProxyOptions {
   /** Cut the connections that carry these total answer bytes (the first `cuts` cuts only). */
   cutAfterBytes?: number;
   cuts?: number;
-  /** Answer bytes per second over all connections; unthrottled when absent. */
+  /** Answer bytes per second on each connection; unthrottled when absent. */
   bytesPerSecond?: number;
 }
 

@@ -119,12 +119,24 @@ const publish: CommandModule<GlobalArgs, PublishCmdArgs> = {
           { describe: 'releases kept at the target, older ones deleted (default: all)' },
         ),
       )
+      .option(
+        'chunk-bytes',
+        numberOption(
+          'chunk-bytes',
+          { integer: true, min: 65536 },
+          {
+            hidden: true,
+            describe: 'bytes per hashed chunk (default 64 MiB): what a pull fetches again after a fault',
+          },
+        ),
+      )
       .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' }),
   handler: async (argv) => {
     await publishTo(dataDirOf(argv), argv.to!, argv.key!, {
       snapshot: argv.snapshot,
       keep: argv.keep,
       json: argv.json,
+      chunkBytes: argv['chunk-bytes'],
     });
   },
 };

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { copyFile, mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fsyncPath } from '../fs-sync.ts';
+import { FatalDownloadError } from '../transfer/http.ts';
 import { NotFoundInStore, type PutOptions, type ReleaseStore } from './store.ts';
 
 export function openDirStore(root: string): ReleaseStore {
@@ -38,6 +39,11 @@ export function openDirStore(root: string): ReleaseStore {
         throw err;
       }
       try {
+        const size = (await fh.stat()).size;
+        if (size < end)
+          throw new FatalDownloadError(
+            `${key} at ${abs} is ${size} bytes, the manifest needs at least ${end}: the release there is damaged`,
+          );
         for await (const chunk of fh.createReadStream({
           start,
           end: end - 1,

@@ -47,6 +47,15 @@ export function openHttpStore(base: string, opts: { connections: number; net?: N
       });
       try {
         if (res.statusCode === 404) throw new NotFoundInStore(root, key);
+        // Past the end, or a range cut short by the end of the file: the file there is shorter than the manifest says.
+        const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(String(res.headers['content-range'] ?? ''));
+        if (
+          res.statusCode === 416 ||
+          (res.statusCode === 206 && (!range || Number(range[1]) !== start || Number(range[2]) !== end - 1))
+        )
+          throw new FatalDownloadError(
+            `${key} at ${root} answered ${res.statusCode === 416 ? '416 (range not satisfiable)' : `bytes ${String(res.headers['content-range'])}`} to a request for ${start}-${end - 1}: the file there is shorter than the manifest says (the release there is damaged)`,
+          );
         if (res.statusCode === 200 && !(start === 0 && Number(res.headers['content-length']) === end))
           throw new FatalDownloadError(`${root} ignores range requests (answered 200 to a Range GET of ${key})`);
         if (res.statusCode !== 206 && res.statusCode !== 200) throw new HttpStatusError(res.statusCode, url(key));

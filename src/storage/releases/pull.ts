@@ -214,7 +214,9 @@ export async function pullRelease(opts: PullOptions): Promise<PullResult> {
     }
     const st = fs.statfsSync(paths.registryDir);
     const free = st.bavail * st.bsize;
-    const need = total - allocated + 256 * 2 ** 20;
+    // History months are copied once more into history.db when merged; 64 MB keeps app.db and the WALs writable.
+    const historyBytes = files.filter((f) => f.path.startsWith('history/')).reduce((a, f) => a + f.size, 0);
+    const need = total - allocated + historyBytes + 64 * 2 ** 20;
     if (free < need) {
       const gb = (n: number) => (n / 1e9).toFixed(1);
       throw new PullRefused(
@@ -364,7 +366,12 @@ async function fetchChunk(
     let pendingBytes = 0;
     const flush = async () => {
       if (pendingBytes === 0) return;
-      await fh.writev(pending, pos - pendingBytes);
+      try {
+        await fh.writev(pending, pos - pendingBytes);
+      } catch (err) {
+        // A full disk or a closed file: fetching again cannot help.
+        throw new FatalDownloadError(`cannot write ${t.local}: ${(err as Error).message}`);
+      }
       pending = [];
       pendingBytes = 0;
     };
@@ -387,7 +394,8 @@ async function fetchChunk(
       if (err instanceof NotFoundInStore)
         throw new PullRefused(`${t.file.path} is missing at ${store.label} (the release there is incomplete)`);
       failures++;
-      if (!isRetryable(err) || failures > net.maxRetries)
+      if (!isRetryable(err)) throw new PullRefused(`${t.file.path}: ${describeError(err)}`);
+      if (failures > net.maxRetries)
         throw new PullRefused(
           `${t.file.path} could not be fetched from ${store.label} after ${failures} attempts: ${describeError(err)}`,
         );
