@@ -122,3 +122,11 @@ function describeRule(rule: NumberRule): string {
 
 /** --port of the commands that listen (0: any free port). */
 export const PORT_RULE: NumberRule = { integer: true, min: 0, max: 65535 };
+
+/** `--keep N`: the snapshots kept on disk after a new one is published (import, release pull). */
+export const keepSnapshotsOption = () =>
+  numberOption(
+    'keep',
+    { integer: true, min: 1 },
+    { default: 2, describe: 'snapshots kept on disk, the new active one included' },
+  );

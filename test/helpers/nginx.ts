@@ -10,10 +10,10 @@
 // too (else /var/log/nginx/error.log).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { canConnect, freePorts } from './ports.ts';
 
 export const NGINX_BIN = '/usr/sbin/nginx';
 
@@ -39,28 +39,6 @@ export function findNginx(file = NGINX_BIN): string {
         `(apt-get install --no-install-recommends nginx).`,
     );
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 function config(dir: string, root: string, port: number): string {
@@ -112,7 +90,7 @@ export async function startNginx(root: string): Promise<NginxServer> {
     try {
       return await startOnce(bin, absRoot);
     } catch (err) {
-      // The port was taken between freePort() and nginx's bind: again, on another.
+      // The port was taken between freePorts() and nginx's bind: again, on another.
       if (attempt < 3 && /Address already in use/.test((err as Error).message)) continue;
       throw err;
     }
@@ -123,7 +101,7 @@ async function startOnce(bin: string, root: string): Promise<NginxServer> {
   const started = performance.now();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-nginx-'));
   fs.mkdirSync(path.join(dir, 'tmp'));
-  const port = await freePort();
+  const [port] = await freePorts(1);
   const conf = path.join(dir, 'nginx.conf');
   fs.writeFileSync(conf, config(dir, root, port));
   const errorLog = path.join(dir, 'error.log');

@@ -3,7 +3,7 @@ import type { ImportSummary } from '../../../importer/run.ts';
 import { fmtDuration } from '../../../importer/progress-line.ts';
 import { historyLine, historyOption } from './history.ts';
 import { CliError } from '../errors.ts';
-import { dataDirOf, numberOption, type GlobalArgs } from '../options.ts';
+import { dataDirOf, keepSnapshotsOption, type GlobalArgs } from '../options.ts';
 import { readAheadWarning } from '../../lib/read-ahead.ts';
 import { ALL_TABLES } from '../../storage/snapshots/tables.ts';
 import { checkPublishOptions, publishTo, withPublishOptions } from './release.ts';
@@ -47,14 +47,7 @@ export const importCommand: CommandModule<GlobalArgs, Args> = {
         describe: 'do not build the search index (a faster import; the search endpoints answer 503 for this snapshot)',
       })
       .option('skip-history', historyOption)
-      .option(
-        'keep',
-        numberOption(
-          'keep',
-          { integer: true, min: 1 },
-          { default: 2, describe: 'snapshots kept on disk, the new active one included' },
-        ),
-      )
+      .option('keep', keepSnapshotsOption())
       .option('allow-partial', {
         type: 'boolean',
         default: false,

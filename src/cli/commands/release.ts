@@ -5,7 +5,7 @@ import type { Argv, CommandModule } from 'yargs';
 import type { PublishResult } from '../../storage/releases/publish.ts';
 import type { PullResult } from '../../storage/releases/pull.ts';
 import { CliError } from '../errors.ts';
-import { dataDirOf, numberOption, type GlobalArgs } from '../options.ts';
+import { dataDirOf, keepSnapshotsOption, numberOption, type GlobalArgs } from '../options.ts';
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
@@ -193,14 +193,7 @@ const pull: CommandModule<GlobalArgs, PullArgs> = {
           { default: 4, describe: 'ranges fetched at once' },
         ),
       )
-      .option(
-        'keep',
-        numberOption(
-          'keep',
-          { integer: true, min: 1 },
-          { default: 2, describe: 'snapshots kept on disk, the new active one included' },
-        ),
-      )
+      .option('keep', keepSnapshotsOption())
       .option(
         'retries',
         numberOption(
