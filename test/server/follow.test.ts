@@ -33,6 +33,11 @@ describe('serve --follow', () => {
     await generateDump({ companies: 0, out: dir('m1'), evolveFrom: dir('m0') });
     await runImport({ dataDir: dir('A'), inputs: [dir('m0')], search: false, log: () => {} });
     assert.equal((await runCli(['release', 'keygen', '--out', dir('keys')])).code, 0);
+    await publishA();
+  });
+
+  /** Publishes A's active month to the folder the node follows; its release id. */
+  async function publishA(): Promise<string> {
     const pub = await runCli([
       'release',
       'publish',
@@ -44,7 +49,8 @@ describe('serve --follow', () => {
       dir('A'),
     ]);
     assert.equal(pub.code, 0, pub.err);
-  });
+    return pub.out.trim();
+  }
 
   after(async () => {
     if (node) await killServe(node);
@@ -97,18 +103,7 @@ describe('serve --follow', () => {
 
     // The importing machine imports and publishes the next month: the node switches by itself.
     await runImport({ dataDir: dir('A'), inputs: [dir('m1')], search: false, log: () => {} });
-    const pub = await runCli([
-      'release',
-      'publish',
-      '--to',
-      dir('pub'),
-      '--key',
-      dir('keys/release.key'),
-      '--data-dir',
-      dir('A'),
-    ]);
-    assert.equal(pub.code, 0, pub.err);
-    const release1 = pub.out.trim();
+    const release1 = await publishA();
     await waitFor('the new month', async () => {
       const r = await fetch(`${node!.url}/api/v1/status`, { headers });
       await r.arrayBuffer();
