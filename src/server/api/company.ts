@@ -10,7 +10,7 @@ import type { ErrorKey } from '../../domain/api-errors.ts';
 import { rateLimitHeaders, sendDenied, sendUncounted, tokenOf } from './access.ts';
 import { sendError, sendJson } from './errors.ts';
 import { setLogAccount } from '../http/log.ts';
-import { setRegistryHeaders } from './registry-headers.ts';
+import { registryHeaders } from './registry-headers.ts';
 import type { RouteRequest } from '../http/router.ts';
 
 export const COMPANY_ROUTE = '/api/v1/brazilian_companies/:cnpj/company';
@@ -62,10 +62,11 @@ export function companyHandler(deps: CompanyDeps) {
     // answer leaves only after its count is on disk.
     return access.consumeGrouped(id).then((counted) => {
       if (!counted.ok) return sendDenied(res, counted);
-      setRegistryHeaders(res, reader.info); // the snapshot read on the next line (a swap may have come meanwhile)
+      // The snapshot read on the next line names itself (a swap may have come while the call was counted).
+      const headers = { ...rateLimitHeaders(counted.quota), ...registryHeaders(reader.info) };
       const body = reader.lookup(cnpj);
-      if (body === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
-      sendJson(res, 200, body, rateLimitHeaders(counted.quota));
+      if (body === null) return sendError(res, 'not_found', headers);
+      sendJson(res, 200, body, headers);
     });
   }
 }

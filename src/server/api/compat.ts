@@ -19,7 +19,7 @@ import { clientIp } from '../http/forwarded.ts';
 import { setLogAccount } from '../http/log.ts';
 import type { Route, RouteRequest } from '../http/router.ts';
 import { deniedHeaders, rateLimitHeaders, tokenOf, withFreshQuota } from './access.ts';
-import { registryRoute, setRegistryHeaders } from './registry-headers.ts';
+import { registryHeaders } from './registry-headers.ts';
 import { pathCnpjText } from './company.ts';
 import { AddressWindows, type CompatOpen } from './compat-open.ts';
 import { COMPAT_SHAPES, compatPrefix, type CompatRoutes } from './compat-shapes.ts';
@@ -144,14 +144,11 @@ export function compatHandler(shape: CompatShape, deps: CompatDeps) {
       if (!counted.ok) return sendRefused(res, shape, counted.error, counted.message, deniedHeaders(counted), jsonp);
       const quota = rateLimitHeaders(counted.quota);
       const found = reader.compatRows(cnpj);
-      if (found === null) {
-        setRegistryHeaders(res, reader.info);
-        return send(res, shape, shape.notFound(cnpj), quota, jsonp);
-      }
+      if (found === null)
+        return send(res, shape, shape.notFound(cnpj), { ...quota, ...registryHeaders(reader.info) }, jsonp);
       const { snapshot } = found;
-      setRegistryHeaders(res, snapshot.info);
       const ctx = { codeTables: snapshot.codeTables, info: snapshot.info, ibge: ibgeOfSiafi };
-      send(res, shape, shape.found(found.rows, ctx), quota, jsonp);
+      send(res, shape, shape.found(found.rows, ctx), { ...quota, ...registryHeaders(snapshot.info) }, jsonp);
     });
   }
 
@@ -197,7 +194,7 @@ function preflight(routes: CompatRoutes) {
 export function compatRoutes(deps: CompatDeps): Route[] {
   const out: Route[] = [];
   for (const routes of COMPAT_SHAPES) {
-    const handler = registryRoute(deps.reader, compatHandler(routes.shape, deps));
+    const handler = compatHandler(routes.shape, deps);
     const options = preflight(routes);
     for (const path of routes.paths) {
       for (const p of [path, `/t/:token${path}`]) {

@@ -60,7 +60,7 @@ function fixed(body: string, type: string, secure: (res: ServerResponse) => void
 export function apiRoutes(deps: ApiDeps): Route[] {
   // Every answer read from the snapshot or the history names the month and release served.
   const registry = (h: Route['handler']) => registryRoute(deps.reader, h);
-  const lookup = registry(companyHandler(deps));
+  const lookup = companyHandler(deps); // names the snapshot itself, in the answer it writes
   const establishments = registry(establishmentsHandler(deps));
   const history = registry(historyHandler(deps));
   const status = (_req: unknown, res: ServerResponse) => {

@@ -31,14 +31,14 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
 const REGISTRY_PATH =
   /^\/(api\/v1\/(brazilian_companies|partners|changes|status)|api\/cnpj\/|minha-receita\/|opencnpj\/|v1\/cnpj\/|t\/)/;
 
-/** Adds X-Registry-Month and X-Registry-Release to every answer of every registry operation. */
+/** Adds X-Registry-Month and X-Registry-Release to the answers of registry operations that read it (2xx, 404). */
 function withRegistryHeaders(doc: Record<string, unknown>): Record<string, unknown> {
   const paths = doc.paths as Record<string, Record<string, { responses?: Record<string, { headers?: object }> }>>;
   for (const [p, ops] of Object.entries(paths)) {
     if (!REGISTRY_PATH.test(p)) continue;
     for (const op of Object.values(ops))
-      for (const answer of Object.values(op.responses ?? {}))
-        answer.headers = { ...answer.headers, ...REGISTRY_HEADERS };
+      for (const [status, answer] of Object.entries(op.responses ?? {}))
+        if (/^(2\d\d|404)$/.test(status)) answer.headers = { ...answer.headers, ...REGISTRY_HEADERS };
   }
   return doc;
 }
