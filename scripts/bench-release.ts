@@ -4,12 +4,13 @@
 // /readyz 200 with `serve --follow`.
 //
 //   npm run bench:release -- [--companies 200000 | --data-dir A] [--work DIR] [--parallel 4]
-//                            [--curl-to disk|null] [--drop-source] [--keep-work]
+//                            [--curl-to disk|null] [--drop-source] [--skip-serving] [--keep-work]
 //
 // --data-dir publishes that data dir's active snapshot (a full-size month imported beforehand);
 // otherwise a synthetic month of --companies is generated and imported first. --drop-source deletes
 // that snapshot folder once published (a full-size run cannot hold three copies on one disk);
-// --curl-to null sends curl's bytes to /dev/null instead of files (again for disk space).
+// --curl-to null sends curl's bytes to /dev/null instead of files (again for disk space);
+// --skip-serving leaves out the empty-data-dir-to-serving run (a second whole pull).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     'curl-to': { type: 'string', default: 'disk' },
     'drop-source': { type: 'boolean', default: false },
     'keep-work': { type: 'boolean', default: false },
+    'skip-serving': { type: 'boolean', default: false },
   },
 });
 const work = path.resolve(values.work ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-release-')));
@@ -51,6 +53,9 @@ function cli(args: string[]): { out: string; seconds: number; peakRssMB: number 
   const peak = hasTime ? Number(fs.readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024 : null;
   return { out, seconds: now() - t0, peakRssMB: peak };
 }
+
+/** Ends the measured steps early (--skip-serving). */
+class Done extends Error {}
 
 const results: Record<string, unknown> = {
   machine: `${os.cpus().length} vCPU, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
@@ -145,6 +150,7 @@ try {
   };
   console.error(`pull: ${pullMBps.toFixed(1)} MB/s (${(pullMBps / curlMBps).toFixed(2)}x curl)`);
   fs.rmSync(dataB, { recursive: true, force: true });
+  if (values['skip-serving']) throw new Done();
 
   // From an empty data dir to serving: `serve --follow` pulls first, /readyz turns 200 once it serves.
   const dataC = path.join(work, 'C');
@@ -184,6 +190,8 @@ try {
     await new Promise((r) => server.once('exit', r));
   }
   console.error(`empty data dir to serving: ${(now() - s0).toFixed(1)} s`);
+} catch (err) {
+  if (!(err instanceof Done)) throw err;
 } finally {
   await nginx.stop();
   if (!values['keep-work']) fs.rmSync(work, { recursive: true, force: true });
