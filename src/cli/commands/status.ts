@@ -47,16 +47,16 @@ async function printNode(dataDir: string, snap: ReturnType<typeof activeSnapshot
   console.log(
     `active snapshot: ${snap.id} (month ${snap.month}${snap.stats.synthetic ? ', SYNTHETIC data' : ''}${snap.stats.partial ? ', PARTIAL' : ''})`,
   );
-  console.log(
-    snap.release
-      ? `release: ${snap.release}`
-      : 'release: none (imported here, not published; `cnpj-api release publish` makes it one)',
-  );
   if (snap.stats.partial)
     console.log(`PARTIAL month, published with --allow-partial: ${snap.stats.partial.join('; ')}`);
   for (const why of snap.stats.skipped ?? []) console.log(`left out (tax-regime file in another layout): ${why}`);
   console.log(
     `imported at: ${snap.importedAt}, in ${snap.stats.seconds.toFixed(1)} s, ${(snap.stats.bytes / 1e6).toFixed(1)} MB on disk`,
+  );
+  console.log(
+    snap.release
+      ? `release: ${snap.release}`
+      : 'release: none (imported here, not published; `cnpj-api release publish` makes it one)',
   );
   for (const [name, t] of Object.entries(snap.stats.tables)) {
     console.log(
