@@ -40,6 +40,8 @@ const json = (status: string, body: string, extra = '') =>
   `HTTP/1.1 ${status}\n${extra}Content-Type: application/json; charset=utf-8\nContent-Length: ${Buffer.byteLength(body)}\nX-Content-Type-Options: nosniff\nConnection: keep-alive\nKeep-Alive: timeout=5\n\n${body}`;
 const rate = (limit: number, remaining: number) =>
   `X-RateLimit-Limit: ${limit}\nX-RateLimit-Remaining: ${remaining}\nX-RateLimit-Reset: 1777604400\n`;
+/** Which data answered: the snapshot this test publishes (its id, as it was imported here). */
+const REGISTRY = 'X-Registry-Month: 2026-03\nX-Registry-Release: good\n';
 
 describe('error answers, byte for byte', () => {
   let dataDir: string;
@@ -153,7 +155,7 @@ describe('error answers, byte for byte', () => {
         json(
           '404 Not Found',
           '{"error":"not_found","message":"CNPJ não encontrado na base da Receita Federal carregada."}',
-          rate(5000, 4999),
+          rate(5000, 4999) + REGISTRY,
         ),
       ],
       [
