@@ -289,7 +289,6 @@ export async function pullRelease(opts: PullOptions): Promise<PullResult> {
     } finally {
       for (const h of handles.values()) await (await h).close();
     }
-    for (const f of files) await writeFile(path.join(staging, VERIFIED, f.path.replaceAll('/', '__')), f.sha256);
     const fetchSeconds = (performance.now() - tf) / 1000;
     log(
       `verified ${files.length} files (${(total / 1e6).toFixed(1)} MB; ${(fetched / 1e6).toFixed(1)} MB fetched at ${(fetched / 1e6 / Math.max(fetchSeconds, 1e-3)).toFixed(1)} MB/s)`,
