@@ -12,7 +12,7 @@ export interface HeartbeatOptions {
   db: Kysely<AppDatabase>;
   node: NodeIdentity;
   /** Read at each beat: the month changes when the node switches snapshots. */
-  served: () => { listenUrl: string; month: string | null };
+  served: () => { listenUrl: string; month: string | null; release: string | null };
   log: LogFn;
   intervalMs?: number;
 }

@@ -7,6 +7,9 @@ import pg from 'pg';
 import type { AppDatabase } from './app-schema.ts';
 import { redactDatabaseUrl } from './app-store.ts';
 
+/** Seconds after the fleet's switch time before a node still serving another release is behind. */
+export const SWITCH_GRACE_SECONDS = 10;
+
 /** How recent a heartbeat must be for `status` to list the node. */
 export const SEEN_WITHIN_SECONDS = 120;
 
@@ -31,6 +34,10 @@ interface FleetNodesTable {
   data_dir: string;
   listen_url: string;
   month: string | null;
+  release: string | null;
+  staged_release: string | null;
+  follow_seen_at: Date | string | null;
+  follow_error: string | null;
   version: string;
   started_at: Date | string;
   seen_at: Date | string;
@@ -43,7 +50,7 @@ const fleet = (db: Kysely<AppDatabase>) => db.withTables<{ fleet_nodes: FleetNod
 export async function recordHeartbeat(
   db: Kysely<AppDatabase>,
   node: NodeIdentity,
-  served: { listenUrl: string; month: string | null },
+  served: { listenUrl: string; month: string | null; release: string | null },
 ): Promise<void> {
   const row = {
     id: node.id,
@@ -51,6 +58,7 @@ export async function recordHeartbeat(
     data_dir: node.dataDir,
     listen_url: served.listenUrl,
     month: served.month,
+    release: served.release,
     version: node.version,
     started_at: node.startedAt,
     seen_at: sql<Date>`now()`,
@@ -64,6 +72,7 @@ export async function recordHeartbeat(
         hostname: (eb) => eb.ref('excluded.hostname'),
         listen_url: (eb) => eb.ref('excluded.listen_url'),
         month: (eb) => eb.ref('excluded.month'),
+        release: (eb) => eb.ref('excluded.release'),
         version: (eb) => eb.ref('excluded.version'),
         started_at: (eb) => eb.ref('excluded.started_at'),
         seen_at: (eb) => eb.ref('excluded.seen_at'),
@@ -95,6 +104,31 @@ export interface FleetNode {
   /** Seconds since its last heartbeat, by the database's clock. */
   seenSecondsAgo: number;
   stoppedAt: string | null;
+  /** The release it serves (null: none, or a snapshot imported there). */
+  release: string | null;
+  /** Its follower (serve --follow in fleet mode) reported lately. */
+  following: boolean;
+  /** The release its follower has fetched and verified, ready to switch to. */
+  staged: string | null;
+  followError: string | null;
+  /** It serves another release than the fleet's, whose switch is past (its /readyz says behind_fleet). */
+  behind: boolean;
+}
+
+/** The release every node must serve (release publish --database-url, release activate). */
+export interface FleetTargetStatus {
+  release: string;
+  month: string;
+  generation: number;
+  setAt: string;
+  setBy: string;
+  switchAfterSeconds: number;
+  /** When the nodes switch (or switched); null while the fleet waits for every node to stage it. */
+  switchAt: string | null;
+  /** switchAt is past. */
+  passed: boolean;
+  /** switchAt is past by more than the grace for the nodes' own switch: every node should serve it. */
+  due: boolean;
 }
 
 export interface FleetStatus {
@@ -106,6 +140,8 @@ export interface FleetStatus {
   schemaVersion: string | null;
   /** Nodes whose heartbeat is at most SEEN_WITHIN_SECONDS old, by node id. */
   nodes: FleetNode[];
+  /** The fleet's release, when one was published with --database-url. */
+  target: FleetTargetStatus | null;
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -122,19 +158,53 @@ export async function readFleetStatus(url: string, timeoutMs = 5000): Promise<Fl
     await client.connect();
   } catch (err) {
     const e = err as Error & { code?: string };
-    return { database, reachable: false, error: e.message || e.code, schemaVersion: null, nodes: [] };
+    return { database, reachable: false, error: e.message || e.code, schemaVersion: null, nodes: [], target: null };
   }
   try {
-    const tables = await client.query<{ migrations: string | null; nodes: string | null }>(
-      "SELECT to_regclass('kysely_migration')::text AS migrations, to_regclass('fleet_nodes')::text AS nodes",
+    const tables = await client.query<{ migrations: string | null; nodes: string | null; target: string | null }>(
+      "SELECT to_regclass('kysely_migration')::text AS migrations, to_regclass('fleet_nodes')::text AS nodes, to_regclass('fleet_target')::text AS target",
     );
     const { migrations, nodes } = tables.rows[0];
+    let target: FleetTargetStatus | null = null;
+    if (tables.rows[0].target) {
+      const t = await client.query<{
+        release: string;
+        month: string;
+        generation: number;
+        set_at: Date;
+        set_by: string;
+        switch_after_seconds: number;
+        switch_at: Date | null;
+        passed: boolean;
+        due: boolean;
+      }>(
+        `SELECT t.release, r.month, t.generation::float8 AS generation, t.set_at, t.set_by, t.switch_after_seconds,
+           t.switch_at, coalesce(t.switch_at < now(), false) AS passed,
+           coalesce(t.switch_at + make_interval(secs => $1) < now(), false) AS due
+         FROM fleet_target t JOIN fleet_releases r USING (release) WHERE t.id = 1`,
+        [SWITCH_GRACE_SECONDS],
+      );
+      const r = t.rows[0];
+      if (r)
+        target = {
+          release: r.release,
+          month: r.month,
+          generation: r.generation,
+          setAt: iso(r.set_at)!,
+          setBy: r.set_by,
+          switchAfterSeconds: r.switch_after_seconds,
+          switchAt: iso(r.switch_at),
+          passed: r.passed,
+          due: r.due,
+        };
+    }
     const schemaVersion = migrations
       ? ((await client.query<{ name: string }>('SELECT max(name) AS name FROM kysely_migration')).rows[0]?.name ?? null)
       : null;
-    if (!nodes) return { database, reachable: true, schemaVersion, nodes: [] };
-    const { rows } = await client.query<FleetNodesTable & { ago: number }>(
-      `SELECT *, extract(epoch FROM now() - seen_at)::float8 AS ago FROM fleet_nodes
+    if (!nodes) return { database, reachable: true, schemaVersion, nodes: [], target };
+    const { rows } = await client.query<FleetNodesTable & { ago: number; following: boolean | null }>(
+      `SELECT *, extract(epoch FROM now() - seen_at)::float8 AS ago,
+         follow_seen_at > now() - make_interval(secs => $1) AS following FROM fleet_nodes
        WHERE seen_at > now() - make_interval(secs => $1) ORDER BY id`,
       [SEEN_WITHIN_SECONDS],
     );
@@ -142,6 +212,7 @@ export async function readFleetStatus(url: string, timeoutMs = 5000): Promise<Fl
       database,
       reachable: true,
       schemaVersion,
+      target,
       nodes: rows.map((r) => ({
         id: r.id,
         hostname: r.hostname,
@@ -153,12 +224,17 @@ export async function readFleetStatus(url: string, timeoutMs = 5000): Promise<Fl
         seenAt: iso(r.seen_at)!,
         seenSecondsAgo: Math.max(0, Math.round(r.ago)),
         stoppedAt: iso(r.stopped_at),
+        release: r.release ?? null,
+        following: r.following === true,
+        staged: r.staged_release ?? null,
+        followError: r.follow_error ?? null,
+        behind: target !== null && target.due && !r.stopped_at && r.release !== target.release,
       })),
     };
   } catch (err) {
     // Connected, but the reads failed (permissions, a timeout): said as such.
     const e = err as Error & { code?: string };
-    return { database, reachable: true, error: e.message || e.code, schemaVersion: null, nodes: [] };
+    return { database, reachable: true, error: e.message || e.code, schemaVersion: null, nodes: [], target: null };
   } finally {
     await client.end().catch(() => {});
   }

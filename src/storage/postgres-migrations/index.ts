@@ -5,10 +5,12 @@ import * as m0001 from './0001_app_schema.ts';
 import * as m0002 from './0002_count_calls.ts';
 import * as m0003 from './0003_fleet_nodes.ts';
 import * as m0004 from './0004_webhook_claims.ts';
+import * as m0005 from './0005_fleet_release.ts';
 
 export const postgresMigrations: Record<string, Migration> = {
   '0001_app_schema': m0001,
   '0002_count_calls': m0002,
   '0003_fleet_nodes': m0003,
   '0004_webhook_claims': m0004,
+  '0005_fleet_release': m0005,
 };
