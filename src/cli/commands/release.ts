@@ -4,8 +4,11 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { PublishResult } from '../../storage/releases/publish.ts';
 import type { PullResult } from '../../storage/releases/pull.ts';
+import { DATABASE_URL_ENV } from '../../storage/app-store.ts';
+import os from 'node:os';
+import { parseDuration } from '../../lib/duration.ts';
 import { CliError } from '../errors.ts';
-import { dataDirOf, keepSnapshotsOption, numberOption, type GlobalArgs } from '../options.ts';
+import { databaseUrlOf, dataDirOf, keepSnapshotsOption, numberOption, type GlobalArgs } from '../options.ts';
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
@@ -100,6 +103,52 @@ interface PublishCmdArgs extends GlobalArgs, PublishArgs {
   snapshot?: string;
   json?: boolean;
   'chunk-bytes'?: number;
+  'switch-after': string;
+}
+
+/** `--switch-after 2h`: how long a fleet waits for every node to stage a release. */
+function switchAfterOf(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === null) throw new CliError(`invalid --switch-after "${value}": a duration such as 30s, 10m or 2h`);
+  return Math.round(ms / 1000);
+}
+
+const switchAfterOption = {
+  type: 'string',
+  default: '2h',
+  describe:
+    'fleet mode: once this long has passed, the nodes that staged the release switch without waiting for the others (30s, 10m, 2h)',
+} as const;
+
+/** Points the fleet in the shared PostgreSQL at a release, and says what happened. */
+async function setFleetTarget(
+  databaseUrl: string,
+  change: (
+    db: import('kysely').Kysely<import('../../storage/app-schema.ts').AppDatabase>,
+    by: string,
+  ) => Promise<import('../../storage/fleet-release.ts').TargetChange>,
+): Promise<void> {
+  const { openAppPostgres } = await import('../../storage/app-postgres.ts');
+  const { redactDatabaseUrl } = await import('../../storage/app-store.ts');
+  const where = redactDatabaseUrl(databaseUrl);
+  let pgStore;
+  try {
+    pgStore = await openAppPostgres(databaseUrl, { maxConnections: 1 });
+  } catch (err) {
+    throw new CliError(`cannot reach the fleet's database ${where}: ${(err as Error).message}`);
+  }
+  try {
+    const r = await change(pgStore.db, os.hostname());
+    console.error(
+      r.moved
+        ? `the fleet (${where}) now targets it (generation ${r.generation}): following nodes pull it and switch together`
+        : `the fleet's target is unchanged: ${r.reason}`,
+    );
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  } finally {
+    await pgStore.close();
+  }
 }
 
 const publish: CommandModule<GlobalArgs, PublishCmdArgs> = {
@@ -130,14 +179,29 @@ const publish: CommandModule<GlobalArgs, PublishCmdArgs> = {
           },
         ),
       )
+      .option('switch-after', switchAfterOption)
       .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' }),
   handler: async (argv) => {
-    await publishTo(dataDirOf(argv), argv.to!, argv.key!, {
+    // Checked before anything is published.
+    const databaseUrl = databaseUrlOf(argv);
+    const switchAfter = switchAfterOf(argv['switch-after']);
+    const r = await publishTo(dataDirOf(argv), argv.to!, argv.key!, {
       snapshot: argv.snapshot,
       keep: argv.keep,
       json: argv.json,
       chunkBytes: argv['chunk-bytes'],
     });
+    if (databaseUrl === undefined) return;
+    const { recordFleetRelease } = await import('../../storage/fleet-release.ts');
+    await setFleetTarget(databaseUrl, (db, by) =>
+      recordFleetRelease(db, {
+        release: r.release,
+        month: r.month,
+        manifestSha256: r.manifestSha256,
+        by,
+        switchAfterSeconds: switchAfter,
+      }),
+    );
   },
 };
 
@@ -150,6 +214,26 @@ interface PullArgs extends GlobalArgs {
   keep?: number;
   json?: boolean;
   retries?: number;
+  hold?: boolean;
+}
+
+/** `release pull --hold`: says "staged" on stdout, then waits for a `switch` line on stdin. */
+function holdForSwitch(staged: { release: string; month: string }): Promise<void> {
+  console.log(JSON.stringify({ status: 'staged', ...staged }));
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const onData = (d: Buffer) => {
+      buf += d.toString();
+      if (!buf.split('\n').some((l) => l.trim() === 'switch')) return;
+      process.stdin.off('data', onData).off('end', onEnd);
+      // Nothing more is read: stdin must not keep the process alive once the switch is done.
+      process.stdin.destroy();
+      resolve();
+    };
+    const onEnd = () =>
+      reject(new Error(`release ${staged.release} is staged, and stdin closed before the word to switch`));
+    process.stdin.on('data', onData).once('end', onEnd);
+  });
 }
 
 export function trustedKeys(files: string[]) {
@@ -202,6 +286,12 @@ const pull: CommandModule<GlobalArgs, PullArgs> = {
           { default: 8, describe: 'attempts after a network failure without progress (backoff 1 s doubling to 60 s)' },
         ),
       )
+      .option('hold', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'once verified, print {"status":"staged"} and switch only when a line "switch" arrives on stdin (how serve --follow switches a fleet together)',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' }),
   handler: async (argv) => {
     const trusted = await trustedKeys(argv.trust);
@@ -221,6 +311,7 @@ const pull: CommandModule<GlobalArgs, PullArgs> = {
           keep: argv.keep,
           net: { maxRetries: argv.retries },
           log: (l) => console.error(l),
+          hold: argv.hold ? holdForSwitch : undefined,
         });
       } finally {
         await store.close();
@@ -228,7 +319,8 @@ const pull: CommandModule<GlobalArgs, PullArgs> = {
     } catch (err) {
       throw new CliError(`release pull: ${(err as Error).message}; the served month is unchanged`);
     }
-    if (argv.json) return void console.log(JSON.stringify(r, null, 2));
+    // One line: with --hold, stdout is read line by line.
+    if (argv.json) return void console.log(JSON.stringify(r, null, argv.hold ? undefined : 2));
     if (r.status === 'current')
       return void console.log(`already serving release ${r.release} (month ${r.month}, snapshot ${r.snapshot})`);
     console.log(
@@ -239,10 +331,41 @@ const pull: CommandModule<GlobalArgs, PullArgs> = {
   },
 };
 
+interface ActivateArgs extends GlobalArgs {
+  release: string;
+  'switch-after': string;
+}
+
+const activate: CommandModule<GlobalArgs, ActivateArgs> = {
+  command: 'activate <release>',
+  describe:
+    'fleet mode: point every node at a release published to the fleet before (a rollback, or forward again); they switch together',
+  builder: (y) =>
+    y
+      .positional('release', { type: 'string', demandOption: true, describe: 'a release id (`cnpj-api status`)' })
+      .option('switch-after', switchAfterOption),
+  handler: async (argv) => {
+    const databaseUrl = databaseUrlOf(argv);
+    if (databaseUrl === undefined)
+      throw new CliError(
+        `release activate needs the fleet's database: --database-url or ${DATABASE_URL_ENV} (a single node switches with \`release pull --release ID --allow-older\`)`,
+      );
+    const switchAfter = switchAfterOf(argv['switch-after']);
+    const { activateFleetRelease } = await import('../../storage/fleet-release.ts');
+    await setFleetTarget(databaseUrl, (db, by) => activateFleetRelease(db, argv.release, by, switchAfter));
+  },
+};
+
 export const releaseCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'release',
-  describe: 'signed releases: import once, serve from many machines (keygen, publish, pull; docs/releases.md)',
+  describe:
+    'signed releases: import once, serve from many machines (keygen, publish, pull, activate; docs/releases.md)',
   builder: (y: Argv<GlobalArgs>) =>
-    y.command(keygen).command(publish).command(pull).demandCommand(1, 'Choose a release subcommand; see --help.'),
+    y
+      .command(keygen)
+      .command(publish)
+      .command(pull)
+      .command(activate)
+      .demandCommand(1, 'Choose a release subcommand; see --help.'),
   handler: () => {},
 };

@@ -46,6 +46,8 @@ export interface PublishResult {
   release: string;
   month: string;
   snapshot: string;
+  /** SHA-256 of the signed manifest (what latest.json and a fleet's target name). */
+  manifestSha256: string;
   files: number;
   bytes: number;
   /** Bytes uploaded in this run (files the target already held are skipped). */
@@ -238,6 +240,7 @@ export async function publishRelease(opts: PublishOptions): Promise<PublishResul
       release: id,
       month: snap.month,
       snapshot: snap.id,
+      manifestSha256: latest.manifestSha256,
       files: files.length,
       bytes: files.reduce((a, f) => a + f.size, 0),
       uploaded,

@@ -17,7 +17,7 @@ import { openHistoryDb } from '../history/db.ts';
 import { mergeStagedMonth } from '../history/merge.ts';
 import { HISTORY_SCHEMA_VERSION } from '../history/schema.ts';
 import { publish, pruneSnapshots } from '../snapshots/lifecycle.ts';
-import { activeSnapshot, listSnapshots, type SnapshotStats } from '../snapshots/records.ts';
+import { activeSnapshot, listSnapshots, reactivateSnapshot, type SnapshotStats } from '../snapshots/records.ts';
 import { SEARCH_SCHEMA_VERSION } from '../snapshots/search-schema.ts';
 import { SNAPSHOT_SCHEMA_VERSION } from '../snapshots/tables.ts';
 import {
@@ -51,6 +51,11 @@ export interface PullOptions {
   log?: (line: string) => void;
   /** Called with the bytes added to the release's progress (tests kill the pull part-way). */
   onBytes?: (received: number, total: number) => void;
+  /**
+   * Called once the release is fetched and verified (staged), before anything served changes;
+   * the switch waits for it to resolve. A fleet's follower switches every node at one time this way.
+   */
+  hold?: (staged: { release: string; month: string }) => Promise<void>;
 }
 
 export type PullResult =
@@ -174,6 +179,29 @@ export async function pullRelease(opts: PullOptions): Promise<PullResult> {
       );
     releaseLock = acquireLock(path.join(paths.registryDir, LOCK), 'release pull');
 
+    // Still on disk from before (a rollback to the previous release): nothing to fetch.
+    const kept = listSnapshots(app.sqlite, paths.registryDir).find(
+      (s) => s.release === id && s.status === 'retired' && fs.existsSync(s.dir),
+    );
+    if (kept) {
+      log(`release ${id} is still on disk (snapshot ${kept.id}): switching back to it`);
+      await opts.hold?.({ release: id, month: manifest.month });
+      reactivateSnapshot(app.sqlite, kept.id);
+      return {
+        status: 'pulled',
+        release: id,
+        month: manifest.month,
+        snapshot: kept.id,
+        previous: active?.id ?? null,
+        bytes: 0,
+        fetched: 0,
+        reused: 0,
+        historyMerged: [],
+        seconds: (performance.now() - t0) / 1000,
+        fetchSeconds: 0,
+      };
+    }
+
     const staging = path.join(paths.registryDir, STAGING_PREFIX + id);
     // A staging folder of another release is an abandoned pull: its bytes are of no use now.
     for (const name of fs.readdirSync(paths.registryDir))
@@ -294,6 +322,7 @@ export async function pullRelease(opts: PullOptions): Promise<PullResult> {
       `verified ${files.length} files (${(total / 1e6).toFixed(1)} MB; ${(fetched / 1e6).toFixed(1)} MB fetched at ${(fetched / 1e6 / Math.max(fetchSeconds, 1e-3)).toFixed(1)} MB/s)`,
     );
 
+    await opts.hold?.({ release: id, month: manifest.month });
     // Everything is verified: the history months, then the pointer, as an import does.
     const merged: string[] = [];
     if (neededHistory.length) {

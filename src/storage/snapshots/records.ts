@@ -100,3 +100,16 @@ export function markDeleted(sqlite: Sqlite, id: string): void {
 export function recordRelease(sqlite: Sqlite, id: string, release: string): void {
   sqlite.prepare(`UPDATE registry_snapshots SET release_id = ? WHERE id = ?`).run(release, id);
 }
+
+/** Makes a kept (retired) snapshot the active one again, atomically: a rollback without a copy. */
+export function reactivateSnapshot(sqlite: Sqlite, id: string): void {
+  sqlite
+    .transaction(() => {
+      const r = sqlite.prepare(`SELECT status FROM registry_snapshots WHERE id = ?`).get(id) as
+        { status: string } | undefined;
+      if (r?.status !== 'retired') throw new Error(`snapshot ${id} is ${r ? r.status : 'unknown'}, not a kept one`);
+      sqlite.prepare(`UPDATE registry_snapshots SET status = 'retired' WHERE status = 'active'`).run();
+      sqlite.prepare(`UPDATE registry_snapshots SET status = 'active' WHERE id = ?`).run(id);
+    })
+    .immediate();
+}
