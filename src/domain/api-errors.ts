@@ -145,7 +145,7 @@ export const ERRORS = {
     status: 503,
     error: 'not_ready',
     message: 'Este servidor ainda não está pronto para atender consultas. Tente novamente em alguns segundos.',
-    when: 'Resposta de GET /readyz quando este servidor não pode atender: nenhuma base da Receita carregada, ou o banco de contas não responde (com Retry-After, em segundos). Não conta como consulta.',
+    when: 'Resposta de GET /readyz quando este servidor não pode atender: nenhuma base da Receita carregada, o banco de contas não responde, ou (numa frota) ele serve outra versão da base que a dos demais servidores; o campo reason diz qual (com Retry-After, em segundos). Não conta como consulta.',
     // A load balancer probes again within seconds; an import or a disk coming back takes longer.
     retryAfter: 5,
   },

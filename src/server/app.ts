@@ -43,6 +43,8 @@ export interface AppDeps {
   appDbReady: () => boolean;
   /** Fleet mode: the shared PostgreSQL answers (GET /readyz). */
   sharedDbReady?: () => boolean | Promise<boolean>;
+  /** Fleet mode: the release due everywhere, for /readyz's behind_fleet. */
+  fleetRelease?: () => string | null | Promise<string | null>;
   /** Client address and https come from X-Forwarded-* (--trust-proxy). */
   trustProxy?: boolean;
   log: LogFn;

@@ -25,6 +25,8 @@ test('/readyz: 503 without a snapshot, 200 once one is served, 503 while app.db 
     assert.deepEqual(none.body, {
       error: 'not_ready',
       message: 'Este servidor ainda não está pronto para atender consultas. Tente novamente em alguns segundos.',
+      // Why, for the balancer's log and the operator.
+      reason: 'no_snapshot',
     });
     assert.equal(none.headers.get('retry-after'), '5');
     assert.equal(none.headers.get('cache-control'), 'no-store');
@@ -46,6 +48,7 @@ test('/readyz: 503 without a snapshot, 200 once one is served, 503 while app.db 
       const gone = await get(`${server.url}/readyz`);
       assert.equal(gone.status, 503);
       assert.equal(gone.body.error, 'not_ready');
+      assert.equal(gone.body.reason, 'app_db');
       assert.equal(gone.headers.get('retry-after'), '5');
     } finally {
       fs.renameSync(`${appDb}.away`, appDb);

@@ -42,6 +42,8 @@ export interface ApiDeps {
   appDbReady: () => boolean;
   /** Fleet mode: the shared PostgreSQL answers (GET /readyz). */
   sharedDbReady?: () => boolean | Promise<boolean>;
+  /** Fleet mode: the release due everywhere, for /readyz's behind_fleet. */
+  fleetRelease?: () => string | null | Promise<string | null>;
   /** Where a count with `q` stops and says `exact: false` (default DEFAULT_COUNT_BOUND). */
   countBound?: number;
 }
@@ -102,7 +104,12 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     {
       method: 'GET',
       path: READYZ_ROUTE,
-      handler: readyzHandler({ reader: deps.reader, appDb: deps.appDbReady, sharedDb: deps.sharedDbReady }),
+      handler: readyzHandler({
+        reader: deps.reader,
+        appDb: deps.appDbReady,
+        sharedDb: deps.sharedDbReady,
+        fleetRelease: deps.fleetRelease,
+      }),
     },
     { method: 'GET', path: '/api/v1/status', handler: registry(status) },
     {
