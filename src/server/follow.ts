@@ -33,6 +33,8 @@ export interface FollowState {
   lastError: string | null;
   /** A pull is running now. */
   pulling: boolean;
+  /** Fleet mode (fleet-follow.ts): the fleet's release, the one staged here, and when they switch. */
+  fleet?: { target: string | null; staged: string | null; switchAt: string | null };
 }
 
 export const FOLLOW_STATE_FILE = 'follow.json';

@@ -30,6 +30,7 @@ import { shareWithPrimary } from './metrics/cluster.ts';
 import { startMetricsListener, type MetricsListener } from './metrics/listener.ts';
 import { createServerMetrics } from './metrics/server-metrics.ts';
 import { startHeartbeat, type Heartbeat } from './heartbeat.ts';
+import { readFollowState } from './follow.ts';
 import { nodeIdentity } from '../storage/fleet-nodes.ts';
 import { VERSION } from '../lib/version.ts';
 
@@ -89,6 +90,11 @@ export const HTTP_TIMEOUTS = { headers: 60_000, request: 300_000, check: 30_000,
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
+  /**
+   * Reads the active-snapshot pointer now rather than at the next poll (a fleet's switch, timed to
+   * the millisecond). Cluster workers poll on their own (within a second).
+   */
+  refreshRegistry?(): void;
 }
 
 /** This process's server: also the route table it answers (tests go through each entry). */
@@ -136,7 +142,12 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const conn = (apiConn = openAppSqlite(opts.dataDir, 'api'));
     // The snapshot is read at scrape time, when the reader (made below) exists.
     const metrics = opts.metrics
-      ? createServerMetrics({ snapshot: () => reader?.info ?? null, app: store, now })
+      ? createServerMetrics({
+          snapshot: () => reader?.info ?? null,
+          staged: () => readFollowState(opts.dataDir)?.fleet?.staged ?? null,
+          app: store,
+          now,
+        })
       : undefined;
     // The hot path by backend: app.db's counts commit on `conn` (WalSync flushes them); the shared
     // PostgreSQL's in one count_calls() round trip per batch. Either way the extra contacts come
@@ -144,11 +155,14 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     let access: AccessLayer;
     let contacts: (cnpj: string) => readonly ContatoExtra[];
     let sharedDbReady: (() => boolean | Promise<boolean>) | undefined;
+    let fleetRelease: (() => string | null | Promise<string | null>) | undefined;
     if (store.backend === 'postgres' && store.pool) {
       const copy = new PgContactsCache(store.pool);
       access = new PgApiAccess(store.pool, { now, observer: metrics?.access, contacts: copy });
       contacts = (cnpj) => copy.get(cnpj);
-      sharedDbReady = new SharedDbProbe(store.pool).check;
+      const probe = new SharedDbProbe(store.pool);
+      sharedDbReady = probe.check;
+      fleetRelease = probe.dueRelease;
     } else {
       const sqliteAccess = new ApiAccess(conn, { now, walSync, observer: metrics?.access });
       const copy = new ContactsCache(conn, () => sqliteAccess.contactsEpoch);
@@ -188,6 +202,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       baseUrl: opts.publicUrl ?? url,
       appDbReady: appDbCheck(opts.dataDir),
       sharedDbReady,
+      fleetRelease,
       metrics,
       trustProxy: opts.trustProxy,
       log,
@@ -211,7 +226,11 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       heartbeat = startHeartbeat({
         db: store.db,
         node: nodeIdentity(opts.dataDir, VERSION),
-        served: () => ({ listenUrl: url, month: registry.info?.month ?? null }),
+        served: () => ({
+          listenUrl: url,
+          month: registry.info?.month ?? null,
+          release: registry.info?.release ?? null,
+        }),
         log,
         intervalMs: opts.heartbeatMs,
       });
@@ -229,6 +248,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       url,
       routes,
       metricsUrl: metricsListener?.url,
+      refreshRegistry: () => void r.refresh(),
       close() {
         closing ??= (async () => {
           await new Promise<void>((resolve) => {

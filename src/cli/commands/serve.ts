@@ -15,6 +15,7 @@ import { assertCanListen, listenError } from '../listen.ts';
 import { readAheadWarning } from '../../lib/read-ahead.ts';
 import { parseDuration } from '../../lib/duration.ts';
 import { startFollower, type Follower } from '../../server/follow.ts';
+import { FLEET_POLL_MS, startFleetFollower } from '../../server/fleet-follow.ts';
 import {
   databaseUrlOf,
   dataDirOf,
@@ -38,7 +39,7 @@ interface Args extends GlobalArgs, ProxyArgs {
   'compat-open-rate': number;
   follow?: string;
   trust?: string[];
-  'follow-interval': string;
+  'follow-interval'?: string;
 }
 
 export interface ServeOptions {
@@ -250,8 +251,8 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
       })
       .option('follow-interval', {
         type: 'string',
-        default: '10m',
-        describe: 'with --follow: how often the source is checked (30s, 10m, 1h)',
+        describe:
+          "with --follow: how often the source is checked (30s, 10m, 1h; default 10m); in fleet mode how often the fleet's database is read besides its notifications (default 5s)",
       }),
   handler: async (argv) => {
     const proxy = proxyOptionsOf(argv);
@@ -291,11 +292,24 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
       const readAhead = readAheadWarning(dataDirOf(argv));
       if (readAhead !== null) console.error(readAhead);
     }
-    // One follower per node: the single process, or the cluster's primary.
+    // One follower per node: the single process, or the cluster's primary. In fleet mode it
+    // follows the fleet's release in the shared database, and switches when the fleet does.
     let follower: Follower | undefined;
-    if (follow && !cluster.isWorker) {
-      follower = startFollower({ dataDir: dataDirOf(argv), ...follow });
-      console.error(`following releases at ${follow.source} every ${argv['follow-interval']}`);
+    const databaseUrl = databaseUrlOf(argv);
+    if (follow && !cluster.isWorker && databaseUrl !== undefined) {
+      follower = startFleetFollower({
+        dataDir: dataDirOf(argv),
+        databaseUrl,
+        source: follow.source,
+        trust: follow.trust,
+        pollMs: follow.intervalMs ?? FLEET_POLL_MS,
+        onSwitched: () => server.refreshRegistry?.(),
+      });
+      console.error(`following the fleet's release, pulled from ${follow.source}`);
+    } else if (follow && !cluster.isWorker) {
+      const intervalMs = follow.intervalMs ?? DEFAULT_FOLLOW_MS;
+      follower = startFollower({ dataDir: dataDirOf(argv), ...follow, intervalMs });
+      console.error(`following releases at ${follow.source} every ${argv['follow-interval'] ?? '10m'}`);
     }
     const stop = () => {
       void Promise.all([follower?.stop(), server.close()]).then(() => process.exit(0));
@@ -306,7 +320,9 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
 };
 
 /** `--follow SOURCE --trust KEY [--follow-interval 10m]`, checked before the server starts. */
-function followOptionsOf(argv: Args): { source: string; trust: string[]; intervalMs: number } | undefined {
+const DEFAULT_FOLLOW_MS = 10 * 60_000;
+
+function followOptionsOf(argv: Args): { source: string; trust: string[]; intervalMs?: number } | undefined {
   const trust = argv.trust ?? [];
   if (argv.follow === undefined) {
     if (trust.length) throw new CliError('--trust is used with --follow SOURCE');
@@ -315,8 +331,10 @@ function followOptionsOf(argv: Args): { source: string; trust: string[]; interva
   if (Array.isArray(argv.follow)) throw new CliError('--follow given more than once');
   if (trust.length === 0) throw new CliError('--follow needs --trust FILE (the public key releases are signed with)');
   for (const t of trust) if (!fs.existsSync(t)) throw new CliError(`--trust ${t}: no such file`);
-  const intervalMs = parseDuration(argv['follow-interval']);
+  const given = argv['follow-interval'];
+  if (given === undefined) return { source: argv.follow, trust };
+  const intervalMs = parseDuration(given);
   if (intervalMs === null)
-    throw new CliError(`invalid --follow-interval "${argv['follow-interval']}": a duration such as 30s, 10m or 1h`);
+    throw new CliError(`invalid --follow-interval "${given}": a duration such as 30s, 10m or 1h`);
   return { source: argv.follow, trust, intervalMs };
 }

@@ -30,6 +30,10 @@ export class CompanyRegistry {
     this.contacts = opts.contacts;
     this.reader = new RegistryReader({ ...opts, columns: MAPPED_COLUMNS });
   }
+  /** Checks the active-snapshot pointer now; true when a new snapshot was swapped in. */
+  refresh(): boolean {
+    return this.reader.refresh();
+  }
 
   /** Registry loaded? (503 registry_unavailable otherwise) */
   get available(): boolean {

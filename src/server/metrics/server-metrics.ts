@@ -16,7 +16,9 @@ const PREFIX = 'cnpj_api_';
 
 export interface ServerMetricsDeps {
   /** The served snapshot's month ('YYYY-MM') and import time (ISO), or null when none is served. */
-  snapshot: () => { month: string; importedAt: string } | null;
+  snapshot: () => { month: string; importedAt: string; release?: string | null } | null;
+  /** Fleet mode with --follow: the release this node has staged (fetched, verified, not yet served). */
+  staged?: () => string | null;
   /** App state (app.db or the fleet's PostgreSQL), for the webhook queue depth at scrape time. */
   app: AppStore;
   now: () => Date;
@@ -90,6 +92,30 @@ export function createServerMetrics(deps: ServerMetricsDeps): ServerMetrics {
     collect() {
       const info = deps.snapshot();
       this.set(info ? Math.max(0, (deps.now().getTime() - Date.parse(info.importedAt)) / 1000) : 0);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}release_served_info`,
+    help: 'Always 1, labelled with the release served (docs/releases.md); no series when the snapshot is no release.',
+    labelNames: ['release'],
+    aggregator: 'max',
+    registers,
+    collect() {
+      this.reset();
+      const release = deps.snapshot()?.release;
+      if (release) this.set({ release }, 1);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}release_staged_info`,
+    help: "Always 1, labelled with the fleet's release this node has fetched and verified (docs/fleet.md); no series when none is staged.",
+    labelNames: ['release'],
+    aggregator: 'max',
+    registers,
+    collect() {
+      this.reset();
+      const release = deps.staged?.();
+      if (release) this.set({ release }, 1);
     },
   });
   new Gauge({
