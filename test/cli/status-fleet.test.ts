@@ -52,9 +52,12 @@ test('status --database-url lists the nodes serving from it, with their months',
   assert.ok(out.includes(` (reachable, schema ${latest})\n`), out);
   assert.match(out, /fleet database: postgres:\/\/postgres@\/t\d+_\d+\?host=\S+ \(reachable/);
   assert.match(out, /nodes seen in the last 2 minutes: 2 serving\n/);
-  assert.match(out, /NODE\s+LISTENS ON\s+MONTH\s+VERSION\s+STARTED\s+LAST SEEN/);
+  assert.match(out, /NODE\s+LISTENS ON\s+MONTH\s+SERVES\s+STAGED\s+VERSION\s+STARTED\s+LAST SEEN\s+STATE/);
   const line = (dir: string) => out.split('\n').find((l) => l.includes(`:${dir} `)) ?? '';
-  assert.match(line(a.dir), new RegExp(`:${port(a.server)}\\s+2026-03\\s+\\S+\\s+\\S+ \\S+\\s+\\d+ s ago$`));
+  assert.match(
+    line(a.dir),
+    new RegExp(`:${port(a.server)}\\s+2026-03\\s+-\\s+not following\\s+\\S+\\s+\\S+ \\S+\\s+\\d+ s ago\\s+-$`),
+  );
   assert.match(line(b.dir), new RegExp(`:${port(b.server)}\\s+2026-04\\s`));
   assert.match(out, /the serving nodes do not serve the same month \(2026-03, 2026-04\)/);
 

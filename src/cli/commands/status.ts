@@ -103,16 +103,45 @@ function printFleet(fleet: FleetStatus): void {
     `nodes seen in the last ${SEEN_WITHIN_SECONDS / 60} minutes: ${serving.length} serving` +
       (serving.length < fleet.nodes.length ? `, ${fleet.nodes.length - serving.length} stopped` : ''),
   );
+  const t = fleet.target;
+  if (t)
+    console.log(
+      `fleet release: ${t.release} (month ${t.month}), set ${t.setAt.slice(0, 19).replace('T', ' ')} by ${t.setBy}; ` +
+        (t.switchAt === null
+          ? `waiting for every following node to stage it (or ${t.switchAfterSeconds} s after it was set)`
+          : `${t.passed ? 'switched' : 'switching'} at ${t.switchAt.slice(0, 23).replace('T', ' ')}`),
+    );
+  const short = (r: string | null) => r ?? '-';
   if (fleet.nodes.length)
     printTable(
-      ['NODE', 'LISTENS ON', 'MONTH', 'VERSION', 'STARTED', 'LAST SEEN'],
+      ['NODE', 'LISTENS ON', 'MONTH', 'SERVES', 'STAGED', 'VERSION', 'STARTED', 'LAST SEEN', 'STATE'],
       fleet.nodes.map((n) => [
         n.id,
         n.listenUrl,
         n.month ?? 'none',
+        short(n.release),
+        n.following ? short(n.staged) : 'not following',
         n.version,
         n.startedAt.slice(0, 19).replace('T', ' '),
         n.stoppedAt ? `stopped ${n.stoppedAt.slice(0, 19).replace('T', ' ')}` : ago(n.seenSecondsAgo),
+        n.stoppedAt
+          ? '-'
+          : n.behind
+            ? `BEHIND FLEET${
+                n.followError
+                  ? ` (${n.followError
+                      .replace(/^release pull: /, '')
+                      .replace(/; the served month is unchanged$/, '')
+                      .slice(0, 160)})`
+                  : ''
+              }`
+            : n.month === null
+              ? 'no snapshot'
+              : !t
+                ? '-'
+                : n.release !== t.release
+                  ? 'switch pending'
+                  : 'in step',
       ]),
     );
   const months = new Set(serving.map((n) => n.month ?? 'none'));
