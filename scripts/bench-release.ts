@@ -5,12 +5,15 @@
 //
 //   npm run bench:release -- [--companies 200000 | --data-dir A] [--work DIR] [--parallel 4]
 //                            [--curl-to disk|null] [--drop-source] [--skip-serving] [--keep-work]
+//                            [--fleet]
 //
 // --data-dir publishes that data dir's active snapshot (a full-size month imported beforehand);
 // otherwise a synthetic month of --companies is generated and imported first. --drop-source deletes
 // that snapshot folder once published (a full-size run cannot hold three copies on one disk);
 // --curl-to null sends curl's bytes to /dev/null instead of files (again for disk space);
-// --skip-serving leaves out the empty-data-dir-to-serving run (a second whole pull).
+// --skip-serving leaves out the empty-data-dir-to-serving run (a second whole pull). --fleet makes
+// that run a fleet node's: a throwaway PostgreSQL, the release recorded as the fleet's
+// (`release publish --database-url`), the node started with `--database-url` beside `--follow`.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { generateDump } from '../src/demo/generate.ts';
 import { runImport } from '../importer/run.ts';
 import { startNginx } from '../test/helpers/nginx.ts';
+import { startPgCluster, type PgCluster } from '../test/helpers/postgres.ts';
 
 const { values } = parseArgs({
   options: {
@@ -30,6 +34,7 @@ const { values } = parseArgs({
     'drop-source': { type: 'boolean', default: false },
     'keep-work': { type: 'boolean', default: false },
     'skip-serving': { type: 'boolean', default: false },
+    fleet: { type: 'boolean', default: false },
   },
 });
 const work = path.resolve(values.work ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-release-')));
@@ -99,6 +104,7 @@ if (values['drop-source']) {
 }
 
 const nginx = await startNginx(pubDir);
+let pg: PgCluster | undefined;
 try {
   const base = `${nginx.url}/`;
   const manifest = JSON.parse(
@@ -154,6 +160,25 @@ try {
 
   // From an empty data dir to serving: `serve --follow` pulls first, /readyz turns 200 once it serves.
   const dataC = path.join(work, 'C');
+  let fleetArgs: string[] = [];
+  if (values.fleet) {
+    pg = await startPgCluster();
+    const url = await pg.createDatabase('fleet');
+    // Publishing again uploads nothing: it records the release as the fleet's.
+    cli([
+      'release',
+      'publish',
+      '--to',
+      pubDir,
+      '--key',
+      path.join(work, 'keys', 'release.key'),
+      '--data-dir',
+      dataA,
+      '--database-url',
+      url,
+    ]);
+    fleetArgs = ['--database-url', url];
+  }
   const s0 = now();
   const port = 20000 + Math.floor(Math.random() * 20000);
   const server = spawn(
@@ -169,6 +194,7 @@ try {
       base,
       '--trust',
       path.join(work, 'keys', 'release.pub'),
+      ...fleetArgs,
     ],
     { stdio: 'ignore' },
   );
@@ -182,6 +208,7 @@ try {
       await new Promise((res) => setTimeout(res, 200));
     }
     results.emptyToServing = {
+      fleet: values.fleet,
       seconds: +(now() - s0).toFixed(1),
       listeningAfterSeconds: firstHealthy && +firstHealthy.toFixed(1),
     };
@@ -194,6 +221,7 @@ try {
   if (!(err instanceof Done)) throw err;
 } finally {
   await nginx.stop();
+  await pg?.stop();
   if (!values['keep-work']) fs.rmSync(work, { recursive: true, force: true });
 }
 console.log(JSON.stringify(results, null, 2));
