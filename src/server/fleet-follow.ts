@@ -17,12 +17,10 @@
 //
 // The database or the source being unreachable stops nothing being served: the follower logs it
 // once and tries again; the child keeps its verified chunks for the next attempt.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import pg from 'pg';
 import type { Kysely } from 'kysely';
-import { selfCommand } from '../lib/runtime.ts';
 import { VERSION } from '../lib/version.ts';
 import { dataPaths } from '../lib/config.ts';
 import { openAppSqlite } from '../storage/app-db.ts';
@@ -39,7 +37,8 @@ import {
 import { nodeIdentity } from '../storage/fleet-nodes.ts';
 import { activeSnapshot } from '../storage/snapshots/records.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
-import { FOLLOW_STATE_FILE, type FollowState } from './follow.ts';
+import { newFollowState, type Follower, type FollowState } from './follow-state.ts';
+import { pullFailure, spawnPull, stateSaver } from './pull-child.ts';
 
 /** From the moment the fleet is ready to the switch: every node's follower hears of it well before. */
 export const SWITCH_DELAY_MS = 1500;
@@ -68,40 +67,15 @@ interface Stage {
   done: Promise<void>;
 }
 
-export interface FleetFollower {
-  /** Runs one round now (or after the one running) and resolves when it ends. */
-  check(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-export function startFleetFollower(opts: FleetFollowOptions): FleetFollower {
+export function startFleetFollower(opts: FleetFollowOptions): Follower {
   const log = opts.log ?? ((l) => process.stderr.write(`${l}\n`));
   const pollMs = opts.pollMs ?? FLEET_POLL_MS;
   const node = nodeIdentity(opts.dataDir, VERSION);
-  const trust = opts.trust.map((t) => path.resolve(t));
-  const stateFile = path.join(opts.dataDir, FOLLOW_STATE_FILE);
   const state: FollowState = {
-    source: opts.source,
-    trust,
-    intervalMs: pollMs,
-    pid: process.pid,
-    startedAt: new Date().toISOString(),
-    lastCheckAt: null,
-    lastResult: null,
-    lastRelease: null,
-    lastError: null,
-    pulling: false,
+    ...newFollowState(opts.source, opts.trust, pollMs),
     fleet: { target: null, staged: null, switchAt: null },
   };
-  const save = () => {
-    try {
-      fs.mkdirSync(opts.dataDir, { recursive: true });
-      fs.writeFileSync(`${stateFile}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
-      fs.renameSync(`${stateFile}.tmp`, stateFile);
-    } catch (err) {
-      log(`follow: cannot write ${stateFile}: ${(err as Error).message}`);
-    }
-  };
+  const save = stateSaver(opts.dataDir, state, log);
   save();
 
   let stopped = false;
@@ -161,52 +135,32 @@ export function startFleetFollower(opts: FleetFollowOptions): FleetFollower {
   };
 
   const startStage = (release: string) => {
-    const args = ['release', 'pull', '--from', opts.source, '--data-dir', opts.dataDir, '--release', release];
+    const args = ['--from', opts.source, '--data-dir', opts.dataDir, '--release', release];
     args.push('--hold', '--json', '--allow-older');
-    for (const t of trust) args.push('--trust', t);
+    for (const t of state.trust) args.push('--trust', t);
     args.push(...(opts.pullArgs ?? []));
-    const cmd = selfCommand(args);
-    const child = spawn(cmd.command, cmd.args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    child.stdin!.on('error', () => {}); // a child gone before it read the word
-    let out = '';
-    let err = '';
-    let lastLine = '';
-    const s: Stage = { release, child, staged: false, switching: false, done: Promise.resolve() };
+    const s: Stage = { release, child: null!, staged: false, switching: false, done: Promise.resolve() };
+    const onResult = (l: string) => {
+      let msg: { status?: string; month?: string };
+      try {
+        msg = JSON.parse(l) as typeof msg;
+      } catch {
+        return;
+      }
+      if (msg.status === 'staged') {
+        s.staged = true;
+        log(`follow: release ${release} (month ${msg.month}) is staged: switching when the fleet does`);
+        void check();
+      } else if (msg.status === 'pulled' || msg.status === 'current') {
+        state.lastResult = msg.status;
+        state.lastRelease = release;
+        if (msg.status === 'pulled') log(`follow: now serving release ${release} (month ${msg.month})`);
+      }
+    };
+    const p = spawnPull(args, { log, onResult, stdin: 'pipe' });
+    s.child = p.child;
     s.done = new Promise<void>((resolve) => {
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const lines = out.split('\n');
-        out = lines.pop() ?? '';
-        for (const l of lines) {
-          if (!l.trim()) continue;
-          let msg: { status?: string; release?: string; month?: string };
-          try {
-            msg = JSON.parse(l) as typeof msg;
-          } catch {
-            continue;
-          }
-          if (msg.status === 'staged') {
-            s.staged = true;
-            log(`follow: release ${release} (month ${msg.month}) is staged: switching when the fleet does`);
-            void check();
-          } else if (msg.status === 'pulled' || msg.status === 'current') {
-            state.lastResult = msg.status;
-            state.lastRelease = release;
-            if (msg.status === 'pulled') log(`follow: now serving release ${release} (month ${msg.month})`);
-          }
-        }
-      });
-      child.stderr!.on('data', (d: Buffer) => {
-        err += d.toString();
-        const lines = err.split('\n');
-        err = lines.pop() ?? '';
-        for (const l of lines)
-          if (l.trim()) {
-            log(`follow: ${l}`);
-            lastLine = l;
-          }
-      });
-      child.on('close', (code, signal) => {
+      p.child.on('close', (code, signal) => {
         if (stage === s) stage = null;
         state.pulling = false;
         state.lastCheckAt = new Date().toISOString();
@@ -217,7 +171,7 @@ export function startFleetFollower(opts: FleetFollowOptions): FleetFollower {
         } else if (!stopped && signal !== 'SIGTERM') {
           failures++;
           retryAt = Date.now() + Math.min(60_000, pollMs * 2 ** (failures - 1));
-          const why = (err.trim() || lastLine || `exit ${code ?? signal}`).replace(/^(cnpj-api|error): /, '');
+          const why = pullFailure(p, code, signal);
           state.lastResult = 'failed';
           state.lastError = why;
           log(

@@ -4,10 +4,8 @@
 // The pull publishes through app.db's pointer, which the server's registry reader already polls,
 // so the switch is the import's: new handles opened beside the old, swapped between two requests.
 // What the follower last did is kept in `<data>/follow.json` for `cnpj-api status`.
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { selfCommand } from '../lib/runtime.ts';
+import { newFollowState, type Follower } from './follow-state.ts';
+import { pullFailure, spawnPull, stateSaver, type PullChild } from './pull-child.ts';
 
 export interface FollowOptions {
   dataDir: string;
@@ -20,96 +18,27 @@ export interface FollowOptions {
   pullArgs?: string[];
 }
 
-export interface FollowState {
-  source: string;
-  trust: string[];
-  intervalMs: number;
-  pid: number;
-  startedAt: string;
-  lastCheckAt: string | null;
-  /** What the last check ended with: `current`, `pulled`, `failed`. */
-  lastResult: string | null;
-  lastRelease: string | null;
-  lastError: string | null;
-  /** A pull is running now. */
-  pulling: boolean;
-  /** Fleet mode (fleet-follow.ts): the fleet's release, the one staged here, and when they switch. */
-  fleet?: { target: string | null; staged: string | null; switchAt: string | null };
-}
-
-export const FOLLOW_STATE_FILE = 'follow.json';
-
-export function readFollowState(dataDir: string): FollowState | null {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(dataDir, FOLLOW_STATE_FILE), 'utf8')) as FollowState;
-  } catch {
-    return null;
-  }
-}
-
-export interface Follower {
-  /** Runs one check now (unless one is running) and resolves when it ends. */
-  check(): Promise<void>;
-  stop(): Promise<void>;
-}
-
 export function startFollower(opts: FollowOptions): Follower {
   const log = opts.log ?? ((l) => process.stderr.write(`${l}\n`));
-  const stateFile = path.join(opts.dataDir, FOLLOW_STATE_FILE);
-  const state: FollowState = {
-    source: opts.source,
-    trust: opts.trust.map((t) => path.resolve(t)),
-    intervalMs: opts.intervalMs,
-    pid: process.pid,
-    startedAt: new Date().toISOString(),
-    lastCheckAt: null,
-    lastResult: null,
-    lastRelease: null,
-    lastError: null,
-    pulling: false,
-  };
-  const save = () => {
-    try {
-      fs.mkdirSync(opts.dataDir, { recursive: true });
-      fs.writeFileSync(`${stateFile}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
-      fs.renameSync(`${stateFile}.tmp`, stateFile);
-    } catch (err) {
-      log(`follow: cannot write ${stateFile}: ${(err as Error).message}`);
-    }
-  };
+  const state = newFollowState(opts.source, opts.trust, opts.intervalMs);
+  const save = stateSaver(opts.dataDir, state, log);
   save();
 
   let running: Promise<void> | null = null;
-  let child: ReturnType<typeof spawn> | null = null;
+  let pull: PullChild | null = null;
   let stopped = false;
 
   const runPull = () =>
     new Promise<void>((resolve) => {
-      const args = ['release', 'pull', '--from', opts.source, '--data-dir', opts.dataDir, '--json'];
+      const args = ['--from', opts.source, '--data-dir', opts.dataDir, '--json'];
       for (const t of state.trust) args.push('--trust', t);
       args.push(...(opts.pullArgs ?? []));
-      const cmd = selfCommand(args);
       state.pulling = true;
       save();
-      const c = spawn(cmd.command, cmd.args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      child = c;
       let out = '';
-      let err = '';
-      let lastLine = '';
-      c.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      c.stderr.on('data', (d: Buffer) => {
-        err += d.toString();
-        // The pull's progress lines, as the server's own.
-        const lines = err.split('\n');
-        err = lines.pop() ?? '';
-        for (const l of lines)
-          if (l.trim()) {
-            log(`follow: ${l}`);
-            lastLine = l;
-          }
-      });
-      c.on('close', (code) => {
-        child = null;
+      const p = (pull = spawnPull(args, { log, onResult: (l) => (out += `${l}\n`) }));
+      p.child.on('close', (code) => {
+        pull = null;
         state.pulling = false;
         state.lastCheckAt = new Date().toISOString();
         if (code === 0) {
@@ -125,7 +54,7 @@ export function startFollower(opts: FollowOptions): Follower {
           }
         } else {
           state.lastResult = 'failed';
-          const why = (err.trim() || lastLine || `exit ${code}`).replace(/^(cnpj-api|error): /, '');
+          const why = pullFailure(p, code);
           state.lastError = why;
           log(
             `follow: pull from ${opts.source} failed (${why}); still serving the current month, next try in ${Math.round(opts.intervalMs / 1000)} s`,
@@ -150,7 +79,7 @@ export function startFollower(opts: FollowOptions): Follower {
       stopped = true;
       clearInterval(timer);
       // The pull leaves the served month untouched whenever it is stopped; the next one resumes.
-      child?.kill('SIGTERM');
+      pull?.child.kill('SIGTERM');
       await running;
     },
   };

@@ -30,7 +30,7 @@ import { shareWithPrimary } from './metrics/cluster.ts';
 import { startMetricsListener, type MetricsListener } from './metrics/listener.ts';
 import { createServerMetrics } from './metrics/server-metrics.ts';
 import { startHeartbeat, type Heartbeat } from './heartbeat.ts';
-import { readFollowState } from './follow.ts';
+import { readFollowState } from './follow-state.ts';
 import { nodeIdentity } from '../storage/fleet-nodes.ts';
 import { VERSION } from '../lib/version.ts';
 

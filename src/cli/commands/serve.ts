@@ -14,7 +14,8 @@ import { CliError } from '../errors.ts';
 import { assertCanListen, listenError } from '../listen.ts';
 import { readAheadWarning } from '../../lib/read-ahead.ts';
 import { parseDuration } from '../../lib/duration.ts';
-import { startFollower, type Follower } from '../../server/follow.ts';
+import { startFollower } from '../../server/follow.ts';
+import type { Follower } from '../../server/follow-state.ts';
 import { FLEET_POLL_MS, startFleetFollower } from '../../server/fleet-follow.ts';
 import {
   databaseUrlOf,

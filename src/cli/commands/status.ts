@@ -5,7 +5,7 @@ import { readFleetStatus, SEEN_WITHIN_SECONDS, type FleetStatus } from '../../st
 import { activeSnapshot } from '../../storage/snapshots/records.ts';
 import { databaseUrlOf, dataDirOf, type GlobalArgs } from '../options.ts';
 import { printTable } from './app-helpers.ts';
-import { readFollowState, type FollowState } from '../../server/follow.ts';
+import { readFollowState, type FollowState } from '../../server/follow-state.ts';
 
 interface Args extends GlobalArgs {
   json?: boolean;
