@@ -78,17 +78,8 @@ if (!values['data-dir']) {
 
 cli(['release', 'keygen', '--out', path.join(work, 'keys')]);
 const pubDir = path.join(work, 'pub');
-const publish = cli([
-  'release',
-  'publish',
-  '--to',
-  pubDir,
-  '--key',
-  path.join(work, 'keys', 'release.key'),
-  '--data-dir',
-  dataA,
-  '--json',
-]);
+const publishArgs = ['release', 'publish', '--to', pubDir, '--key', path.join(work, 'keys', 'release.key')];
+const publish = cli([...publishArgs, '--data-dir', dataA, '--json']);
 const published = JSON.parse(publish.out) as { release: string; bytes: number; files: number; snapshot: string };
 results.publish = {
   release: published.release,
@@ -165,18 +156,7 @@ try {
     pg = await startPgCluster();
     const url = await pg.createDatabase('fleet');
     // Publishing again uploads nothing: it records the release as the fleet's.
-    cli([
-      'release',
-      'publish',
-      '--to',
-      pubDir,
-      '--key',
-      path.join(work, 'keys', 'release.key'),
-      '--data-dir',
-      dataA,
-      '--database-url',
-      url,
-    ]);
+    cli([...publishArgs, '--data-dir', dataA, '--database-url', url]);
     fleetArgs = ['--database-url', url];
   }
   const s0 = now();

@@ -91,9 +91,10 @@ export function startFleetFollower(opts: FleetFollowOptions): Follower {
   let failures = 0;
   let reportedStaged: string | null | undefined;
 
-  const problem = (what: string) => {
-    if (failing !== what) log(`follow: ${what}; still serving the current month, trying again`);
-    failing = what;
+  const problem = (kind: 'database' | 'report' | 'round', what: string) => {
+    // Once per kind of trouble: an outage's message changes as it goes on (shutting down, refused).
+    if (failing !== kind) log(`follow: ${what}; still serving the current month, trying again`);
+    failing = kind;
   };
 
   const served = (): { release: string | null; month: string | null } => {
@@ -214,11 +215,11 @@ export function startFleetFollower(opts: FleetFollowOptions): Follower {
       target = await readTarget(db);
     } catch (err) {
       const e = err as Error & { code?: string };
-      problem(`the fleet's database does not answer (${e.message || e.code})`);
+      problem('database', `the fleet's database does not answer (${e.message || e.code})`);
       save();
       return;
     }
-    if (failing?.startsWith("the fleet's database")) {
+    if (failing === 'database' || failing === 'report') {
       log('follow: the fleet database answers again');
       failing = null;
     }
@@ -299,7 +300,7 @@ export function startFleetFollower(opts: FleetFollowOptions): Follower {
       const announce = staged !== reportedStaged;
       if (await recordFollowerBeat(db, node.id, served(), staged, state.lastError, announce)) reportedStaged = staged;
     } catch (err) {
-      problem(`cannot report to the fleet's database (${(err as Error).message})`);
+      problem('report', `cannot report to the fleet's database (${(err as Error).message})`);
     }
   };
 
@@ -317,7 +318,7 @@ export function startFleetFollower(opts: FleetFollowOptions): Follower {
         try {
           await round();
         } catch (err) {
-          problem(`fleet follow failed (${(err as Error).message})`);
+          problem('round', `fleet follow failed (${(err as Error).message})`);
         }
       } while (again && !stopped);
     })().finally(() => (running = null));

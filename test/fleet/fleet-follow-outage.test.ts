@@ -11,7 +11,7 @@ import { generateDump } from '../../src/demo/generate.ts';
 import { runImport } from '../../importer/run.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startPgCluster, type PgCluster } from '../helpers/postgres.ts';
-import { killServe, sleep, spawnServe, type ServeProcess } from '../server/helpers.ts';
+import { killServe, waitFor as waitUntil, sleep, spawnServe, type ServeProcess } from '../server/helpers.ts';
 
 async function cli(args: string[]): Promise<string> {
   const r = await runCli(args);
@@ -26,12 +26,13 @@ describe('fleet follow through outages', () => {
   let node: ServeProcess | undefined;
   const dir = (name: string) => path.join(tmp, name);
 
-  const publish = () =>
+  /** Publishes A's active month to `to` and makes it the fleet's release; its id. */
+  const publish = (to = 'pub') =>
     cli([
       'release',
       'publish',
       '--to',
-      dir('pub'),
+      dir(to),
       '--key',
       dir('keys/release.key'),
       '--data-dir',
@@ -40,15 +41,8 @@ describe('fleet follow through outages', () => {
       url,
     ]);
 
-  async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${node?.stderr() ?? ''}`);
-      await sleep(100);
-    }
-  }
+  const waitFor = <T>(what: string, probe: () => Promise<T | undefined>, ms?: number) =>
+    waitUntil(what, probe, { ms, context: () => node?.stderr() ?? '' });
 
   const readyz = async () => {
     const r = await fetch(`${node!.url}/readyz`).catch(() => null);
@@ -98,18 +92,7 @@ describe('fleet follow through outages', () => {
     await runImport({ dataDir: dir('A'), inputs: [dir('m1')], search: false, log: () => {} });
     fs.renameSync(dir('pub'), dir('pub-away'));
     fs.mkdirSync(dir('pub'));
-    const r1 = await cli([
-      'release',
-      'publish',
-      '--to',
-      dir('pub-away'),
-      '--key',
-      dir('keys/release.key'),
-      '--data-dir',
-      dir('A'),
-      '--database-url',
-      url,
-    ]);
+    const r1 = await publish('pub-away');
     await waitFor('the failed pull logged', async () =>
       /pull of release \S+ from .* failed/.test(node!.stderr()) ? true : undefined,
     );

@@ -15,7 +15,7 @@ import { runImport } from '../../importer/run.ts';
 import { openSqlite } from '../../src/storage/sqlite.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startPgCluster, type PgCluster } from '../helpers/postgres.ts';
-import { killServe, sleep, spawnServe, type ServeProcess } from '../server/helpers.ts';
+import { killServe, sleep, spawnServe, waitFor as waitUntil, type ServeProcess } from '../server/helpers.ts';
 
 interface Answer {
   status: number;
@@ -82,18 +82,10 @@ describe('fleet switch: nodes follow the fleet release and switch together', () 
     return proc;
   }
 
-  async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) {
-        const logs = [...nodes].map(([n, x]) => `--- node ${n}\n${x.proc.stderr().slice(-3000)}`).join('\n');
-        throw new Error(`timed out waiting for ${what}\n${logs}`);
-      }
-      await sleep(100);
-    }
-  }
+  const waitFor = <T>(what: string, probe: () => Promise<T | undefined>) =>
+    waitUntil(what, probe, {
+      context: () => [...nodes].map(([n, x]) => `--- node ${n}\n${x.proc.stderr().slice(-3000)}`).join('\n'),
+    });
 
   /** `status --database-url` from node n1's machine; its fleet part is printed (the closing note quotes it). */
   async function fleetStatus(step: string): Promise<string> {

@@ -10,22 +10,15 @@ import { after, before, describe, test } from 'node:test';
 import { generateDump } from '../../src/demo/generate.ts';
 import { runImport } from '../../importer/run.ts';
 import { runCli } from '../helpers/cli.ts';
-import { killServe, makeAccount, sleep, spawnServe, type ServeProcess } from './helpers.ts';
+import { killServe, waitFor as waitUntil, makeAccount, spawnServe, type ServeProcess } from './helpers.ts';
 
 describe('serve --follow', () => {
   let tmp: string;
   let node: ServeProcess | undefined;
   const dir = (name: string) => path.join(tmp, name);
 
-  async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 90_000): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${node?.stderr() ?? ''}`);
-      await sleep(100);
-    }
-  }
+  const waitFor = <T>(what: string, probe: () => Promise<T | undefined>, ms?: number) =>
+    waitUntil(what, probe, { ms, context: () => node?.stderr() ?? '' });
 
   before(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-follow-'));

@@ -291,3 +291,21 @@ export async function killServe(s: ServeProcess): Promise<void> {
   }
   await s.exited;
 }
+
+/**
+ * Polls `probe` every 100 ms until it returns something other than undefined, and returns that;
+ * past `ms`, fails naming `what` with `context()` (the servers' logs) appended.
+ */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  opts: { ms?: number; context?: () => string } = {},
+): Promise<T> {
+  const deadline = Date.now() + (opts.ms ?? 90_000);
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${opts.context?.() ?? ''}`);
+    await sleep(100);
+  }
+}
