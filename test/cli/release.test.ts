@@ -110,3 +110,34 @@ test('import --publish-to needs --key (refused before the import), then imports 
   assert.equal(again.out.trim(), id);
   assert.match(again.err, /0\.0 MB uploaded/);
 });
+
+test('fleet refusals: activate without the fleet database, a bad --switch-after, an unreachable database', async () => {
+  refused(
+    await runCli(['release', 'activate', '2026-09-0123456789abcdef']),
+    /release activate needs the fleet's database: --database-url/,
+  );
+  refused(
+    await runCli([
+      'release',
+      'publish',
+      '--to',
+      at('pub'),
+      '--key',
+      at('keys', 'release.key'),
+      '--switch-after',
+      'soon',
+    ]),
+    /invalid --switch-after "soon": a duration such as 30s, 10m or 2h/,
+  );
+  // No server on that socket: said, with the URL's password hidden.
+  refused(
+    await runCli([
+      'release',
+      'activate',
+      '2026-09-0123456789abcdef',
+      '--database-url',
+      `postgres://cnpj:secret@/cnpj?host=${encodeURIComponent(at('no-such-socket-dir'))}`,
+    ]),
+    /cannot reach the fleet's database postgres:\/\/cnpj:\*\*\*@/,
+  );
+});

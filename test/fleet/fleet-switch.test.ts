@@ -66,9 +66,10 @@ describe('fleet switch: nodes follow the fleet release and switch together', () 
     return (await cli(args)).out;
   }
 
-  async function startNode(name: string, source: string): Promise<ServeProcess> {
+  async function startNode(name: string, source: string, extra: string[] = []): Promise<ServeProcess> {
     const d = dir(`node-${name}`);
     const proc = await spawnServe(d, [
+      ...extra,
       '--database-url',
       url,
       '--follow',
@@ -175,7 +176,11 @@ describe('fleet switch: nodes follow the fleet release and switch together', () 
   });
 
   test('three empty nodes become ready from the fleet release', async () => {
-    await Promise.all([startNode('n1', 'pub'), startNode('n2', 'pub'), startNode('n3', 'pub-lag')]);
+    await Promise.all([
+      startNode('n1', 'pub', ['--metrics-port', '0']),
+      startNode('n2', 'pub'),
+      startNode('n3', 'pub-lag'),
+    ]);
     // Until it has pulled, a node says why it is out of rotation.
     const early = await ready('n1');
     if (early.status !== 200) {
@@ -192,6 +197,11 @@ describe('fleet switch: nodes follow the fleet release and switch together', () 
       return (s.out.match(/in step/g) ?? []).length === 3 ? s : undefined;
     });
     await fleetStatus('three nodes ready');
+    // The metrics name the release served and the one staged (the same, once switched).
+    const metricsUrl = /metrics on (http:\/\/\S+)/.exec(nodes.get('n1')!.proc.stderr())![1];
+    const metrics = await (await fetch(`${metricsUrl}/metrics`)).text();
+    assert.match(metrics, new RegExp(`^cnpj_api_release_served_info\\{release="${releases[0]}"\\} 1$`, 'm'));
+    assert.match(metrics, new RegExp(`^cnpj_api_release_staged_info\\{release="${releases[0]}"\\} 1$`, 'm'));
     assert.match(status.out, new RegExp(`fleet release: ${releases[0]} \\(month 2026-09\\)`));
     assert.match(status.out, /NODE\s+LISTENS ON\s+MONTH\s+SERVES\s+STAGED/);
   });
