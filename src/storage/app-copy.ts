@@ -17,8 +17,11 @@ import { openSqlite } from './sqlite.ts';
 export const NODE_LOCAL_TABLES: ReadonlySet<string> = new Set([
   // Which registry snapshot this node serves: stays in every node's app.db.
   'registry_snapshots',
-  // PostgreSQL only: the heartbeats of the nodes serving from it.
+  // PostgreSQL only: the heartbeats of the nodes serving from it, and the fleet's release
+  // (postgres-migrations/0005): the fleet's own coordination, not app state.
   'fleet_nodes',
+  'fleet_releases',
+  'fleet_target',
   // Each database's own migration bookkeeping.
   'kysely_migration',
   'kysely_migration_lock',
