@@ -34,8 +34,8 @@ async function sqliteApp(name: string): Promise<AppDb> {
 
 // Not app state in fleet mode: the served snapshot stays node-local (postgres-migrations/0001).
 const SQLITE_ONLY = new Set(['registry_snapshots']);
-// Not app state either: the fleet's node heartbeats (postgres-migrations/0003).
-const POSTGRES_ONLY = new Set(['fleet_nodes']);
+// Not app state either: the fleet's node heartbeats and its release (postgres-migrations/0003, 0005).
+const POSTGRES_ONLY = new Set(['fleet_nodes', 'fleet_releases', 'fleet_target']);
 
 interface Column {
   name: string;
