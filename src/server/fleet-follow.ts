@@ -171,7 +171,8 @@ export function startFleetFollower(opts: FleetFollowOptions): Follower {
           opts.onSwitched?.();
         } else if (!stopped && signal !== 'SIGTERM') {
           failures++;
-          retryAt = Date.now() + Math.min(60_000, pollMs * 2 ** (failures - 1));
+          // Backoff doubling from the poll interval up to 8 times it (40 s by default).
+          retryAt = Date.now() + pollMs * 2 ** Math.min(failures - 1, 3);
           const why = pullFailure(p, code, signal);
           state.lastResult = 'failed';
           state.lastError = why;

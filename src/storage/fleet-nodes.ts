@@ -8,7 +8,7 @@ import type { AppDatabase } from './app-schema.ts';
 import { redactDatabaseUrl } from './app-store.ts';
 
 /** Seconds after the fleet's switch time before a node still serving another release is behind. */
-export const SWITCH_GRACE_SECONDS = 10;
+export const SWITCH_GRACE_SECONDS = 5;
 
 /** How recent a heartbeat must be for `status` to list the node. */
 export const SEEN_WITHIN_SECONDS = 120;

@@ -199,7 +199,7 @@ describe('fleet switch: nodes follow the fleet release and switch together', () 
     await fleetStatus('three nodes ready');
     // The metrics name the release served and the one staged (the same, once switched).
     const metricsUrl = /metrics on (http:\/\/\S+)/.exec(nodes.get('n1')!.proc.stderr())![1];
-    const metrics = await (await fetch(`${metricsUrl}/metrics`)).text();
+    const metrics = await (await fetch(metricsUrl)).text();
     assert.match(metrics, new RegExp(`^cnpj_api_release_served_info\\{release="${releases[0]}"\\} 1$`, 'm'));
     assert.match(metrics, new RegExp(`^cnpj_api_release_staged_info\\{release="${releases[0]}"\\} 1$`, 'm'));
     assert.match(status.out, new RegExp(`fleet release: ${releases[0]} \\(month 2026-09\\)`));
@@ -211,7 +211,6 @@ describe('fleet switch: nodes follow the fleet release and switch together', () 
     await publishTo('pub-lag', null);
     const { firstAt, bad, answers } = await underLoad(['n1', 'n2', 'n3'], '2026-10', async () => {
       releases.push(await publishTo('pub', {}));
-      await fleetStatus('just published');
       await waitFor('every node on 2026-10', async () =>
         (await Promise.all(['n1', 'n2', 'n3'].map(monthOf))).every((m) => m === '2026-10') ? true : undefined,
       );
@@ -229,11 +228,11 @@ describe('fleet switch: nodes follow the fleet release and switch together', () 
     await importMonth('m2');
     // Not published to pub-lag: n3 cannot stage it.
     const t0 = Date.now();
-    releases.push(await publishTo('pub', { switchAfter: '6s' }));
+    releases.push(await publishTo('pub', { switchAfter: '4s' }));
     await waitFor('n1 and n2 on 2026-11', async () =>
       (await monthOf('n1')) === '2026-11' && (await monthOf('n2')) === '2026-11' ? true : undefined,
     );
-    assert.ok(Date.now() - t0 >= 5000, 'the ready nodes waited for the lagging one until --switch-after');
+    assert.ok(Date.now() - t0 >= 3500, 'the ready nodes waited for the lagging one until --switch-after');
     assert.equal(await monthOf('n3'), '2026-10');
     const behind = await waitFor('n3 behind_fleet', async () => {
       const r = await ready('n3');
@@ -249,7 +248,6 @@ describe('fleet switch: nodes follow the fleet release and switch together', () 
     await waitFor('n3 ready on 2026-11', async () =>
       (await ready('n3')).status === 200 && (await monthOf('n3')) === '2026-11' ? true : undefined,
     );
-    await fleetStatus('n3 caught up');
   });
 
   test('a fourth node joins with an empty data dir and answers as the others do', async () => {
@@ -292,7 +290,6 @@ describe('fleet switch: nodes follow the fleet release and switch together', () 
     console.log(`rollback skew over 4 nodes: ${skew.toFixed(0)} ms`);
     assert.ok(skew < 2000, `skew ${skew} ms`);
     for (const n of names) assert.equal((await ready(n)).status, 200);
-    await fleetStatus('after the rollback');
     const unknown = await runCli(['release', 'activate', '2026-01-0000000000000000', '--database-url', url]);
     assert.equal(unknown.code, 1);
     assert.match(unknown.err, /was never published to this fleet/);
