@@ -18,12 +18,11 @@ export interface ReadinessDeps {
   appDb: () => boolean;
   /** Fleet mode: the shared PostgreSQL answers (SharedDbProbe). */
   sharedDb?: () => boolean | Promise<boolean>;
-  /** Fleet mode: the release every node must serve once its switch is due, or null (FleetTargetProbe). */
+  /** Fleet mode: the release every node must serve once its switch is due, or null (SharedDbProbe.dueRelease). */
   fleetRelease?: () => string | null | Promise<string | null>;
 }
 
-export type NotReadyReason = 'no_snapshot' | 'app_db' | 'shared_db' | 'behind_fleet';
-type Reason = NotReadyReason;
+type Reason = 'no_snapshot' | 'app_db' | 'shared_db' | 'behind_fleet';
 
 /** Why this node is not ready, or null when it is; checked in the order a fix would follow. */
 export function notReadyReason(deps: ReadinessDeps): Reason | null | Promise<Reason | null> {
