@@ -42,6 +42,8 @@ export class WebhookWorker {
   private pumping = false;
   private queueing: Promise<void> | null = null;
   private releasing: Promise<unknown> | null = null;
+  /** The last failure said per step: an outage repeats its message every poll, said once. */
+  private readonly said = new Map<string, string>();
   /** Written on the deliveries this worker claims: unique per worker, readable by an operator. */
   readonly claimant = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
@@ -77,6 +79,7 @@ export class WebhookWorker {
   private async queueOnce(): Promise<void> {
     try {
       await pruneFinished(this.o.app, this.now());
+      this.said.delete('queueing');
       const months = this.o.history.months();
       const history = this.o.history.connection();
       if (history === null) return;
@@ -88,8 +91,16 @@ export class WebhookWorker {
         void this.pump();
       }
     } catch (err) {
-      if (!this.stopping.signal.aborted) this.log(`webhooks: queueing failed: ${(err as Error).message}`);
+      if (!this.stopping.signal.aborted) this.trouble('queueing', err);
     }
+  }
+
+  /** Logs a step's failure unless it is the one last logged for that step. */
+  private trouble(step: string, err: unknown): void {
+    const message = (err as Error).message;
+    if (this.said.get(step) === message) return;
+    this.said.set(step, message);
+    this.log(`webhooks: ${step} failed: ${message}`);
   }
 
   /** Claims due deliveries and starts their attempts while there is room. */
@@ -115,9 +126,9 @@ export class WebhookWorker {
         });
         this.inFlight.set(d.webhookId, p);
       }
+      this.said.delete('claiming due deliveries');
     } catch (err) {
-      if (!this.stopping.signal.aborted)
-        this.log(`webhooks: claiming due deliveries failed: ${(err as Error).message}`);
+      if (!this.stopping.signal.aborted) this.trouble('claiming due deliveries', err);
     } finally {
       this.pumping = false;
     }
