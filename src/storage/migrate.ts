@@ -15,7 +15,8 @@ export async function migrateToLatest<DB>(
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     await db.destroy();
-    throw new Error(`${what} migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? error}`, {
+    const step = failed ? `migration ${failed.migrationName}` : 'migration';
+    throw new Error(`${what} ${step} failed: ${(error as Error).message ?? error}`, {
       cause: error,
     });
   }
