@@ -19,12 +19,13 @@
 // once and tries again; the child keeps its verified chunks for the next attempt.
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import pg from 'pg';
 import type { Kysely } from 'kysely';
 import { VERSION } from '../lib/version.ts';
 import { dataPaths } from '../lib/config.ts';
 import { openAppSqlite } from '../storage/app-db.ts';
 import { openAppPostgres, type AppPostgres } from '../storage/app-postgres.ts';
+import { pgClient } from '../storage/pg-connect.ts';
+import type pg from 'pg';
 import type { AppDatabase } from '../storage/app-schema.ts';
 import {
   claimSwitch,
@@ -107,7 +108,7 @@ export function startFleetFollower(opts: FleetFollowOptions): Follower {
   const connect = async (): Promise<Kysely<AppDatabase>> => {
     if (!pgStore) pgStore = await openAppPostgres(opts.databaseUrl, { maxConnections: 2 });
     if (!listener) {
-      const c = new pg.Client({ connectionString: opts.databaseUrl, connectionTimeoutMillis: 5000, keepAlive: true });
+      const c = pgClient(opts.databaseUrl, { connectionTimeoutMillis: 5000, keepAlive: true });
       const drop = () => {
         if (listener === c) listener = null;
         c.end().catch(() => {});

@@ -14,7 +14,7 @@ import type { Route } from './http/router.ts';
 import { CountedResponse, type InFlightLimits } from './http/in-flight.ts';
 import { bufferedWriter, type LogFn } from './http/log.ts';
 import { openAppSqlite } from '../storage/app-db.ts';
-import { openAppStore, type AppStore } from '../storage/app-store.ts';
+import { openNodeStore, type OpenAppStore } from '../storage/app-store.ts';
 import { getAccountByName } from '../domain/accounts/accounts.ts';
 import type { CompatOpen } from './api/compat-open.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
@@ -104,19 +104,38 @@ export interface StartedServer extends RunningServer {
   metricsUrl?: string;
 }
 
-/** The tokenless compat switch's account, by name: it must exist (a typo would count calls nowhere). */
-async function compatOpenAccount(store: AppStore, open: { account: string; perMinute: number }): Promise<CompatOpen> {
-  const account = await getAccountByName(store, open.account);
-  if (account === null) throw new Error(`--compat-open-account: no account named ${JSON.stringify(open.account)}`);
-  return { accountId: account.id, perMinute: open.perMinute };
+/**
+ * The tokenless compat switch's account, by name: it must exist (a typo would count calls nowhere).
+ * A fleet node started during an outage looks it up when its database answers; until then the
+ * account id is 0 and tokenless calls answer 503 (compat.ts).
+ */
+async function compatOpenAccount(
+  store: OpenAppStore,
+  open: { account: string; perMinute: number },
+  log: LogFn,
+): Promise<CompatOpen> {
+  const missing = () => `--compat-open-account: no account named ${JSON.stringify(open.account)}`;
+  const lookUp = async () => (await getAccountByName(store, open.account))?.id ?? null;
+  if (store.migrated) {
+    const id = await lookUp();
+    if (id === null) throw new Error(missing());
+    return { accountId: id, perMinute: open.perMinute };
+  }
+  const later: CompatOpen = { accountId: 0, perMinute: open.perMinute };
+  void store.whenMigrated.then(lookUp).then(
+    (id) => (id === null ? log(`${missing()}; tokenless compat calls answer 503`) : (later.accountId = id)),
+    (err: unknown) => log(`--compat-open-account: ${(err as Error).message}; tokenless compat calls answer 503`),
+  );
+  return later;
 }
 
 export async function startServer(opts: ServerOptions): Promise<StartedServer> {
   const now = opts.now ?? (() => new Date());
   const buffered = opts.log ? null : bufferedWriter(process.stdout);
   const log: LogFn = opts.log ?? buffered!;
-  // Migrates: the reader's read-only connections need app.db's tables (the registry pointer).
-  const store = await openAppStore(opts.dataDir, opts.databaseUrl);
+  // Migrates: the reader's read-only connections need app.db's tables (the registry pointer). A
+  // shared PostgreSQL unreachable now is migrated when it answers; until then the API answers 503.
+  const store = await openNodeStore(opts.dataDir, opts.databaseUrl, { startUnreachable: { log } });
   const appDb = store.local;
   let reader: CompanyRegistry | undefined;
   // history.db's one read-only connection for every route that reads it, opened on first need.
@@ -169,7 +188,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       access = sqliteAccess;
       contacts = (cnpj) => copy.get(cnpj);
     }
-    const compatOpen = opts.compatOpen && (await compatOpenAccount(store, opts.compatOpen));
+    const compatOpen = opts.compatOpen && (await compatOpenAccount(store, opts.compatOpen, log));
     reader = new CompanyRegistry({ dataDir: opts.dataDir, pollMs: opts.pollMs, log, contacts });
     if (metrics && opts.metrics?.listen) {
       const { host, port } = opts.metrics.listen;

@@ -7,7 +7,7 @@
 // left out; any other table or column the two sides do not share stops the copy (two program
 // versions, or a migration on one side only).
 import { Kysely, SqliteDialect, sql, type RawBuilder } from 'kysely';
-import { openAppStore, writeTransaction, type AppBackend, type AppStore } from './app-store.ts';
+import { openNodeStore, writeTransaction, type AppBackend, type AppStore } from './app-store.ts';
 import type { AppDatabase } from './app-schema.ts';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
@@ -286,7 +286,7 @@ export async function copyAppStateBetween(
   direction: CopyDirection,
   options: Pick<CopyOptions, 'onTable' | 'replace'> = {},
 ): Promise<CopyResult> {
-  const store = await openAppStore(dataDir, url, { maxConnections: 2 });
+  const store = await openNodeStore(dataDir, url, { maxConnections: 2 });
   // What a database holds right after its migrations, for the emptiness check: SQLite's seeds,
   // which PostgreSQL's migration repeats.
   const fresh = new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: openSqlite(':memory:') }) });

@@ -1,21 +1,37 @@
-// The PostgreSQL twin of app-db.ts, for fleet mode (docs/architecture.md): app.db's tables in one
-// PostgreSQL shared by every node. Not selectable yet; the server and the CLI still open app.db.
+// The PostgreSQL twin of app-db.ts, for fleet mode (docs/fleet.md): app.db's tables in one
+// PostgreSQL shared by every node.
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { AppDatabase } from './app-schema.ts';
 import { migrateToLatest } from './migrate.ts';
+import { pgPool } from './pg-connect.ts';
+import { DatabaseUnavailable, isDatabaseUnavailable } from './pg-errors.ts';
 import { postgresMigrations } from './postgres-migrations/index.ts';
 
 export interface AppPostgres {
   db: Kysely<AppDatabase>;
   pool: pg.Pool;
+  /** Whether the schema is migrated (at once, unless opened with `startUnreachable`). */
+  readonly migrated: boolean;
+  /** Resolves when it is (never, when closed first). */
+  readonly whenMigrated: Promise<void>;
   close(): Promise<void>;
 }
 
 export interface AppPostgresOptions {
   /** Connections the pool may open (pg's default: 10). */
   maxConnections?: number;
+  /**
+   * A server's start: when the database cannot be reached, return at once and migrate in the
+   * background, retrying every RETRY_MIGRATION_MS; until then every query through `db` or `pool`
+   * fails as DatabaseUnavailable (the API answers 503), and nothing reads a schema not yet checked.
+   * `log` tells the operator about the outage once and when it ends.
+   */
+  startUnreachable?: { log: (line: string) => void };
 }
+
+/** How often a node that started during an outage tries its database again. */
+export const RETRY_MIGRATION_MS = 1_000;
 
 /**
  * BIGINT (ids, counters, count(*)) and NUMERIC (sum() of a BIGINT) as numbers, as better-sqlite3
@@ -42,8 +58,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
 export async function openAppPostgres(url: string, options: AppPostgresOptions = {}): Promise<AppPostgres> {
   // A bounded connect: while the server is unreachable a query fails (503 on the API) instead of
   // waiting for the OS's TCP timeout; keepAlive finds a peer gone without a word.
-  const pool = new pg.Pool({
-    connectionString: url,
+  const pool = pgPool(url, {
     max: options.maxConnections,
     types,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -52,13 +67,68 @@ export async function openAppPostgres(url: string, options: AppPostgresOptions =
   // An idle connection the server dropped: the pool discards it and the next query opens another;
   // without a listener the event would end the process.
   pool.on('error', () => {});
-  const db = new Kysely<AppDatabase>({ dialect: new PostgresDialect({ pool }) });
-  // Safe with N nodes starting at once: kysely's Migrator takes an advisory lock on PostgreSQL.
-  await migrateToLatest(db, postgresMigrations, 'PostgreSQL app schema');
+  const connect = pool.connect.bind(pool);
+  let migrated = false;
   let closed = false;
+  let resolveMigrated!: () => void;
+  const whenMigrated = new Promise<void>((r) => (resolveMigrated = r));
+  // The gate: pool.query() and kysely both take their connections through pool.connect().
+  const notYet = () =>
+    new DatabaseUnavailable(new Error('the app schema is not migrated yet (database unreachable since start)'));
+  pool.connect = ((callback?: (err: Error | undefined, client?: pg.PoolClient, done?: () => void) => void) => {
+    if (migrated) return connect(callback as never);
+    if (!callback) return Promise.reject(notYet());
+    process.nextTick(() => callback(notYet()));
+  }) as typeof pool.connect;
+  const db = new Kysely<AppDatabase>({ dialect: new PostgresDialect({ pool }) });
+  // Migrates through the pool's own connect (past the gate); ending it ends nothing.
+  const migrate = async () => {
+    const migrator = new Kysely<AppDatabase>({
+      dialect: new PostgresDialect({ pool: { connect: () => connect(), end: async () => {} } }),
+    });
+    // Safe with N nodes starting at once: kysely's Migrator takes an advisory lock on PostgreSQL.
+    await migrateToLatest(migrator, postgresMigrations, 'PostgreSQL app schema');
+    await migrator.destroy();
+    migrated = true;
+    resolveMigrated();
+  };
+  const unreachable = (err: unknown) => isDatabaseUnavailable(err) || isDatabaseUnavailable((err as Error).cause);
+  try {
+    await migrate();
+  } catch (err) {
+    if (!options.startUnreachable || !unreachable(err)) {
+      await db.destroy();
+      throw err;
+    }
+    const { log } = options.startUnreachable;
+    const why = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
+    log(
+      `shared database unreachable at start (${why}): answering 503 until it answers, trying every ${RETRY_MIGRATION_MS / 1000} s`,
+    );
+    let said = (err as Error).message;
+    void (async () => {
+      while (!closed && !migrated) {
+        await new Promise((r) => setTimeout(r, RETRY_MIGRATION_MS).unref());
+        if (closed) return;
+        try {
+          await migrate();
+          log('shared database reachable: app schema migrated, serving');
+        } catch (e) {
+          // Not an outage (a schema newer than this binary…): said once, tried again all the same.
+          const message = (e as Error).message;
+          if (!unreachable(e) && message !== said) log(`shared database: ${message}`);
+          said = message;
+        }
+      }
+    })();
+  }
   return {
     db,
     pool,
+    get migrated() {
+      return migrated;
+    },
+    whenMigrated,
     async close() {
       if (closed) return;
       closed = true;

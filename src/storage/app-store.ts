@@ -9,7 +9,8 @@
 import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import { openAppDb, type AppDb } from './app-db.ts';
-import { openAppPostgres } from './app-postgres.ts';
+import { openAppPostgres, type AppPostgresOptions } from './app-postgres.ts';
+import { DatabaseUrlError, parseDatabaseUrl } from './pg-connect.ts';
 import type { AppDatabase } from './app-schema.ts';
 
 export type AppBackend = 'sqlite' | 'postgres';
@@ -32,14 +33,26 @@ export interface OpenAppStore extends AppStore {
   readonly dataDir: string;
   /**
    * This node's app.db: the active-snapshot pointer on both backends; with the SQLite backend it
-   * also holds all app state (its kysely handle is `db`).
+   * also holds all app state (its kysely handle is `db`). In fleet mode only when asked for
+   * (openNodeStore): an operator command off the nodes creates no app.db.
    */
-  readonly local: AppDb;
+  readonly local?: AppDb;
   /** PostgreSQL only: the pool behind `db` (the hot path runs its own statements on it). */
   readonly pool?: pg.Pool;
   /** PostgreSQL only: the URL with any password replaced by `***`, for logs and `status`. */
   readonly where: string;
+  /**
+   * Whether the schema is migrated, and a promise of it: at once, unless a server started while its
+   * PostgreSQL was unreachable (startUnreachable), which migrates when the database answers.
+   */
+  readonly migrated: boolean;
+  readonly whenMigrated: Promise<void>;
   close(): Promise<void>;
+}
+
+/** The app state of a node: with its app.db, whichever the backend. */
+export interface NodeAppStore extends OpenAppStore {
+  readonly local: AppDb;
 }
 
 /** A database URL without its password, fit for a log line. */
@@ -55,53 +68,88 @@ export function databaseUrlProblem(url: string): string | null {
   const name = scheme[1].toLowerCase();
   if (name !== 'postgres' && name !== 'postgresql')
     return `unsupported scheme "${name}" (only postgres:// and postgresql://)`;
+  try {
+    parseDatabaseUrl(url);
+  } catch (err) {
+    if (err instanceof DatabaseUrlError) return err.message;
+    throw err;
+  }
   return null;
 }
 
 export interface OpenAppStoreOptions {
   /** PostgreSQL: the pool's size (pg's default 10). */
   maxConnections?: number;
+  /** PostgreSQL: a server's start, which goes on during an outage (AppPostgresOptions). */
+  startUnreachable?: AppPostgresOptions['startUnreachable'];
 }
 
 /**
- * Opens the app state of a node: app.db in `dataDir` (created and migrated), and, given a
- * database URL, the PostgreSQL app schema (created and migrated on first use) for everything but
- * the registry pointer.
+ * Opens the app state the options name: app.db in `dataDir` (created and migrated), or, given a
+ * database URL, the PostgreSQL app schema (created and migrated on first use) and no app.db.
  */
-export async function openAppStore(
+export function openAppStore(
   dataDir: string,
   databaseUrl?: string,
   options: OpenAppStoreOptions = {},
 ): Promise<OpenAppStore> {
+  return databaseUrl ? openPostgresStore(dataDir, databaseUrl, options, null) : openNodeStore(dataDir);
+}
+
+/**
+ * Opens the app state of a node: app.db in `dataDir` (created and migrated), and, given a
+ * database URL, the PostgreSQL app schema as well, for everything but the registry pointer.
+ */
+export async function openNodeStore(
+  dataDir: string,
+  databaseUrl?: string,
+  options: OpenAppStoreOptions = {},
+): Promise<NodeAppStore> {
   const local = await openAppDb(dataDir);
-  if (!databaseUrl) {
+  if (databaseUrl) return openPostgresStore(dataDir, databaseUrl, options, local);
+  {
     return {
       backend: 'sqlite',
       db: local.db,
       dataDir,
       local,
       where: local.sqlite.name,
+      migrated: true,
+      whenMigrated: Promise.resolve(),
       close: () => local.close(),
     };
   }
+}
+
+async function openPostgresStore<L extends AppDb | null>(
+  dataDir: string,
+  databaseUrl: string,
+  options: OpenAppStoreOptions,
+  local: L,
+): Promise<L extends AppDb ? NodeAppStore : OpenAppStore> {
   try {
     const problem = databaseUrlProblem(databaseUrl);
     if (problem) throw new Error(`invalid database URL: ${problem}`);
-    const pgStore = await openAppPostgres(databaseUrl, { maxConnections: options.maxConnections });
-    return {
+    const pgStore = await openAppPostgres(databaseUrl, options);
+    const store: OpenAppStore = {
       backend: 'postgres',
       db: pgStore.db,
       pool: pgStore.pool,
       dataDir,
-      local,
+      ...(local && { local }),
       where: redactDatabaseUrl(databaseUrl),
+      get migrated() {
+        return pgStore.migrated;
+      },
+      whenMigrated: pgStore.whenMigrated,
       async close() {
         await pgStore.close();
-        await local.close();
+        await local?.close();
       },
     };
+    return store as L extends AppDb ? NodeAppStore : OpenAppStore;
   } catch (err) {
-    await local.close();
+    await local?.close();
     throw err;
   }
 }

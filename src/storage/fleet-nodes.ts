@@ -3,7 +3,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
+import { pgClient } from './pg-connect.ts';
 import type { AppDatabase } from './app-schema.ts';
 import { redactDatabaseUrl } from './app-store.ts';
 
@@ -152,7 +152,7 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
  */
 export async function readFleetStatus(url: string, timeoutMs = 5000): Promise<FleetStatus> {
   const database = redactDatabaseUrl(url);
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+  const client = pgClient(url, { connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
   client.on('error', () => {});
   try {
     await client.connect();

@@ -10,7 +10,7 @@ import { ApiAccess } from '../../src/domain/accounts/api-access.ts';
 import { verifyLogin } from '../../src/domain/accounts/users.ts';
 import { requireAccount } from '../../src/domain/accounts/accounts.ts';
 import { listTokens } from '../../src/domain/accounts/tokens.ts';
-import { openAppStore } from '../../src/storage/app-store.ts';
+import { openNodeStore } from '../../src/storage/app-store.ts';
 import { forBackends, freshDatabaseUrl, tempDataDir } from '../helpers/app-backends.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -123,7 +123,7 @@ forBackends('operator CLI', ({ backend }) => {
     }
 
     // What the CLI wrote is what the API and the web app read.
-    const app = await openAppStore(dir, url);
+    const app = await openNodeStore(dir, url);
     try {
       assert.ok(await verifyLogin(app, 'ana@acme.com.br', 'uma senha boa e longa'));
       const acme = await requireAccount(app, 'acme ltda');
@@ -159,5 +159,29 @@ test('operator text is English, also on a machine with a Portuguese locale', () 
     assert.match(help.out, /Show help/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('fleet mode: operator commands run off the nodes open no app.db and leave the current folder empty', async () => {
+  const url = await freshDatabaseUrl();
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-cli-empty-'));
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+    delete env.CNPJ_API_DATA_DIR;
+    const run = (args: string[]) => {
+      const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'cnpj-api.js'), ...args, '--database-url', url], {
+        cwd: empty,
+        encoding: 'utf8',
+        env,
+      });
+      assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+      return r.stdout;
+    };
+    assert.match(run(['accounts', 'create', '--name', 'Acme', '--plan', 'Ouro']), /Acme/);
+    assert.match(run(['accounts', 'list']), /Acme/);
+    assert.match(run(['status']), /not a node: no app\.db/);
+    assert.deepEqual(fs.readdirSync(empty), []);
+  } finally {
+    fs.rmSync(empty, { recursive: true, force: true });
   }
 });

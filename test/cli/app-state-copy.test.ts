@@ -7,7 +7,7 @@ import { copyPlan } from '../../src/storage/app-copy.ts';
 import { openAppDb } from '../../src/storage/app-db.ts';
 import type { AppDatabase } from '../../src/storage/app-schema.ts';
 import { openAppPostgres } from '../../src/storage/app-postgres.ts';
-import { openAppStore } from '../../src/storage/app-store.ts';
+import { openNodeStore } from '../../src/storage/app-store.ts';
 import { freshDatabaseUrl, tempDataDir } from '../helpers/app-backends.ts';
 import { runCli } from '../helpers/cli.ts';
 import { SERPRO_FILIAL, fixture } from '../server/fixtures.ts';
@@ -154,7 +154,7 @@ test('app-state copy: app.db into a new PostgreSQL and back out, every row kept'
   );
 
   // Every app-state table has rows, so the comparisons below compare something.
-  const storeA = await openAppStore(a, url);
+  const storeA = await openNodeStore(a, url);
   try {
     const before = await dump(storeA.local.db, storeA.local.db);
     for (const [name, rows] of Object.entries(before)) assert.ok(rows.length > 0, `${name} has rows in app.db`);
@@ -215,7 +215,7 @@ test('app-state copy: app.db into a new PostgreSQL and back out, every row kept'
   }
   await refused(a, ['app-state', 'copy', '--from', url], /already holds app state: .*or give --replace/);
   await ok(a, ['app-state', 'copy', '--from', url, '--replace']);
-  const storeBack = await openAppStore(a, url);
+  const storeBack = await openNodeStore(a, url);
   try {
     assert.deepEqual(await dump(storeBack.local.db, storeBack.local.db), await dump(storeBack.db, storeBack.local.db));
     assert.ok(

@@ -6,14 +6,14 @@ import { after, describe } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openAppStore, type AppBackend, type OpenAppStore } from '../../src/storage/app-store.ts';
+import { openNodeStore, type AppBackend, type NodeAppStore } from '../../src/storage/app-store.ts';
 import { startPgCluster, type PgCluster } from './postgres.ts';
 
 export const BACKENDS: readonly AppBackend[] = ['sqlite', 'postgres'];
 
 let cluster: Promise<PgCluster> | undefined;
 let databases = 0;
-const opened: OpenAppStore[] = [];
+const opened: NodeAppStore[] = [];
 const dirs: string[] = [];
 
 /** This test file's PostgreSQL cluster (one per process, started on first need). */
@@ -42,9 +42,9 @@ after(async () => {
 });
 
 /** A fresh store on `backend` (a new data dir; a new PostgreSQL database), closed with the file. */
-export async function openFreshStore(backend: AppBackend): Promise<OpenAppStore> {
+export async function openFreshStore(backend: AppBackend): Promise<NodeAppStore> {
   const dir = tempDataDir();
-  const store = await openAppStore(dir, backend === 'postgres' ? await freshDatabaseUrl() : undefined);
+  const store = await openNodeStore(dir, backend === 'postgres' ? await freshDatabaseUrl() : undefined);
   opened.push(store);
   return store;
 }
@@ -55,7 +55,7 @@ export async function openFreshStore(backend: AppBackend): Promise<OpenAppStore>
  */
 export function forBackends(
   title: string,
-  body: (ctx: { backend: AppBackend; open: () => Promise<OpenAppStore> }) => void,
+  body: (ctx: { backend: AppBackend; open: () => Promise<NodeAppStore> }) => void,
 ): void {
   for (const backend of BACKENDS) {
     void describe(`${title} [${backend}]`, () => body({ backend, open: () => openFreshStore(backend) }));

@@ -35,6 +35,19 @@ export interface PgCluster {
   stopServer(): Promise<void>;
   /** Starts the server again on the same data after stopServer(). */
   startServer(): Promise<void>;
+  /** With `port`: a URL over TCP on 127.0.0.1 (what a multi-host URL names). */
+  tcpUrl(database: string): string;
+  /** `kill -9` of the postmaster (its backends notice and exit): a crash, no shutdown. */
+  kill(): void;
+  /** A standby (after startStandby) becomes a primary: `pg_ctl promote -w`. */
+  promote(): Promise<void>;
+}
+
+export interface PgClusterOptions {
+  /** Also listen on 127.0.0.1:port (replication and multi-host URLs need TCP). */
+  port?: number;
+  /** Extra `-c name=value` settings for the server. */
+  settings?: Record<string, string>;
 }
 
 /** The newest installed server's bin dir, or a clear error naming the package to install. */
@@ -81,12 +94,47 @@ function logTail(dir: string): string {
 }
 
 /** Starts a fresh cluster in a new temp dir. The caller stops it (`after(() => cluster.stop())`). */
-export async function startPgCluster(): Promise<PgCluster> {
+export function startPgCluster(options: PgClusterOptions = {}): Promise<PgCluster> {
+  return startCluster(options, (bin, dir) =>
+    // -N: no fsync of the new files (a throwaway cluster); the server itself runs with fsync on.
+    pgTool(bin, 'initdb', ['-D', dir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '-N']),
+  );
+}
+
+/**
+ * A streaming-replication standby of `primary` (which must listen on TCP): `pg_basebackup -R`
+ * into a new temp dir, started on `port`. Its own commits wait for no standby.
+ */
+export function startStandby(primary: PgCluster, port: number): Promise<PgCluster> {
+  const from = new URL(primary.tcpUrl('postgres'));
+  return startCluster({ port, settings: { synchronous_standby_names: "''" } }, (bin, dir) =>
+    pgTool(bin, 'pg_basebackup', [
+      '-D',
+      dir,
+      '-R',
+      '-X',
+      'stream',
+      '--checkpoint=fast',
+      '-h',
+      from.hostname,
+      '-p',
+      from.port,
+      '-U',
+      'postgres',
+    ]),
+  );
+}
+
+async function startCluster(
+  clusterOptions: PgClusterOptions,
+  create: (bin: string, dir: string) => Promise<void>,
+): Promise<PgCluster> {
   const { bin, version } = findPgBin();
   const started = performance.now();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-pg-'));
   let running = false;
   let stopped = false;
+  const { port } = clusterOptions;
 
   // Last resort for a process that exits without running its `after` hooks (an uncaught error):
   // an immediate shutdown, synchronously, then the dir goes.
@@ -117,7 +165,16 @@ export async function startPgCluster(): Promise<PgCluster> {
     }
   };
 
-  const options = `-c listen_addresses='' -c unix_socket_directories='${dir}' -c fsync=on`;
+  const settings: Record<string, string> = {
+    listen_addresses: port === undefined ? "''" : '127.0.0.1',
+    ...(port !== undefined && { port: String(port) }),
+    unix_socket_directories: `'${dir}'`,
+    fsync: 'on',
+    ...clusterOptions.settings,
+  };
+  const options = Object.entries(settings)
+    .map(([k, v]) => `-c ${k}=${v}`)
+    .join(' ');
   const startIt = async () => {
     try {
       await pgTool(bin, 'pg_ctl', ['start', '-w', '-D', dir, '-l', path.join(dir, 'server.log'), '-o', options]);
@@ -132,8 +189,8 @@ export async function startPgCluster(): Promise<PgCluster> {
       const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
       fs.chownSync(dir, uid, gid);
     }
-    // -N: no fsync of the new files (a throwaway cluster); the server itself runs with fsync on.
-    await pgTool(bin, 'initdb', ['-D', dir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '-N']);
+    await create(bin, dir);
+    fs.chmodSync(dir, 0o700); // pg_basebackup may leave 0750, which the server accepts too
     running = true; // from here a failed start may still have left a server to stop
     await startIt();
   } catch (err) {
@@ -143,7 +200,8 @@ export async function startPgCluster(): Promise<PgCluster> {
   const startupMs = performance.now() - started;
 
   const url = (database: string) =>
-    `postgres://postgres@/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}`;
+    `postgres://postgres@/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}` +
+    (port === undefined ? '' : `&port=${port}`);
   return {
     dir,
     version,
@@ -176,6 +234,18 @@ export async function startPgCluster(): Promise<PgCluster> {
       if (stopped || running) return;
       running = true;
       await startIt();
+    },
+    tcpUrl(database) {
+      if (port === undefined) throw new Error('this cluster listens on no TCP port');
+      return `postgres://postgres@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+    },
+    kill() {
+      const pid = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      process.kill(pid, 'SIGKILL');
+      running = false;
+    },
+    async promote() {
+      await pgTool(bin, 'pg_ctl', ['promote', '-w', '-D', dir]);
     },
   };
 }

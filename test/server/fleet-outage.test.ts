@@ -3,6 +3,7 @@
 // Retry-After, and /readyz 503), and once it is back the same server answers again by itself.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { generateToken } from '../../src/domain/accounts/token-format.ts';
 import { openAppStore } from '../../src/storage/app-store.ts';
 import { addAccount, addToken, monthCalls } from '../domain/accounts/helpers/access-backends.ts';
 import { startPgCluster } from '../helpers/postgres.ts';
@@ -71,6 +72,46 @@ test('PostgreSQL stops: 503 database_unavailable and /readyz 503; it starts agai
     assert.equal(await monthCalls(admin, acc), answered);
   } finally {
     await admin.close();
+    await server.close();
+  }
+});
+
+test('a node started while PostgreSQL is down: /healthz 200, lookups and /readyz 503; once it is up it migrates and serves, without a restart', async () => {
+  const url = await cluster.createDatabase('fleet_late'); // never migrated: the node does it
+  const dataDir = tempDataDir();
+  const data = fixture();
+  writeSnapshot(dataDir, 's', data);
+  await publish(dataDir, 's', '2026-04', data);
+  await cluster.stopServer();
+  const server = await serve(dataDir, { databaseUrl: url });
+  let admin: Awaited<ReturnType<typeof openAppStore>> | undefined;
+  try {
+    const lookup = (token: string) =>
+      get(`${server.url}/api/v1/brazilian_companies/${SERPRO_FILIAL}/company`, bearer(token));
+    assert.equal((await get(`${server.url}/healthz`)).status, 200);
+    const down = await lookup(generateToken()); // well formed: only the database could refuse it
+    assert.equal(down.status, 503);
+    assert.equal(down.body.error, 'database_unavailable');
+    const readyz = await get(`${server.url}/readyz`);
+    assert.equal(readyz.status, 503);
+    assert.equal(readyz.body.reason, 'shared_db');
+    assert.ok(
+      server.lines.some((l) => /shared database unreachable at start/.test(l)),
+      server.lines.join('\n'),
+    );
+
+    await cluster.startServer();
+    await waitFor(
+      'readyz',
+      () => get(`${server.url}/readyz`).then((r) => r.status),
+      (s) => s === 200,
+    );
+    assert.ok(server.lines.some((l) => /app schema migrated, serving/.test(l)));
+    admin = await openAppStore(tempDataDir(), url);
+    const t = await addToken(admin, await addAccount(admin, 'Acme', 'Ouro'));
+    assert.equal((await lookup(t.token)).status, 200);
+  } finally {
+    await admin?.close();
     await server.close();
   }
 });

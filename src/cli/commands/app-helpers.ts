@@ -1,8 +1,14 @@
-// Shared plumbing of the account-management commands: open app.db, turn domain errors into
+// Shared plumbing of the account-management commands: open the app state, turn domain errors into
 // one-sentence CLI errors, read a password from stdin, print aligned tables.
 import readline from 'node:readline';
 import { AccountsError } from '../../domain/accounts/errors.ts';
-import { openAppStore, redactDatabaseUrl, type OpenAppStore } from '../../storage/app-store.ts';
+import {
+  openAppStore,
+  openNodeStore,
+  redactDatabaseUrl,
+  type NodeAppStore,
+  type OpenAppStore,
+} from '../../storage/app-store.ts';
 import { CliError } from '../errors.ts';
 import { databaseUrlOf, dataDirOf, type GlobalArgs } from '../options.ts';
 
@@ -19,11 +25,17 @@ export async function withApp<T>(argv: GlobalArgs, fn: (app: OpenAppStore) => T 
   }
 }
 
-/** The app state the options name, opened; a database that cannot be reached is a CliError. */
-export async function openStoreOf(argv: GlobalArgs): Promise<OpenAppStore> {
+/**
+ * The app state the options name, opened; a database that cannot be reached is a CliError. In
+ * fleet mode no app.db is opened (nor created in the current folder) unless the command works on
+ * this node's registry (`node`).
+ */
+export function openStoreOf(argv: GlobalArgs): Promise<OpenAppStore>;
+export function openStoreOf(argv: GlobalArgs, node: 'node'): Promise<NodeAppStore>;
+export async function openStoreOf(argv: GlobalArgs, node?: 'node'): Promise<OpenAppStore> {
   const url = databaseUrlOf(argv);
   try {
-    return await openAppStore(dataDirOf(argv), url);
+    return await (node ? openNodeStore : openAppStore)(dataDirOf(argv), url);
   } catch (err) {
     if (url === undefined) throw err;
     const e = err as Error & { code?: string };

@@ -8,7 +8,8 @@ import { dataPaths } from '../../lib/config.ts';
 import { isMonth } from '../../lib/month.ts';
 import { CliError } from '../errors.ts';
 import { dataDirOf, type GlobalArgs } from '../options.ts';
-import { printTable, withApp } from './app-helpers.ts';
+import { printTable } from './app-helpers.ts';
+import { openAppDb } from '../../storage/app-db.ts';
 
 export const historyOption = {
   type: 'boolean',
@@ -85,20 +86,24 @@ const record: CommandModule<GlobalArgs, RecordArgs> = {
   describe:
     "record a kept month's differences against the kept month before it (when its recording failed or was skipped)",
   builder: (y) => y.option('month', { type: 'string', demandOption: true, describe: 'the month, YYYY-MM' }),
-  handler: (argv) =>
-    withApp(argv, async ({ local: { sqlite }, dataDir }) => {
-      if (!isMonth(argv.month)) throw new CliError(`invalid month "${argv.month}": use YYYY-MM`);
-      const { recordKeptMonth } = await import('../../../importer/history/months.ts');
-      const { listSnapshots } = await import('../../storage/snapshots/records.ts');
-      let r: RecordResult;
-      try {
-        r = recordKeptMonth(dataDir, listSnapshots(sqlite, dataPaths(dataDir).registryDir), argv.month);
-      } catch (err) {
-        throw new CliError((err as Error).message);
-      }
-      console.log(resultText(r));
-      if (!r.recorded) process.exitCode = 1;
-    }),
+  // Only this node's registry pointer: app.db even in fleet mode.
+  handler: async (argv) => {
+    if (!isMonth(argv.month)) throw new CliError(`invalid month "${argv.month}": use YYYY-MM`);
+    const dataDir = dataDirOf(argv);
+    const { recordKeptMonth } = await import('../../../importer/history/months.ts');
+    const { listSnapshots } = await import('../../storage/snapshots/records.ts');
+    const { sqlite, close } = await openAppDb(dataDir);
+    let r: RecordResult;
+    try {
+      r = recordKeptMonth(dataDir, listSnapshots(sqlite, dataPaths(dataDir).registryDir), argv.month);
+    } catch (err) {
+      throw new CliError((err as Error).message);
+    } finally {
+      await close();
+    }
+    console.log(resultText(r));
+    if (!r.recorded) process.exitCode = 1;
+  },
 };
 
 export const historyCommand: CommandModule<GlobalArgs, GlobalArgs> = {

@@ -5,7 +5,7 @@ import cluster from 'node:cluster';
 import fs from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../lib/config.ts';
-import { openAppStore } from '../../storage/app-store.ts';
+import { openNodeStore } from '../../storage/app-store.ts';
 import { boundHeapGrowth } from '../../server/heap.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { clusterScrape } from '../../server/metrics/cluster.ts';
@@ -103,8 +103,9 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
     return startServer({ ...opts, webhooks: { ...opts.webhooks, deliver }, metrics, heartbeat: deliver });
   }
   // Created and migrated once, here: the workers must not race on it (PostgreSQL would serialize
-  // them on kysely's migration lock; app.db would not).
-  await (await openAppStore(opts.dataDir, opts.databaseUrl)).close();
+  // them on kysely's migration lock; app.db would not). A PostgreSQL unreachable now is migrated
+  // by the workers when it answers (each says so).
+  await (await openNodeStore(opts.dataDir, opts.databaseUrl, { startUnreachable: { log: () => {} } })).close();
   // The kernel hands each connection to a worker (SCHED_NONE). With Node's round-robin the
   // primary accepts and passes connections on; one passed to a worker that dies at that moment
   // stays stuck in the primary, unanswered (seen in the cluster test).

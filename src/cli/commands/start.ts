@@ -64,7 +64,7 @@ export const startCommand: CommandModule<GlobalArgs, Args> = {
     const dataDir = dataDirOf(argv);
     const paths = dataPaths(dataDir);
     const databaseUrl = databaseUrlOf(argv);
-    const app = await openStoreOf(argv);
+    const app = await openStoreOf(argv, 'node');
     let demo: { token: string; password: string | null; cnpj: string; month: string } | null = null;
     try {
       if (!activeSnapshot(app.local.sqlite, paths.registryDir)) {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { dataPaths } from '../../lib/config.ts';
 import { openAppDb } from '../../storage/app-db.ts';
@@ -19,21 +20,24 @@ export const statusCommand: CommandModule<GlobalArgs, Args> = {
   handler: async (argv) => {
     const dataDir = dataDirOf(argv);
     const databaseUrl = databaseUrlOf(argv);
-    const app = await openAppDb(dataDir);
+    // Fleet mode off the nodes (only the database URL): no app.db here, and none is created.
+    const node = databaseUrl === undefined || fs.existsSync(dataPaths(dataDir).appDb);
+    const app = node ? await openAppDb(dataDir) : null;
     try {
-      const snap = activeSnapshot(app.sqlite, dataPaths(dataDir).registryDir);
+      const snap = app && activeSnapshot(app.sqlite, dataPaths(dataDir).registryDir);
       // Fleet mode: read (never migrated) beside this node's own state; unreachable is shown, not thrown.
       const fleet = databaseUrl === undefined ? undefined : await readFleetStatus(databaseUrl);
       const follow = readFollowState(dataDir);
       if (argv.json) {
-        console.log(JSON.stringify({ dataDir, active: snap, follow, ...(fleet && { fleet }) }, null, 2));
+        console.log(JSON.stringify({ dataDir, node, active: snap, follow, ...(fleet && { fleet }) }, null, 2));
         return;
       }
-      await printNode(dataDir, snap);
+      if (node) await printNode(dataDir, snap);
+      else console.log(`data dir: ${dataDir} (not a node: no app.db; showing the fleet only)`);
       printFollow(follow);
       if (fleet) printFleet(fleet);
     } finally {
-      await app.close();
+      await app?.close();
     }
   },
 };

@@ -105,6 +105,9 @@ export function compatHandler(shape: CompatShape, deps: CompatDeps) {
         const key = 'address_rate_limited';
         return sendRefused(res, shape, key, ERRORS[key].message, { 'Retry-After': took.retryAfter }, jsonp);
       }
+      // 0: a fleet node that started during an outage has not looked the account up yet.
+      if (deps.open.accountId === 0)
+        return guard(Promise.reject(new DatabaseUnavailable('account not looked up yet')), res, jsonp);
       id = access.identifyAccount(deps.open.accountId);
     } else id = access.identifyForCount(token);
     const go = (d: AccessIdentity | AccessDenied) => identified(req, res, d, token, jsonp);
