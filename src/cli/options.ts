@@ -15,7 +15,7 @@ export function withGlobalOptions<T>(y: Argv<T>) {
     .option('data-dir', { type: 'string', describe: 'data directory (env CNPJ_API_DATA_DIR, default ./data)' })
     .option('database-url', {
       type: 'string',
-      describe: `PostgreSQL shared by a fleet of nodes for accounts, tokens, usage and sessions, e.g. postgres://user:pass@db:5432/cnpj (env ${DATABASE_URL_ENV}; default: app.db in the data dir)`,
+      describe: `PostgreSQL shared by a fleet of nodes for accounts, tokens, usage and sessions, e.g. postgres://user:pass@db:5432/cnpj, or with a standby postgres://user:pass@db1,db2/cnpj?target_session_attrs=read-write (env ${DATABASE_URL_ENV}; default: app.db in the data dir)`,
     })
     .option('verbose', { type: 'boolean', default: false, describe: 'print stack traces on failure' });
 }

@@ -1,6 +1,7 @@
 // Database URLs read as libpq reads them (several hosts, target_session_attrs), and the one-host
 // URL handed to `pg` keeping everything else (user, password, database, ssl parameters).
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { test } from 'node:test';
 import pg from 'pg';
 import { parseDatabaseUrl } from '../../src/storage/pg-connect.ts';
@@ -58,4 +59,15 @@ test('URLs that cannot work are refused with the reason, never the password', ()
     assert.doesNotMatch(problem ?? '', /pw/, url);
   }
   assert.equal(databaseUrlProblem('postgres://u:pw@h1,h2/db?target_session_attrs=primary'), null);
+});
+
+test("docs/fleet.md's URLs are ones a node takes, and its failover section names two hosts and read-write", () => {
+  const doc = fs.readFileSync('docs/fleet.md', 'utf8');
+  const urls = [...doc.matchAll(/postgres(?:ql)?:\/\/[^\s'"`)]+/g)].map((m) => m[0]).filter((u) => !u.includes('…'));
+  assert.ok(urls.length >= 3, urls.join(' '));
+  for (const url of urls) assert.equal(databaseUrlProblem(url), null, url);
+  const failover = doc.slice(doc.indexOf('### Failover'));
+  const [first] = [...failover.matchAll(/postgres:\/\/[^\s'"`]+/g)].map((m) => parseDatabaseUrl(m[0]));
+  assert.equal(first.hosts.length, 2);
+  assert.equal(first.attrs, 'read-write');
 });
