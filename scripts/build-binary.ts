@@ -12,7 +12,7 @@ import path from 'node:path';
 import { ensureAddon } from './binary/addon.ts';
 import { bundleCli } from './binary/bundle.ts';
 import { ensureNodeRuntime } from './binary/runtime.ts';
-import { ADDON_ASSET, ADDON_HASH_ASSET, injectBlob, makeBlob, staticAssets } from './binary/sea.ts';
+import { ADDON_ASSET, ADDON_HASH_ASSET, injectBlob, makeBlob } from './binary/sea.ts';
 import { cacheRoot, log, mib, repoRoot } from './binary/util.ts';
 
 async function build(): Promise<void> {
@@ -34,15 +34,14 @@ async function build(): Promise<void> {
 
     const hashFile = path.join(workDir, ADDON_HASH_ASSET);
     fs.writeFileSync(hashFile, addon.sha256 + '\n');
-    const statics = staticAssets();
     const blob = makeBlob({
       runtime,
       mainScript: bundle.file,
       workDir,
-      assets: { [ADDON_ASSET]: addon.file, [ADDON_HASH_ASSET]: hashFile, ...statics },
+      assets: { [ADDON_ASSET]: addon.file, [ADDON_HASH_ASSET]: hashFile },
       useCodeCache: !bundle.hasDynamicImport,
     });
-    log(`SEA blob: ${mib(fs.statSync(blob).size)}, ${Object.keys(statics).length} static file(s) (${since()})`);
+    log(`SEA blob: ${mib(fs.statSync(blob).size)} (${since()})`);
 
     injectBlob(runtime, blob, output);
 

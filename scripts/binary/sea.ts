@@ -9,20 +9,6 @@ export const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 // Asset names read by src/cli/binary-entry.ts.
 export const ADDON_ASSET = 'better_sqlite3.node';
 export const ADDON_HASH_ASSET = 'better_sqlite3.node.sha256';
-/** Files under src/server/web/static/ become assets named web/static/<relative path>. */
-export const STATIC_DIR = path.join(repoRoot, 'src', 'server', 'web', 'static');
-export const STATIC_ASSET_PREFIX = 'web/static/';
-
-export function staticAssets(): Record<string, string> {
-  const assets: Record<string, string> = {};
-  if (!fs.existsSync(STATIC_DIR)) return assets;
-  for (const rel of fs.readdirSync(STATIC_DIR, { recursive: true, encoding: 'utf8' }).sort()) {
-    const abs = path.join(STATIC_DIR, rel);
-    if (fs.statSync(abs).isFile()) assets[STATIC_ASSET_PREFIX + rel.split(path.sep).join('/')] = abs;
-  }
-  return assets;
-}
-
 export interface SeaInput {
   runtime: NodeRuntime;
   mainScript: string;

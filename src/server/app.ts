@@ -28,7 +28,6 @@ import { webApp } from './web/index.ts';
 export interface AppDeps {
   /** App state on either backend (app.db or the fleet's PostgreSQL). */
   app: AppStore;
-  sqlite: Sqlite;
   db: Kysely<AppDatabase>;
   access: AccessLayer;
   reader: CompanyRegistry;
@@ -85,7 +84,6 @@ export function buildApp(deps: AppDeps): BuiltApp {
   const { log } = deps;
   const web = webApp({
     app: deps.app,
-    sqlite: deps.sqlite,
     db: deps.db,
     now: deps.now,
     baseUrl: deps.baseUrl,

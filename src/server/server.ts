@@ -1,5 +1,5 @@
-// The HTTP server: app.db (accounts, tokens, usage), the registry reader with its snapshot swap,
-// the API and the web app on one port.
+// The HTTP server: the app state (app.db, or in fleet mode the shared PostgreSQL: accounts, tokens,
+// usage), the registry reader with its snapshot swap, the API and the web app on one port.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiAccess, type AccessLayer } from '../domain/accounts/api-access.ts';
@@ -136,7 +136,6 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
   // Migrates: the reader's read-only connections need app.db's tables (the registry pointer). A
   // shared PostgreSQL unreachable now is migrated when it answers; until then the API answers 503.
   const store = await openNodeStore(opts.dataDir, opts.databaseUrl, { startUnreachable: { log } });
-  const appDb = store.local;
   let reader: CompanyRegistry | undefined;
   // history.db's one read-only connection for every route that reads it, opened on first need.
   const history = new HistoryReader(opts.dataDir);
@@ -211,7 +210,6 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     // Registered before the event loop can deliver the first request.
     const { handle, routes } = buildApp({
       app: store,
-      sqlite: appDb.sqlite,
       db: store.db,
       access,
       apiDb: { sqlite: conn, walSync },

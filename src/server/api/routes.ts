@@ -30,8 +30,6 @@ export interface ApiDeps {
   /** history.db, read by the change feed and the company history (one per server). */
   history: HistoryReader;
   now: () => Date;
-  /** app.db. */
-  sqlite: Sqlite;
   /** App state (app.db or the fleet's PostgreSQL): the watchlist. */
   app: AppStore;
   /** The API's own app.db connection and its WAL flush: the watchlist's writes commit there, off the event loop's fsync. */

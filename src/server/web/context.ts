@@ -6,13 +6,10 @@ import type { DestinationPolicy } from '../../domain/webhooks/destination.ts';
 import type { HistoryReader } from '../../domain/history/reader.ts';
 import type { AppDatabase } from '../../storage/app-schema.ts';
 import type { AppStore } from '../../storage/app-store.ts';
-import type { Sqlite } from '../../storage/sqlite.ts';
 
 export interface WebContext {
   /** App state on either backend (app.db or the fleet's PostgreSQL). */
   app: AppStore;
-  /** app.db, until every page reads app state through `app`. */
-  sqlite: Sqlite;
   db: Kysely<AppDatabase>;
   now: () => Date;
   /** Public base URL of the API (--public-url, else the listening address), for the curl example. */
