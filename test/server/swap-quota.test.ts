@@ -48,10 +48,17 @@ describe('snapshot swap and quota under concurrency', () => {
       }
     };
     const workers = Array.from({ length: 16 }, worker);
-    await sleep(400);
+    // Enough answers on each side of the publish, however busy the machine (time alone is not).
+    const answers = async (n: number, atLeastMs: number) => {
+      const from = seen.length;
+      const since = performance.now();
+      while (seen.length - from <= n || performance.now() - since < atLeastMs) await sleep(20);
+    };
+    await answers(20, 400);
     await publish(dataDir, 'v2', '2026-04', v2);
     publishedAt = performance.now();
-    await sleep(600);
+    await sleep(200);
+    await answers(20, 400);
     stop = true;
     await Promise.all(workers);
 
