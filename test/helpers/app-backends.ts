@@ -9,7 +9,13 @@ import path from 'node:path';
 import { openNodeStore, type AppBackend, type NodeAppStore } from '../../src/storage/app-store.ts';
 import { startPgCluster, type PgCluster } from './postgres.ts';
 
-export const BACKENDS: readonly AppBackend[] = ['sqlite', 'postgres'];
+/**
+ * Both, unless CNPJ_TEST_BACKENDS names some (`sqlite`: the unit lane, which starts no PostgreSQL;
+ * `postgres`: the same files' other half, run in the full lane; scripts/test.ts).
+ */
+export const BACKENDS: readonly AppBackend[] = (['sqlite', 'postgres'] as const).filter(
+  (b) => !process.env.CNPJ_TEST_BACKENDS || process.env.CNPJ_TEST_BACKENDS.split(',').includes(b),
+);
 
 let cluster: Promise<PgCluster> | undefined;
 let databases = 0;
