@@ -86,7 +86,7 @@ export async function benchToken(dataDir: string): Promise<string> {
  */
 export async function benchTokenPostgres(dataDir: string, url: string): Promise<string> {
   const { openAppStore } = await import('../../src/storage/app-store.ts');
-  const { displayPrefix, generateToken, hashToken } = await import('../../src/domain/accounts/token-format.ts');
+  const { displayPrefix, generateToken, hashToken } = await import('../../src/domain/metering/token-format.ts');
   const store = await openAppStore(dataDir, url);
   try {
     await store.db

@@ -4,7 +4,7 @@
 // requests in flight.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
-import type { AccessLayer } from '../domain/accounts/api-access.ts';
+import type { AccessLayer } from '../domain/metering/access.ts';
 import { DatabaseUnavailable } from '../storage/pg-errors.ts';
 import type { CompanyRegistry } from '../domain/company/lookup.ts';
 import type { DestinationPolicy } from '../domain/webhooks/destination.ts';

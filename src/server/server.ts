@@ -2,7 +2,8 @@
 // usage), the registry reader with its snapshot swap, the API and the web app on one port.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiAccess, type AccessLayer } from '../domain/accounts/api-access.ts';
+import { ApiAccess } from '../domain/accounts/api-access.ts';
+import { type AccessLayer } from '../domain/metering/access.ts';
 import { PgApiAccess } from '../domain/accounts/api-access-postgres.ts';
 import { PgContactsCache } from '../domain/accounts/contacts-cache-postgres.ts';
 import type { ContatoExtra } from '../domain/company/schema.ts';

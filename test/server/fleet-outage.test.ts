@@ -3,7 +3,7 @@
 // Retry-After, and /readyz 503), and once it is back the same server answers again by itself.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { generateToken } from '../../src/domain/accounts/token-format.ts';
+import { generateToken } from '../../src/domain/metering/token-format.ts';
 import { openAppStore } from '../../src/storage/app-store.ts';
 import { addAccount, addToken, monthCalls } from '../domain/accounts/helpers/access-backends.ts';
 import { startPgCluster } from '../helpers/postgres.ts';

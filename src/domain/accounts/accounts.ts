@@ -4,7 +4,7 @@ import { lockFor, writeTransaction, type AppStore } from '../../storage/app-stor
 import { AccountsError, rethrowUnique } from './errors.ts';
 import { nocase, nocaseValue } from './nocase.ts';
 import { requirePlan } from './plans.ts';
-import { systemClock, type Clock } from './time.ts';
+import { systemClock, type Clock } from '../metering/time.ts';
 
 export type AccountStatus = 'active' | 'suspended';
 

@@ -9,15 +9,15 @@
 // - an unreachable database rejects with DatabaseUnavailable (503): the pool's connection timeout
 //   and each query's read timeout bound the wait, and the pool reconnects by itself later.
 import type pg from 'pg';
-import { ERRORS } from '../api-errors.ts';
 import { DatabaseUnavailable, isDatabaseUnavailable } from '../../storage/pg-errors.ts';
-import type { AccessObserver } from './access-observer.ts';
-import { deny, type AccessDenied, type AccessIdentity, type AccessResult } from './access-result.ts';
-import { NO_TOKEN, type AccessLayer } from './api-access.ts';
+import { NO_TOKEN, type AccessLayer, type Charge } from '../metering/access.ts';
+import { decide, decideAccount, tokenText, type AccountRecord, type TokenRecord } from '../metering/decision.ts';
+import type { AccessObserver } from '../metering/observer.ts';
+import { deny, type AccessDenied, type AccessIdentity, type AccessResult } from '../metering/result.ts';
+import { TokenCache } from '../metering/token-cache.ts';
 import { countAnswer, TOUCH_INTERVAL_MS, usageState } from './quota-counter.ts';
-import { spDay, spMonth, systemClock, type Clock } from './time.ts';
-import { decide, TOKEN_CACHE_MAX, tokenText, type TokenRecord } from './token-identity.ts';
-import { hashToken } from './token-format.ts';
+import { spDay, spMonth, systemClock, type Clock } from '../metering/time.ts';
+import { hashToken } from '../metering/token-format.ts';
 
 /** How long a hot-path query may take before its calls fail with 503 (the connection is dropped). */
 const QUERY_TIMEOUT_MS = 5_000;
@@ -36,8 +36,6 @@ export interface PgApiAccessOptions {
   contacts?: { sync(epoch: number): void | Promise<void> };
 }
 
-type Charge = AccessIdentity & { readonly calls?: number };
-
 interface Pending {
   item: Charge;
   resolve: (r: AccessResult) => void;
@@ -51,13 +49,8 @@ interface EpochRow {
 
 type TokenRow = EpochRow & Partial<TokenRecord> & { token_hash?: string; month_calls?: number | null };
 
-interface AccountRow extends EpochRow {
+interface AccountRow extends EpochRow, AccountRecord {
   account_id: number | null;
-  account_name: string;
-  status: string;
-  plan: string;
-  monthly_quota: number;
-  api_included: number;
 }
 
 interface CountRow extends EpochRow {
@@ -86,17 +79,12 @@ const ACCOUNTS = withEpochs(
 );
 const COUNT = 'SELECT auth, contacts, ok, used FROM count_calls($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
 
+/** decideAccount() on a row of ACCOUNTS, the identity marked with the epoch it was read under. */
 function accountIdentity(r: AccountRow | undefined, epoch: number): AccessIdentity | AccessDenied {
-  if (r === undefined || r.account_id === null || r.status !== 'active') return deny('account_suspended');
-  if (r.api_included !== 1) return deny('plan_without_api', ERRORS.plan_without_api.specific({ plan: r.plan }));
-  return {
-    ok: true,
-    accountId: r.account_id,
-    accountName: r.account_name,
-    tokenId: NO_TOKEN,
-    limit: r.monthly_quota,
-    epoch,
-  };
+  if (r === undefined || r.account_id === null) return deny('account_suspended');
+  const d = decideAccount(r.account_id, r);
+  if (d.ok) d.epoch = epoch;
+  return d;
 }
 
 export class PgApiAccess implements AccessLayer {
@@ -104,9 +92,7 @@ export class PgApiAccess implements AccessLayer {
   private readonly observer: AccessObserver | undefined;
   private readonly timeout: number;
   private readonly contacts: PgApiAccessOptions['contacts'];
-  /** Token records by hash, valid while auth_epoch keeps the value they were read under. */
-  private readonly tokens = new Map<string, TokenRecord>();
-  private tokensEpoch = -1;
+  private readonly tokens = new TokenCache();
   private lastContactsEpoch = -1;
   private readonly lastTouch = new Map<number, number>();
   private pending: Pending[] = [];
@@ -149,7 +135,7 @@ export class PgApiAccess implements AccessLayer {
     if (r !== undefined) {
       const d = decide(r, this.now());
       if (d.ok) {
-        d.epoch = this.tokensEpoch;
+        d.epoch = this.tokens.epoch;
         return d;
       }
     }
@@ -331,19 +317,15 @@ export class PgApiAccess implements AccessLayer {
   /** The epochs a statement read: the token records go when auth_epoch moved. */
   private reset(row: EpochRow): void {
     this.lastContactsEpoch = row.contacts;
-    if (row.auth === this.tokensEpoch) return;
     // A reply older than the records in memory (queries of two connections crossing) changes nothing.
-    if (row.auth < this.tokensEpoch) return;
-    this.tokens.clear();
-    this.tokensEpoch = row.auth;
+    if (row.auth > this.tokens.epoch) this.tokens.advance(row.auth);
   }
 
   private remember(row: TokenRow): void {
     // Only records of the epoch in memory: one read under an older epoch may be stale.
-    if (row.auth !== this.tokensEpoch || row.token_hash === undefined) return;
-    if (this.tokens.size >= TOKEN_CACHE_MAX) this.tokens.clear();
+    if (row.auth !== this.tokens.epoch || row.token_hash === undefined) return;
     const { auth: _a, contacts: _c, month_calls: _m, ...record } = row;
-    this.tokens.set(row.token_hash, record as TokenRecord);
+    this.tokens.remember(row.token_hash, record as TokenRecord);
   }
 
   /** A named (prepared once per connection) query; an unreachable database is DatabaseUnavailable. */

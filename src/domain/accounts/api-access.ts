@@ -4,45 +4,16 @@
 // answer leaves. What is promised: every answered call is counted on disk, quotas are exact
 // across processes, and a change to a token, account or plan applies to the very next call.
 import type { Statement } from 'better-sqlite3';
-import { ERRORS } from '../api-errors.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import type { WalSync } from '../../storage/wal-sync.ts';
-import type { AccessObserver } from './access-observer.ts';
-import { deny, type AccessDenied, type AccessIdentity, type AccessResult } from './access-result.ts';
+import { charge, NO_TOKEN, type AccessLayer, type Charge } from '../metering/access.ts';
+import { decideAccount, type AccountRecord } from '../metering/decision.ts';
+import type { AccessObserver } from '../metering/observer.ts';
+import type { AccessDenied, AccessIdentity, AccessResult } from '../metering/result.ts';
 import { GroupCommit } from './group-commit.ts';
 import { QuotaCounter } from './quota-counter.ts';
-import { spDay, spMonth, systemClock, type Clock } from './time.ts';
+import { spDay, spMonth, systemClock, type Clock } from '../metering/time.ts';
 import { TokenIdentity } from './token-identity.ts';
-
-export * from './access-result.ts';
-
-/** A call to count: the access, and how many calls it uses when more than one (a batch). */
-type Charge = AccessIdentity & { readonly calls?: number };
-
-/** The calls of a batch as a Charge; a single call is the identity itself (no copy on the hot path). */
-function charge(id: AccessIdentity, calls: number): Charge {
-  if (!Number.isInteger(calls) || calls < 1) throw new RangeError(`calls must be a positive integer, got ${calls}`);
-  return calls === 1 ? id : { ...id, calls };
-}
-
-/** A value now, or later (the PostgreSQL access reads the database where SQLite's reads in process). */
-export type MaybePromise<T> = T | Promise<T>;
-
-/**
- * What the routes use, on either backend: ApiAccess (app.db, synchronous but for the group
- * commit) or PgApiAccess (the shared PostgreSQL of a fleet, api-access-postgres.ts). A method may
- * answer at once or with a promise: callers on the hot path test for a promise instead of
- * awaiting, so the SQLite path stays synchronous.
- */
-export interface AccessLayer {
-  identify(token: string | undefined | null): MaybePromise<AccessIdentity | AccessDenied>;
-  identifyForCount(token: string | undefined | null): MaybePromise<AccessIdentity | AccessDenied>;
-  authenticate(token: string | undefined | null): MaybePromise<AccessResult>;
-  identifyAccount(accountId: number): MaybePromise<AccessIdentity | AccessDenied>;
-  consume(id: AccessIdentity, calls?: number): MaybePromise<AccessResult>;
-  consumeGrouped(id: AccessIdentity, calls?: number): Promise<AccessResult>;
-  readonly contactsEpoch: number;
-}
 
 export interface ApiAccessOptions {
   now?: Clock;
@@ -54,21 +25,6 @@ export interface ApiAccessOptions {
   walSync?: WalSync;
   /** Told of each durable group commit and each call refused for quota (the server's metrics). */
   observer?: AccessObserver;
-}
-
-/**
- * The tokenId of an identity made from an account (the web app's Consulta page, which has no
- * token): real token ids start at 1. Its calls count in the account's month and the account's
- * own day (usage_daily_web), no token's day.
- */
-export const NO_TOKEN = 0;
-
-interface AccountRecord {
-  account_name: string;
-  status: string;
-  plan: string;
-  monthly_quota: number;
-  api_included: number;
 }
 
 export class ApiAccess implements AccessLayer {
@@ -103,10 +59,7 @@ export class ApiAccess implements AccessLayer {
    * token's by consume()/consumeGrouped() against the same monthly quota.
    */
   identifyAccount(accountId: number): AccessIdentity | AccessDenied {
-    const r = this.accountById.get(accountId);
-    if (r === undefined || r.status !== 'active') return deny('account_suspended');
-    if (r.api_included !== 1) return deny('plan_without_api', ERRORS.plan_without_api.specific({ plan: r.plan }));
-    return { ok: true, accountId, accountName: r.account_name, tokenId: NO_TOKEN, limit: r.monthly_quota };
+    return decideAccount(accountId, this.accountById.get(accountId));
   }
 
   /** The token decided on fresh data, without reading usage (see TokenIdentity.identify). */

@@ -5,8 +5,8 @@
 // counting transaction, grouped by GroupCommit), so a crash keeps all of a batch or none.
 import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../../storage/sqlite.ts';
-import { quotaExceeded, type AccessIdentity, type AccessResult, type QuotaState } from './access-result.ts';
-import { nextMonthStartEpoch, spMonth, type Clock } from './time.ts';
+import { quotaExceeded, type AccessIdentity, type AccessResult, type QuotaState } from '../metering/result.ts';
+import { nextMonthStartEpoch, spMonth, type Clock } from '../metering/time.ts';
 
 /** last_used_at is written at most this often per token (docs/quotas-and-tokens.md). */
 export const TOUCH_INTERVAL_MS = 60_000;

@@ -1,63 +1,20 @@
-// Token identity: may this token call the API? Decided in memory on the hot path. A malformed
-// token is refused on its shape and checksum alone, without a database read; a well-formed one
-// by its record (token, account, plan), kept in memory while auth_epoch holds still (every
-// change to those rows bumps it, from any process). Prepared statements, no query builder:
-// this runs on every request.
+// Token identity on app.db: may this token call the API? Decided in memory on the hot path
+// (metering/decision.ts), by its record (token, account, plan), kept in memory while auth_epoch
+// holds still (metering/token-cache.ts). Prepared statements, no query builder: this runs on every
+// request.
 import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../../storage/sqlite.ts';
-import { ERRORS } from '../api-errors.ts';
-import { deny, type AccessDenied, type AccessIdentity } from './access-result.ts';
-import { spDay, type Clock } from './time.ts';
-import { hashToken, isWellFormedToken } from './token-format.ts';
-
-/** Everything the token check reads, for one token hash. */
-export interface TokenRecord {
-  token_id: number;
-  account_id: number;
-  enabled: number;
-  expires_at: string | null;
-  invalidated_at: string | null;
-  account_name: string;
-  status: string;
-  plan: string;
-  monthly_quota: number;
-  api_included: number;
-}
-
-/** Token records kept in memory; the map is emptied when full (a bound, not an LRU). */
-export const TOKEN_CACHE_MAX = 10_000;
-
-/** The trimmed token, or the denial for a missing or malformed one (no database read). */
-export function tokenText(token: string | undefined | null): string | AccessDenied {
-  if (token === undefined || token === null) return deny('missing_token');
-  const t = String(token).trim();
-  if (t === '') return deny('missing_token');
-  return isWellFormedToken(t) ? t : deny('invalid_token');
-}
-
-export function decide(r: TokenRecord, at: Date): AccessIdentity | AccessDenied {
-  if (r.invalidated_at !== null || r.status !== 'active') return deny('account_suspended');
-  if (r.enabled !== 1) return deny('token_deactivated');
-  if (r.expires_at !== null && r.expires_at < spDay(at)) {
-    return deny('token_expired', ERRORS.token_expired.specific({ expiresOn: r.expires_at }));
-  }
-  if (r.api_included !== 1) return deny('plan_without_api', ERRORS.plan_without_api.specific({ plan: r.plan }));
-  return {
-    ok: true,
-    accountId: r.account_id,
-    accountName: r.account_name,
-    tokenId: r.token_id,
-    limit: r.monthly_quota,
-  };
-}
+import { decide, tokenText, type TokenRecord } from '../metering/decision.ts';
+import { deny, type AccessDenied, type AccessIdentity } from '../metering/result.ts';
+import { TokenCache } from '../metering/token-cache.ts';
+import type { Clock } from '../metering/time.ts';
+import { hashToken } from '../metering/token-format.ts';
 
 export class TokenIdentity {
   private readonly tokenByHash: Statement<[string], TokenRecord>;
   private readonly tokenById: Statement<[number], TokenRecord>;
   private readonly epochs: Statement<[], { auth: number; contacts: number }>;
-  /** Token records by hash, valid while auth_epoch keeps the value they were read under. */
-  private readonly tokens = new Map<string, TokenRecord>();
-  private tokensEpoch = -1;
+  private readonly tokens = new TokenCache();
   private lastContactsEpoch = -1;
 
   constructor(
@@ -121,10 +78,7 @@ export class TokenIdentity {
   refresh(): boolean {
     const { auth, contacts } = this.epochs.get()!;
     this.lastContactsEpoch = contacts;
-    if (auth === this.tokensEpoch) return false;
-    this.tokens.clear();
-    this.tokensEpoch = auth;
-    return true;
+    return this.tokens.advance(auth);
   }
 
   /** A token decided again on its current rows (a token deactivated a moment ago is refused). */
@@ -141,8 +95,7 @@ export class TokenIdentity {
       // Unknown hashes are not cached: a flood of made-up tokens cannot grow the map.
       r = this.tokenByHash.get(hash);
       if (r === undefined) return deny('invalid_token');
-      if (this.tokens.size >= TOKEN_CACHE_MAX) this.tokens.clear();
-      this.tokens.set(hash, r);
+      this.tokens.remember(hash, r);
     }
     return decide(r, this.now());
   }

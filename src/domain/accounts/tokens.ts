@@ -5,8 +5,8 @@ import { lockFor, writeTransaction, type AppStore } from '../../storage/app-stor
 import { ACCOUNT_LOCK, getAccount } from './accounts.ts';
 import { AccountsError } from './errors.ts';
 import { isCalendarDate } from '../../lib/calendar.ts';
-import { spDay, spDayPlus, systemClock, type Clock } from './time.ts';
-import { displayPrefix, generateToken, hashToken } from './token-format.ts';
+import { spDay, spDayPlus, systemClock, type Clock } from '../metering/time.ts';
+import { displayPrefix, generateToken, hashToken } from '../metering/token-format.ts';
 
 export type TokenState = 'active' | 'deactivated' | 'expired' | 'invalidated';
 

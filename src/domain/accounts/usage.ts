@@ -2,9 +2,9 @@
 // past months, and per-token daily counts (with the Consulta page's, which have no token) for the web app.
 import { sql } from 'kysely';
 import type { AppStore } from '../../storage/app-store.ts';
-import { NO_TOKEN } from './api-access.ts';
+import { NO_TOKEN } from '../metering/access.ts';
 import { AccountsError } from './errors.ts';
-import { nextMonthStartEpoch, spDay, spMonth, systemClock, type Clock } from './time.ts';
+import { nextMonthStartEpoch, spDay, spMonth, systemClock, type Clock } from '../metering/time.ts';
 
 export interface MonthUsage {
   /** 'YYYY-MM' in America/Sao_Paulo. */

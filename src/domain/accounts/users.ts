@@ -3,7 +3,7 @@ import { lockFor, writeTransaction, type AppStore } from '../../storage/app-stor
 import { ACCOUNT_LOCK, getAccount } from './accounts.ts';
 import { AccountsError, rethrowUnique } from './errors.ts';
 import { hashPassword, hashPasswordSync, passwordProblem, verifyPassword } from './passwords.ts';
-import { systemClock, type Clock } from './time.ts';
+import { systemClock, type Clock } from '../metering/time.ts';
 
 export type UserRole = 'billing_admin' | 'member';
 export const USER_ROLES: readonly UserRole[] = ['billing_admin', 'member'];

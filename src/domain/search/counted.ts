@@ -8,7 +8,7 @@
 // reach one of them and not the other; each only turns the outcome into its own answer (JSON with
 // the quota headers, or an HTML page).
 import type { Static } from '@sinclair/typebox';
-import type { AccessDenied, AccessIdentity, AccessLayer, QuotaState } from '../accounts/api-access.ts';
+import type { AccessDenied, AccessIdentity, AccessLayer, QuotaState } from '../metering/access.ts';
 import type { ErrorKey } from '../api-errors.ts';
 import type { CompanyRegistry } from '../company/lookup.ts';
 import type { Company } from '../company/schema.ts';

@@ -8,7 +8,7 @@ import type {
   AccessLayer,
   AccessResult,
   QuotaState,
-} from '../../domain/accounts/api-access.ts';
+} from '../../domain/metering/access.ts';
 import type { ErrorKey } from '../../domain/api-errors.ts';
 import { setLogAccount } from '../http/log.ts';
 import type { RouteRequest } from '../http/router.ts';

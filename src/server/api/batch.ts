@@ -3,7 +3,7 @@
 // (400) → registry available (503) → ONE reservation of a call per distinct valid CNPJ, all or
 // nothing (429, nothing answered) → every answer. As for a lookup, the calls are counted on disk
 // before the answer leaves (group commit), and the refusals before the count count nothing.
-import type { AccessLayer } from '../../domain/accounts/api-access.ts';
+import type { AccessLayer } from '../../domain/metering/access.ts';
 import { answerBatch, planBatch, readBatchRequest } from '../../domain/company/batch.ts';
 import type { BatchResponse } from '../../domain/company/list-schema.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';

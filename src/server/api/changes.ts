@@ -6,7 +6,7 @@
 // (404 month_not_recorded, feed) → a filter value that cannot be used (400) → the call counted
 // (429) → the answer (history: 404 not_found for a CNPJ unknown to both the history and the
 // snapshot, counted as a lookup's).
-import type { AccessLayer } from '../../domain/accounts/api-access.ts';
+import type { AccessLayer } from '../../domain/metering/access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE } from '../../domain/cursor.ts';
 import { historyItems } from '../../domain/history/company-history.ts';

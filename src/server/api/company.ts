@@ -2,7 +2,7 @@
 // Order (docs/errors.md): authenticate → validate CNPJ → registry available → count the call →
 // lookup. Auth failures and invalid CNPJs are not counted; 200 and 404 are.
 import type { ServerResponse } from 'node:http';
-import type { AccessDenied, AccessIdentity, AccessLayer } from '../../domain/accounts/api-access.ts';
+import type { AccessDenied, AccessIdentity, AccessLayer } from '../../domain/metering/access.ts';
 import { normalizeCnpj } from '../../domain/cnpj.ts';
 import { decodeSafe } from '../../lib/uri.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';

@@ -7,7 +7,7 @@
 // call counted (200 and 404 count; a refused CNPJ does not) → the answer, with the native
 // lookup's rate-limit headers and CORS on every status.
 import type { ServerResponse } from 'node:http';
-import type { AccessDenied, AccessIdentity, AccessLayer } from '../../domain/accounts/api-access.ts';
+import type { AccessDenied, AccessIdentity, AccessLayer } from '../../domain/metering/access.ts';
 import { ERRORS, type ErrorKey } from '../../domain/api-errors.ts';
 import { isValidCnpj } from '../../domain/cnpj.ts';
 import { ibgeOfSiafi } from '../../domain/compat/ibge.ts';

@@ -3,7 +3,7 @@
 // Order (docs/errors.md): authenticate → CNPJ (400 invalid_cnpj) → parameters and cursor (400
 // invalid_parameter) → registry available (503) → count one call (429) → 404 for an unknown CNPJ
 // (counted, as a lookup's) or the page.
-import type { AccessLayer } from '../../domain/accounts/api-access.ts';
+import type { AccessLayer } from '../../domain/metering/access.ts';
 import { INVALID_CURSOR_MESSAGE } from '../../domain/cursor.ts';
 import { readEstablishmentsCursor, type EstablishmentsAfter } from '../../domain/company/establishments.ts';
 import { EstablishmentsQuerySchema } from '../../domain/company/list-schema.ts';

@@ -2,7 +2,7 @@
 // establishments, the batch lookup, the service status, the health and readiness checks, the OpenAPI document
 // and its readable page.
 import type { ServerResponse } from 'node:http';
-import type { AccessLayer } from '../../domain/accounts/api-access.ts';
+import type { AccessLayer } from '../../domain/metering/access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import type { StatusBody } from '../../domain/company/schema.ts';
 import type { HistoryReader } from '../../domain/history/reader.ts';

@@ -5,7 +5,7 @@
 // only be valid to be watched.
 import type { ServerResponse } from 'node:http';
 import { Kysely, SqliteDialect } from 'kysely';
-import type { AccessLayer } from '../../domain/accounts/api-access.ts';
+import type { AccessLayer } from '../../domain/metering/access.ts';
 import { ERRORS } from '../../domain/api-errors.ts';
 import { readBatchRequest } from '../../domain/company/batch.ts';
 import { INVALID_CURSOR_MESSAGE } from '../../domain/cursor.ts';

@@ -2,7 +2,7 @@
 // wherever it stands in the line (query, path segment, any encoding), the api_token query value
 // is redacted whatever it holds, and the Authorization header is never logged.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TOKEN_IN_TEXT } from '../../domain/accounts/token-format.ts';
+import { TOKEN_IN_TEXT } from '../../domain/metering/token-format.ts';
 import { clientIp } from './forwarded.ts';
 import { decodeSafe } from '../../lib/uri.ts';
 

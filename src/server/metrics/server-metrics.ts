@@ -5,7 +5,7 @@
 // queue gauges are read at scrape time, so they cost nothing between scrapes.
 import type { ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { AccessObserver } from '../../domain/accounts/access-observer.ts';
+import type { AccessObserver } from '../../domain/metering/observer.ts';
 import { webhookQueueDepth } from '../../domain/webhooks/queue-depth.ts';
 import type { AppStore } from '../../storage/app-store.ts';
 

@@ -1,6 +1,6 @@
 // What the web pages need from the server that mounts them.
 import type { Kysely } from 'kysely';
-import type { AccessLayer } from '../../domain/accounts/api-access.ts';
+import type { AccessLayer } from '../../domain/metering/access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import type { DestinationPolicy } from '../../domain/webhooks/destination.ts';
 import type { HistoryReader } from '../../domain/history/reader.ts';

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createAccount, suspendAccount } from '../../../src/domain/accounts/accounts.ts';
-import { ApiAccess, NO_TOKEN } from '../../../src/domain/accounts/api-access.ts';
+import { ApiAccess } from '../../../src/domain/accounts/api-access.ts';
+import { NO_TOKEN } from '../../../src/domain/metering/access.ts';
 import { setPlan } from '../../../src/domain/accounts/plans.ts';
 import { createToken } from '../../../src/domain/accounts/tokens.ts';
 import { CONSULTA_WEB, currentUsage, dailyUsage } from '../../../src/domain/accounts/usage.ts';

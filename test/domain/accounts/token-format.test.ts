@@ -7,7 +7,7 @@ import {
   isWellFormedToken,
   TOKEN_LENGTH,
   TOKEN_PREFIX,
-} from '../../../src/domain/accounts/token-format.ts';
+} from '../../../src/domain/metering/token-format.ts';
 
 test('generated tokens are prefixed, fixed-length base62, unique and well formed', () => {
   const seen = new Set<string>();

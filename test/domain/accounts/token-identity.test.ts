@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { createAccount, reactivateAccount, suspendAccount } from '../../../src/domain/accounts/accounts.ts';
 import { ApiAccess } from '../../../src/domain/accounts/api-access.ts';
 import { setPlan } from '../../../src/domain/accounts/plans.ts';
-import { generateToken } from '../../../src/domain/accounts/token-format.ts';
+import { generateToken } from '../../../src/domain/metering/token-format.ts';
 import { TokenIdentity } from '../../../src/domain/accounts/token-identity.ts';
 import {
   activateToken,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { generateToken } from '../../../src/domain/accounts/token-format.ts';
+import { generateToken } from '../../../src/domain/metering/token-format.ts';
 import { redactTokens } from '../../../src/server/http/log.ts';
 
 test('redactTokens: every token-shaped piece goes, whatever surrounds or encodes it; other text stays', () => {

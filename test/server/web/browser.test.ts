@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { spDay, spMonth } from '../../../src/domain/accounts/time.ts';
+import { spDay, spMonth } from '../../../src/domain/metering/time.ts';
 import { launchBrowser } from './chromium.ts';
 import { PASSWORD, seedAccount, seedUsage, startTestServer, type TestServer } from './helpers.ts';
 

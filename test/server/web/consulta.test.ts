@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createUser } from '../../../src/domain/accounts/users.ts';
-import { spDay } from '../../../src/domain/accounts/time.ts';
+import { spDay } from '../../../src/domain/metering/time.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { runImport } from '../../../importer/run.ts';
 import { openAppDb } from '../../../src/storage/app-db.ts';

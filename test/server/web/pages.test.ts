@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { reactivateAccount, suspendAccount } from '../../../src/domain/accounts/accounts.ts';
 import { setPlan } from '../../../src/domain/accounts/plans.ts';
 import { createToken } from '../../../src/domain/accounts/tokens.ts';
-import { spMonth } from '../../../src/domain/accounts/time.ts';
+import { spMonth } from '../../../src/domain/metering/time.ts';
 import { ERRORS } from '../../../src/domain/api-errors.ts';
 import { WebClient } from './client.ts';
 import { PASSWORD, seedAccount, startTestServer, type TestServer } from './helpers.ts';

@@ -1,8 +1,8 @@
 // The "API de CNPJ" area: the home page and the token page with its three actions.
-import { NO_TOKEN } from '../../../domain/accounts/api-access.ts';
+import { NO_TOKEN } from '../../../domain/metering/access.ts';
 import { AccountsError } from '../../../domain/accounts/errors.ts';
 import { webMessage } from '../accounts-messages.ts';
-import { spDay, spMonth } from '../../../domain/accounts/time.ts';
+import { spDay, spMonth } from '../../../domain/metering/time.ts';
 import { activateToken, createToken, deactivateToken, listTokens } from '../../../domain/accounts/tokens.ts';
 import { currentUsage, dailyUsage } from '../../../domain/accounts/usage.ts';
 import type { DayCount } from '../chart.ts';

@@ -4,7 +4,7 @@
 // the API's own access layer (ApiAccess.identifyAccount: no token). A page of results goes
 // through the very function the API's search routes use (countedSearch, domain/search/counted.ts),
 // so the checks come in one order for both; a refusal counts nothing and shows the API's sentence.
-import type { AccessIdentity } from '../../../domain/accounts/api-access.ts';
+import type { AccessIdentity } from '../../../domain/metering/access.ts';
 import { ERRORS, type ErrorKey } from '../../../domain/api-errors.ts';
 import { normalizeCnpj } from '../../../domain/cnpj.ts';
 import { companiesCsv } from '../../../domain/company/csv.ts';

@@ -1,11 +1,11 @@
 // The API's access layer on either backend, over a store of forBackends(): the SQLite ApiAccess on
 // a connection of its own (as the server runs it) or PgApiAccess on the store's pool. Accounts and
 // tokens are written with kysely through the store, the same statements on both databases.
-import type { AccessLayer } from '../../../../src/domain/accounts/api-access.ts';
+import type { AccessLayer } from '../../../../src/domain/metering/access.ts';
 import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
 import { PgApiAccess } from '../../../../src/domain/accounts/api-access-postgres.ts';
-import { displayPrefix, generateToken, hashToken } from '../../../../src/domain/accounts/token-format.ts';
-import type { Clock } from '../../../../src/domain/accounts/time.ts';
+import { displayPrefix, generateToken, hashToken } from '../../../../src/domain/metering/token-format.ts';
+import type { Clock } from '../../../../src/domain/metering/time.ts';
 import { openAppSqlite } from '../../../../src/storage/app-db.ts';
 import type { AppStore, OpenAppStore } from '../../../../src/storage/app-store.ts';
 

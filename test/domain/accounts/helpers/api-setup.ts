@@ -2,12 +2,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { createAccount } from '../../../../src/domain/accounts/accounts.ts';
-import {
-  ApiAccess,
-  type AccessDenied,
-  type AccessIdentity,
-  type AccessResult,
-} from '../../../../src/domain/accounts/api-access.ts';
+import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
+import { type AccessDenied, type AccessIdentity, type AccessResult } from '../../../../src/domain/metering/access.ts';
 import { createToken } from '../../../../src/domain/accounts/tokens.ts';
 import { openAppSqlite } from '../../../../src/storage/app-db.ts';
 import { WalSync } from '../../../../src/storage/wal-sync.ts';
