@@ -5,12 +5,13 @@
 // - the calls of a node counted in batches, ONE round trip each: count_calls() (PostgreSQL
 //   migration 0002) checks the node's epoch, locks the batch's accounts in id order, applies
 //   MonthTally's rules and commits with synchronous_commit = on; while a batch is on its way the
-//   next calls queue for the one after (as GroupCommit does with the WAL flush);
+//   next calls queue for the one after (metering/batch-queue.ts, as GroupCommit's WAL flush does);
 // - an unreachable database rejects with DatabaseUnavailable (503): the pool's connection timeout
 //   and each query's read timeout bound the wait, and the pool reconnects by itself later.
 import type pg from 'pg';
 import { DatabaseUnavailable, isDatabaseUnavailable } from '../../storage/pg-errors.ts';
-import { NO_TOKEN, type AccessLayer, type Charge } from '../metering/access.ts';
+import { charge, NO_TOKEN, type AccessLayer, type Charge } from '../metering/access.ts';
+import { BatchQueue } from '../metering/batch-queue.ts';
 import { decide, decideAccount, tokenText, type AccountRecord, type TokenRecord } from '../metering/decision.ts';
 import type { AccessObserver } from '../metering/observer.ts';
 import { deny, type AccessDenied, type AccessIdentity, type AccessResult } from '../metering/result.ts';
@@ -34,12 +35,6 @@ export interface PgApiAccessOptions {
    * contacts copy is reloaded first when it moved (PgContactsCache.sync).
    */
   contacts?: { sync(epoch: number): void | Promise<void> };
-}
-
-interface Pending {
-  item: Charge;
-  resolve: (r: AccessResult) => void;
-  reject: (e: unknown) => void;
 }
 
 interface EpochRow {
@@ -95,10 +90,8 @@ export class PgApiAccess implements AccessLayer {
   private readonly tokens = new TokenCache();
   private lastContactsEpoch = -1;
   private readonly lastTouch = new Map<number, number>();
-  private pending: Pending[] = [];
-  private scheduled = false;
-  /** A batch's round trip is on its way: the calls arriving meanwhile wait for the next. */
-  private inFlight = false;
+  /** One count_calls() round trip on its way at a time; the calls arriving meanwhile go in the next. */
+  private readonly queue: BatchQueue<Charge, AccessResult>;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -108,6 +101,10 @@ export class PgApiAccess implements AccessLayer {
     this.observer = opts.observer;
     this.timeout = opts.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
     this.contacts = opts.contacts;
+    const observer = opts.observer;
+    this.queue = new BatchQueue((items) => this.countBatch(items), {
+      onBatch: observer && ((size, seconds) => observer.committed(size, seconds)),
+    });
   }
 
   get contactsEpoch(): number {
@@ -164,44 +161,7 @@ export class PgApiAccess implements AccessLayer {
   }
 
   consumeGrouped(id: AccessIdentity, calls = 1): Promise<AccessResult> {
-    if (!Number.isInteger(calls) || calls < 1) throw new RangeError(`calls must be a positive integer, got ${calls}`);
-    const item: Charge = calls === 1 ? id : { ...id, calls };
-    return new Promise((resolve, reject) => {
-      this.pending.push({ item, resolve, reject });
-      if (!this.scheduled && !this.inFlight) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
-  }
-
-  private flush(): void {
-    this.scheduled = false;
-    if (this.inFlight || this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    this.inFlight = true;
-    const start = performance.now();
-    this.countBatch(batch.map((b) => b.item)).then(
-      (results) => {
-        this.observer?.committed(batch.length, (performance.now() - start) / 1000);
-        this.settled();
-        for (let i = 0; i < batch.length; i++) batch[i].resolve(results[i]);
-      },
-      (err: unknown) => {
-        this.settled();
-        for (const b of batch) b.reject(err);
-      },
-    );
-  }
-
-  /** The round trip ended: what queued meanwhile goes now, as one batch. */
-  private settled(): void {
-    this.inFlight = false;
-    if (this.pending.length > 0 && !this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
+    return this.queue.submit(charge(id, calls));
   }
 
   /**
