@@ -65,8 +65,11 @@ export async function openAppPostgres(url: string, options: AppPostgresOptions =
     keepAlive: true,
   });
   // An idle connection the server dropped: the pool discards it and the next query opens another;
-  // without a listener the event would end the process.
+  // without a listener the event would end the process. A connection checked out of the pool has
+  // no listener of pg-pool's: one the server ends between two queries (a restart, a failover)
+  // would end the process too, so every connection gets one; the next query on it fails instead.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const connect = pool.connect.bind(pool);
   let migrated = false;
   let closed = false;
