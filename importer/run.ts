@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { dataPaths } from '../src/lib/config.ts';
 import { isMonth } from '../src/lib/month.ts';
-import { openAppDb } from '../src/storage/app-db.ts';
+import { openAppDb } from '../src/storage/app/sqlite.ts';
 import {
   activeSnapshot,
   listSnapshots,

@@ -11,7 +11,7 @@ import { hideBin } from 'yargs/helpers';
 import { numberOption } from '../src/cli/options.ts';
 import { dataPaths } from '../src/lib/config.ts';
 import { buildSearch } from '../importer/search/build.ts';
-import { openAppSqlite } from '../src/storage/app-db.ts';
+import { openAppSqlite } from '../src/storage/app/sqlite.ts';
 import { activeSnapshot } from '../src/storage/snapshots/records.ts';
 
 const argv = await yargs(hideBin(process.argv))

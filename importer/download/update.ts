@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { dataPaths } from '../../src/lib/config.ts';
-import { openAppDb } from '../../src/storage/app-db.ts';
+import { openAppDb } from '../../src/storage/app/sqlite.ts';
 import { listSnapshots } from '../../src/storage/snapshots/records.ts';
 import { acquireLock } from '../../src/lib/pid-lock.ts';
 import { downloadWith } from './month.ts';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export async function ensureRegistry(dataDir: string, companies: number): Promise<void> {
-  const { openAppDb } = await import('../../src/storage/app-db.ts');
+  const { openAppDb } = await import('../../src/storage/app/sqlite.ts');
   const { activeSnapshot } = await import('../../src/storage/snapshots/records.ts');
   const { dataPaths } = await import('../../src/lib/config.ts');
   const app = await openAppDb(dataDir);
@@ -31,7 +31,7 @@ export async function ensureRegistry(dataDir: string, companies: number): Promis
 
 /** n distinct random CNPJs of the active snapshot (all of them, shuffled, if it has no more). */
 export async function sampleCnpjs(dataDir: string, n: number): Promise<string[]> {
-  const { openAppDb } = await import('../../src/storage/app-db.ts');
+  const { openAppDb } = await import('../../src/storage/app/sqlite.ts');
   const { activeSnapshot } = await import('../../src/storage/snapshots/records.ts');
   const { dataPaths } = await import('../../src/lib/config.ts');
   const { openSqlite } = await import('../../src/storage/sqlite.ts');
@@ -66,7 +66,7 @@ export async function sampleCnpjs(dataDir: string, n: number): Promise<string[]>
 }
 
 export async function benchToken(dataDir: string): Promise<string> {
-  const { openAppStore } = await import('../../src/storage/app-store.ts');
+  const { openAppStore } = await import('../../src/storage/app/store.ts');
   const { setPlan } = await import('../../src/domain/accounts/plans.ts');
   const { createAccount } = await import('../../src/domain/accounts/accounts.ts');
   const { createToken } = await import('../../src/domain/accounts/tokens.ts');
@@ -85,7 +85,7 @@ export async function benchToken(dataDir: string): Promise<string> {
  * (migrated on open), with the statements the domain writes on both backends.
  */
 export async function benchTokenPostgres(dataDir: string, url: string): Promise<string> {
-  const { openAppStore } = await import('../../src/storage/app-store.ts');
+  const { openAppStore } = await import('../../src/storage/app/store.ts');
   const { displayPrefix, generateToken, hashToken } = await import('../../src/domain/metering/token-format.ts');
   const store = await openAppStore(dataDir, url);
   try {

@@ -1,7 +1,7 @@
 // Options every command shares, and the one way numeric options are declared.
 import type { Argv } from 'yargs';
 import { parsePublicUrl, PUBLIC_URL_ENV, resolveDataDir } from '../lib/config.ts';
-import { DATABASE_URL_ENV, databaseUrlProblem, redactDatabaseUrl } from '../storage/app-store.ts';
+import { DATABASE_URL_ENV, databaseUrlProblem, redactDatabaseUrl } from '../storage/app/store.ts';
 import { CliError } from './errors.ts';
 
 export interface GlobalArgs {

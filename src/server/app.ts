@@ -5,14 +5,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { AccessLayer } from '../domain/metering/access.ts';
-import { DatabaseUnavailable } from '../storage/pg-errors.ts';
+import { DatabaseUnavailable } from '../storage/app/pg-errors.ts';
 import type { CompanyRegistry } from '../domain/company/lookup.ts';
 import type { DestinationPolicy } from '../domain/webhooks/destination.ts';
 import type { HistoryReader } from '../domain/history/reader.ts';
-import type { AppDatabase } from '../storage/app-schema.ts';
-import type { AppStore } from '../storage/app-store.ts';
+import type { AppDatabase } from '../storage/app/schema.ts';
+import type { AppStore } from '../storage/app/store.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
-import type { WalSync } from '../storage/wal-sync.ts';
+import type { WalSync } from '../storage/app/wal-sync.ts';
 import { sendError } from './api/errors.ts';
 import { apiRoutes } from './api/routes.ts';
 import { compatNoMatch, compatRoutes } from './api/compat.ts';

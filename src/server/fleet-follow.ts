@@ -1,5 +1,5 @@
 // `serve --follow SOURCE --trust KEY` in fleet mode: the node follows the fleet's release in the
-// shared PostgreSQL (storage/fleet-release.ts) rather than the source's latest.json, and switches
+// shared PostgreSQL (storage/app/fleet-release.ts) rather than the source's latest.json, and switches
 // when the rest of the fleet does.
 //
 //   1. It learns of a new target at once (LISTEN/NOTIFY; a poll every few seconds covers a lost
@@ -22,11 +22,11 @@ import fs from 'node:fs';
 import type { Kysely } from 'kysely';
 import { VERSION } from '../lib/version.ts';
 import { dataPaths } from '../lib/config.ts';
-import { openAppSqlite } from '../storage/app-db.ts';
-import { openAppPostgres, type AppPostgres } from '../storage/app-postgres.ts';
-import { pgClient } from '../storage/pg-connect.ts';
+import { openAppSqlite } from '../storage/app/sqlite.ts';
+import { openAppPostgres, type AppPostgres } from '../storage/app/postgres.ts';
+import { pgClient } from '../storage/app/pg-connect.ts';
 import type pg from 'pg';
-import type { AppDatabase } from '../storage/app-schema.ts';
+import type { AppDatabase } from '../storage/app/schema.ts';
 import {
   claimSwitch,
   FLEET_CHANNEL,
@@ -34,8 +34,8 @@ import {
   readFleetTarget,
   recordFollowerBeat,
   type FleetTarget,
-} from '../storage/fleet-release.ts';
-import { nodeIdentity } from '../storage/fleet-nodes.ts';
+} from '../storage/app/fleet-release.ts';
+import { nodeIdentity } from '../storage/app/fleet-nodes.ts';
 import { activeSnapshot } from '../storage/snapshots/records.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
 import { newFollowState, type Follower, type FollowState } from './follow-state.ts';

@@ -2,8 +2,8 @@
 // `cnpj-api status --database-url` shows which nodes serve and which month each serves.
 // Best effort: a failed beat never touches the serving, and is logged once until one succeeds.
 import type { Kysely } from 'kysely';
-import type { AppDatabase } from '../storage/app-schema.ts';
-import { recordHeartbeat, recordStopped, type NodeIdentity } from '../storage/fleet-nodes.ts';
+import type { AppDatabase } from '../storage/app/schema.ts';
+import { recordHeartbeat, recordStopped, type NodeIdentity } from '../storage/app/fleet-nodes.ts';
 import type { LogFn } from './http/log.ts';
 
 export const HEARTBEAT_MS = 10_000;

@@ -14,12 +14,12 @@ import { sendError } from './api/errors.ts';
 import type { Route } from './http/router.ts';
 import { CountedResponse, type InFlightLimits } from './http/in-flight.ts';
 import { bufferedWriter, type LogFn } from './http/log.ts';
-import { openAppSqlite } from '../storage/app-db.ts';
-import { openNodeStore, type OpenAppStore } from '../storage/app-store.ts';
+import { openAppSqlite } from '../storage/app/sqlite.ts';
+import { openNodeStore, type OpenAppStore } from '../storage/app/store.ts';
 import { getAccountByName } from '../domain/accounts/accounts.ts';
 import type { CompatOpen } from './api/compat-open.ts';
 import type { Sqlite } from '../storage/sqlite.ts';
-import { WalSync } from '../storage/wal-sync.ts';
+import { WalSync } from '../storage/app/wal-sync.ts';
 import { dataPaths } from '../lib/config.ts';
 import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './http/connection-limits.ts';
 import { CompanyRegistry } from '../domain/company/lookup.ts';
@@ -32,7 +32,7 @@ import { startMetricsListener, type MetricsListener } from './metrics/listener.t
 import { createServerMetrics } from './metrics/server-metrics.ts';
 import { startHeartbeat, type Heartbeat } from './heartbeat.ts';
 import { readFollowState } from './follow-state.ts';
-import { nodeIdentity } from '../storage/fleet-nodes.ts';
+import { nodeIdentity } from '../storage/app/fleet-nodes.ts';
 import { VERSION } from '../lib/version.ts';
 
 export interface ServerOptions {

@@ -10,7 +10,7 @@ import { ApiAccess } from '../../src/domain/accounts/api-access.ts';
 import { verifyLogin } from '../../src/domain/accounts/users.ts';
 import { requireAccount } from '../../src/domain/accounts/accounts.ts';
 import { listTokens } from '../../src/domain/accounts/tokens.ts';
-import { openNodeStore } from '../../src/storage/app-store.ts';
+import { openNodeStore } from '../../src/storage/app/store.ts';
 import { forBackends, freshDatabaseUrl, tempDataDir } from '../helpers/app-backends.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql, type Kysely } from 'kysely';
-import { copyPlan } from '../../src/storage/app-copy.ts';
-import { openAppDb } from '../../src/storage/app-db.ts';
-import type { AppDatabase } from '../../src/storage/app-schema.ts';
-import { openAppPostgres } from '../../src/storage/app-postgres.ts';
-import { openNodeStore } from '../../src/storage/app-store.ts';
+import { copyPlan } from '../../src/storage/app/copy.ts';
+import { openAppDb } from '../../src/storage/app/sqlite.ts';
+import type { AppDatabase } from '../../src/storage/app/schema.ts';
+import { openAppPostgres } from '../../src/storage/app/postgres.ts';
+import { openNodeStore } from '../../src/storage/app/store.ts';
 import { freshDatabaseUrl, tempDataDir } from '../helpers/app-backends.ts';
 import { runCli } from '../helpers/cli.ts';
 import { SERPRO_FILIAL, fixture } from '../server/fixtures.ts';

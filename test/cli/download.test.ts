@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openAppDb } from '../../src/storage/app-db.ts';
+import { openAppDb } from '../../src/storage/app/sqlite.ts';
 import { recordPublished } from '../../src/storage/snapshots/records.ts';
 import { sample, TestServer } from '../importer/download/server.ts';
 

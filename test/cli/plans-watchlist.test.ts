@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { getPlan } from '../../src/domain/accounts/plans.ts';
-import { openAppDb } from '../../src/storage/app-db.ts';
+import { openAppDb } from '../../src/storage/app/sqlite.ts';
 import { sqliteStore } from '../helpers/sqlite-store.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

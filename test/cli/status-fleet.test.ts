@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { sql } from 'kysely';
-import { openAppPostgres } from '../../src/storage/app-postgres.ts';
-import { postgresMigrations } from '../../src/storage/postgres-migrations/index.ts';
+import { openAppPostgres } from '../../src/storage/app/postgres.ts';
+import { postgresMigrations } from '../../src/storage/app/migrations/postgres/index.ts';
 import { freshDatabaseUrl, tempDataDir } from '../helpers/app-backends.ts';
 import { runCli } from '../helpers/cli.ts';
 import { fixture } from '../server/fixtures.ts';

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { createWebhook } from '../../src/domain/webhooks/webhooks.ts';
 import { queueTestEvent } from '../../src/domain/webhooks/queue.ts';
-import { openAppStore } from '../../src/storage/app-store.ts';
+import { openAppStore } from '../../src/storage/app/store.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startPgCluster, type PgCluster } from '../helpers/postgres.ts';
 import { SERPRO_FILIAL, fixture } from '../server/fixtures.ts';

@@ -6,7 +6,7 @@ import { after, describe } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openNodeStore, type AppBackend, type NodeAppStore } from '../../src/storage/app-store.ts';
+import { openNodeStore, type AppBackend, type NodeAppStore } from '../../src/storage/app/store.ts';
 import { startPgCluster, type PgCluster } from './postgres.ts';
 
 /**

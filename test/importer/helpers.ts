@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after } from 'node:test';
 import { ZipWriter } from '../../src/demo/zip-writer.ts';
 import { listZip, openMemberStream } from '../../importer/read/zip.ts';
-import { openAppDb } from '../../src/storage/app-db.ts';
+import { openAppDb } from '../../src/storage/app/sqlite.ts';
 import { activeSnapshot, type SnapshotInfo } from '../../src/storage/snapshots/records.ts';
 import { openSqlite } from '../../src/storage/sqlite.ts';
 import { RECEITA_MINI } from '../fixtures/index.ts';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openAppDb } from '../../src/storage/app-db.ts';
+import { openAppDb } from '../../src/storage/app/sqlite.ts';
 import { listSnapshots } from '../../src/storage/snapshots/records.ts';
 import { runImport } from '../../importer/run.ts';
 import { MAX_REJECT_LINES } from '../../importer/writer.ts';

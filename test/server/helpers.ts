@@ -12,8 +12,8 @@ import { setPlan } from '../../src/domain/accounts/plans.ts';
 import { createToken } from '../../src/domain/accounts/tokens.ts';
 import { storeContacts } from '../../src/domain/accounts/contacts.ts';
 import { dataPaths } from '../../src/lib/config.ts';
-import { openAppDb } from '../../src/storage/app-db.ts';
-import { openAppStore, type AppStore } from '../../src/storage/app-store.ts';
+import { openAppDb } from '../../src/storage/app/sqlite.ts';
+import { openAppStore, type AppStore } from '../../src/storage/app/store.ts';
 import { recordPublished } from '../../src/storage/snapshots/records.ts';
 import { openSqlite, type Sqlite } from '../../src/storage/sqlite.ts';
 import {

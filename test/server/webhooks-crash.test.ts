@@ -4,7 +4,7 @@
 // one PostgreSQL, every process delivering, each delivery arrives once, in order.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openAppStore, type AppStore } from '../../src/storage/app-store.ts';
+import { openAppStore, type AppStore } from '../../src/storage/app/store.ts';
 import { queueTestEvent } from '../../src/domain/webhooks/queue.ts';
 import { createWebhook } from '../../src/domain/webhooks/webhooks.ts';
 import { freshDatabaseUrl } from '../helpers/app-backends.ts';

@@ -8,7 +8,7 @@ import {
   redactDatabaseUrl,
   type NodeAppStore,
   type OpenAppStore,
-} from '../../storage/app-store.ts';
+} from '../../storage/app/store.ts';
 import { CliError } from '../errors.ts';
 import { databaseUrlOf, dataDirOf, type GlobalArgs } from '../options.ts';
 

@@ -1,8 +1,8 @@
 // `cnpj-api app-state copy`: moving a node's app state into fleet mode's PostgreSQL and back
 // (docs/fleet.md, "Moving in and out").
 import type { CommandModule } from 'yargs';
-import { copyAppStateBetween, CopyRefused } from '../../storage/app-copy.ts';
-import { DATABASE_URL_ENV, databaseUrlProblem, redactDatabaseUrl } from '../../storage/app-store.ts';
+import { copyAppStateBetween, CopyRefused } from '../../storage/app/copy.ts';
+import { DATABASE_URL_ENV, databaseUrlProblem, redactDatabaseUrl } from '../../storage/app/store.ts';
 import { dataPaths } from '../../lib/config.ts';
 import { CliError } from '../errors.ts';
 import { dataDirOf, type GlobalArgs } from '../options.ts';

@@ -1,5 +1,5 @@
 import type { CommandModule } from 'yargs';
-import { backupDataDir, type BackupResult } from '../../storage/backup.ts';
+import { backupDataDir, type BackupResult } from '../../storage/app/backup.ts';
 import { dataDirOf, type GlobalArgs } from '../options.ts';
 
 interface BackupArgs extends GlobalArgs {

@@ -9,7 +9,7 @@ import { isMonth } from '../../lib/month.ts';
 import { CliError } from '../errors.ts';
 import { dataDirOf, type GlobalArgs } from '../options.ts';
 import { printTable } from './app-helpers.ts';
-import { openAppDb } from '../../storage/app-db.ts';
+import { openAppDb } from '../../storage/app/sqlite.ts';
 
 export const historyOption = {
   type: 'boolean',

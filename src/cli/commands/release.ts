@@ -4,7 +4,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { PublishResult } from '../../storage/releases/publish.ts';
 import type { PullResult } from '../../storage/releases/pull.ts';
-import { DATABASE_URL_ENV } from '../../storage/app-store.ts';
+import { DATABASE_URL_ENV } from '../../storage/app/store.ts';
 import os from 'node:os';
 import { parseDuration } from '../../lib/duration.ts';
 import { CliError } from '../errors.ts';
@@ -124,12 +124,12 @@ const switchAfterOption = {
 async function setFleetTarget(
   databaseUrl: string,
   change: (
-    db: import('kysely').Kysely<import('../../storage/app-schema.ts').AppDatabase>,
+    db: import('kysely').Kysely<import('../../storage/app/schema.ts').AppDatabase>,
     by: string,
-  ) => Promise<import('../../storage/fleet-release.ts').TargetChange>,
+  ) => Promise<import('../../storage/app/fleet-release.ts').TargetChange>,
 ): Promise<void> {
-  const { openAppPostgres } = await import('../../storage/app-postgres.ts');
-  const { redactDatabaseUrl } = await import('../../storage/app-store.ts');
+  const { openAppPostgres } = await import('../../storage/app/postgres.ts');
+  const { redactDatabaseUrl } = await import('../../storage/app/store.ts');
   const where = redactDatabaseUrl(databaseUrl);
   let pgStore;
   try {
@@ -192,7 +192,7 @@ const publish: CommandModule<GlobalArgs, PublishCmdArgs> = {
       chunkBytes: argv['chunk-bytes'],
     });
     if (databaseUrl === undefined) return;
-    const { recordFleetRelease } = await import('../../storage/fleet-release.ts');
+    const { recordFleetRelease } = await import('../../storage/app/fleet-release.ts');
     await setFleetTarget(databaseUrl, (db, by) =>
       recordFleetRelease(db, {
         release: r.release,
@@ -351,7 +351,7 @@ const activate: CommandModule<GlobalArgs, ActivateArgs> = {
         `release activate needs the fleet's database: --database-url or ${DATABASE_URL_ENV} (a single node switches with \`release pull --release ID --allow-older\`)`,
       );
     const switchAfter = switchAfterOf(argv['switch-after']);
-    const { activateFleetRelease } = await import('../../storage/fleet-release.ts');
+    const { activateFleetRelease } = await import('../../storage/app/fleet-release.ts');
     await setFleetTarget(databaseUrl, (db, by) => activateFleetRelease(db, argv.release, by, switchAfter));
   },
 };

@@ -5,7 +5,7 @@ import cluster from 'node:cluster';
 import fs from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../lib/config.ts';
-import { openNodeStore } from '../../storage/app-store.ts';
+import { openNodeStore } from '../../storage/app/store.ts';
 import { boundHeapGrowth } from '../../server/heap.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { clusterScrape } from '../../server/metrics/cluster.ts';

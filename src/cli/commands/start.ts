@@ -11,7 +11,7 @@ import { createUser, getUserByEmail } from '../../domain/accounts/users.ts';
 import { addWatched } from '../../domain/watchlist/add.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, dataPaths } from '../../lib/config.ts';
 import { addMonths } from '../../lib/month.ts';
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 import { activeSnapshot } from '../../storage/snapshots/records.ts';
 import { CliError } from '../errors.ts';
 import { openStoreOf } from './app-helpers.ts';

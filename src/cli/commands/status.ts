@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { dataPaths } from '../../lib/config.ts';
-import { openAppDb } from '../../storage/app-db.ts';
-import { readFleetStatus, SEEN_WITHIN_SECONDS, type FleetStatus } from '../../storage/fleet-nodes.ts';
+import { openAppDb } from '../../storage/app/sqlite.ts';
+import { readFleetStatus, SEEN_WITHIN_SECONDS, type FleetStatus } from '../../storage/app/fleet-nodes.ts';
 import { activeSnapshot } from '../../storage/snapshots/records.ts';
 import { databaseUrlOf, dataDirOf, type GlobalArgs } from '../options.ts';
 import { printTable } from './app-helpers.ts';

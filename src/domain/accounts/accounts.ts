@@ -1,6 +1,6 @@
 // Customer accounts: one plan each, status active or suspended. Suspension (non-payment)
 // invalidates every token of the account for good; reactivation does not revive them.
-import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import { AccountsError, rethrowUnique } from './errors.ts';
 import { nocase, nocaseValue } from './nocase.ts';
 import { requirePlan } from './plans.ts';

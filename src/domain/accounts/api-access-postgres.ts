@@ -9,7 +9,7 @@
 // - an unreachable database rejects with DatabaseUnavailable (503): the pool's connection timeout
 //   and each query's read timeout bound the wait, and the pool reconnects by itself later.
 import type pg from 'pg';
-import { DatabaseUnavailable, isDatabaseUnavailable } from '../../storage/pg-errors.ts';
+import { DatabaseUnavailable, isDatabaseUnavailable } from '../../storage/app/pg-errors.ts';
 import { charge, NO_TOKEN, type AccessLayer, type Charge } from '../metering/access.ts';
 import { BatchQueue } from '../metering/batch-queue.ts';
 import { decide, decideAccount, tokenText, type AccountRecord, type TokenRecord } from '../metering/decision.ts';

@@ -5,7 +5,7 @@
 // across processes, and a change to a token, account or plan applies to the very next call.
 import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../../storage/sqlite.ts';
-import type { WalSync } from '../../storage/wal-sync.ts';
+import type { WalSync } from '../../storage/app/wal-sync.ts';
 import { charge, NO_TOKEN, type AccessLayer, type Charge } from '../metering/access.ts';
 import { decideAccount, type AccountRecord } from '../metering/decision.ts';
 import type { AccessObserver } from '../metering/observer.ts';

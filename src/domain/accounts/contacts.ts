@@ -9,7 +9,7 @@ import type { Statement } from 'better-sqlite3';
 import { normalizeCnpj } from '../cnpj.ts';
 // The contact's type is the API response's contatos_extras item: one schema for both.
 import type { ContatoExtra } from '../company/schema.ts';
-import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { AccountsError } from './errors.ts';
 

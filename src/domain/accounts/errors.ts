@@ -1,7 +1,7 @@
 // Domain errors carry a stable code, one English sentence for the operator (CLI, logs) and,
 // when a page can meet them, a reason the web app turns into its own Portuguese sentence
 // (src/server/web/accounts-messages.ts): customers never see the operator's wording.
-import { isUniqueViolation } from '../../storage/app-store.ts';
+import { isUniqueViolation } from '../../storage/app/store.ts';
 
 export type AccountsErrorCode =
   'invalid_input' | 'not_found' | 'already_exists' | 'invalid_state' | 'invalid_csv' | 'last_billing_admin';

@@ -9,7 +9,7 @@
 // CPU, the fdatasync's CPU and disk time; docs/benchmarks.md) are paid once for the lot. When idle,
 // a call still commits on the next turn.
 import type { Sqlite } from '../../storage/sqlite.ts';
-import type { WalSync } from '../../storage/wal-sync.ts';
+import type { WalSync } from '../../storage/app/wal-sync.ts';
 import { BatchQueue, type OnBatch } from '../metering/batch-queue.ts';
 
 /** Told of each grouped batch once it is durable: its size and the seconds from BEGIN to durable. */

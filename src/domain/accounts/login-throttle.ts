@@ -16,7 +16,7 @@
 // inside it gains nothing; an IPv4-mapped IPv6 address counts as the IPv4 address.
 // Refused attempts are not recorded: hammering a locked pair does not extend the lock.
 import net from 'node:net';
-import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app/store.ts';
 
 export const WINDOW_MS = 15 * 60_000;
 export const MAX_FAILURES_PER_PAIR = 5;

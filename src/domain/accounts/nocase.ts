@@ -1,8 +1,8 @@
 // Names compared and sorted ignoring ASCII case on both backends: app.db declares plans.name and
 // accounts.name COLLATE NOCASE; PostgreSQL has an index on lower(name COLLATE "C") instead, which
-// folds the same letters (postgres-migrations/0001_app_schema.ts) and which these expressions use.
+// folds the same letters (migrations/postgres/0001_app_schema.ts) and which these expressions use.
 import { sql, type RawBuilder } from 'kysely';
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 
 /** The column as compared and ordered: itself on SQLite (its NOCASE), lower(… COLLATE "C") on PostgreSQL. */
 export function nocase(app: AppStore, column: string): RawBuilder<string> {

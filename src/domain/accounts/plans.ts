@@ -1,6 +1,6 @@
 // Plans live in the app state (seeded by migration 0002 / PostgreSQL's 0001) and are edited by the operator.
 import { sql } from 'kysely';
-import { writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import { AccountsError, rethrowUnique } from './errors.ts';
 import { nocase, nocaseValue } from './nocase.ts';
 

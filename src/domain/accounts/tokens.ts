@@ -1,7 +1,7 @@
 // API tokens: created by a billing administrator (web) or the operator (CLI), shown once.
 // States (docs/quotas-and-tokens.md): invalidated (account suspended, permanent) > deactivated (toggle) >
 // expired (past expires_at, a São Paulo date) > active.
-import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import { ACCOUNT_LOCK, getAccount } from './accounts.ts';
 import { AccountsError } from './errors.ts';
 import { isCalendarDate } from '../../lib/calendar.ts';

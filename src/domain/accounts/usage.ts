@@ -1,7 +1,7 @@
 // Read side of the usage counters (written by quota-counter.ts): this month against the quota,
 // past months, and per-token daily counts (with the Consulta page's, which have no token) for the web app.
 import { sql } from 'kysely';
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 import { NO_TOKEN } from '../metering/access.ts';
 import { AccountsError } from './errors.ts';
 import { nextMonthStartEpoch, spDay, spMonth, systemClock, type Clock } from '../metering/time.ts';

@@ -1,5 +1,5 @@
 // People who log into the web app. Only billing administrators manage tokens (docs/quotas-and-tokens.md).
-import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import { ACCOUNT_LOCK, getAccount } from './accounts.ts';
 import { AccountsError, rethrowUnique } from './errors.ts';
 import { hashPassword, hashPasswordSync, passwordProblem, verifyPassword } from './passwords.ts';

@@ -11,7 +11,7 @@ import { dataPaths } from '../../lib/config.ts';
 import { attachSearch, attachSnapshot } from '../../storage/snapshots/attach.ts';
 import { searchPartSchema } from '../../storage/snapshots/search-schema.ts';
 import { activeSnapshot, type SnapshotInfo } from '../../storage/snapshots/records.ts';
-import { openAppSqlite } from '../../storage/app-db.ts';
+import { openAppSqlite } from '../../storage/app/sqlite.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { readCodeTables, type CodeTables } from '../../storage/snapshots/code-tables.ts';
 import { SNAPSHOT_MMAP_BYTES, SNAPSHOT_SCHEMA_VERSION } from '../../storage/snapshots/tables.ts';

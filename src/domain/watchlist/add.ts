@@ -4,7 +4,7 @@
 // read), so two concurrent adds (any process, any node) can never pass the limit together, and
 // a list that does not fit adds nothing. A CNPJ need only be valid (the caller normalises it with
 // domain/cnpj.ts): it need not exist in the active snapshot (docs/watchlists.md).
-import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import { watchlistUsage } from './limit.ts';
 
 export interface Watched {

@@ -1,6 +1,6 @@
 // How many CNPJs an account watches against its plan's limit (plans.watchlist_limit, migration
 // 0007; the operator sets it with `plans set --watchlist-limit`).
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 
 export interface WatchlistUsage {
   /** CNPJs watched now. */

@@ -1,7 +1,7 @@
 // A page of an account's watchlist, keyset-paged by CNPJ on the table's primary key (account_id,
 // cnpj): each page is one range read, and a CNPJ added or removed between two pages never makes
 // another one be skipped or shown twice (the cursor is the last CNPJ shown, not an offset).
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 import { isValidCnpj } from '../cnpj.ts';
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import type { Watched } from './add.ts';

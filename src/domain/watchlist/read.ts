@@ -1,5 +1,5 @@
 // Reading an account's watchlist (the `watchlist` table, migration 0007).
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 
 /** The account's watched CNPJs (14 characters), in CNPJ order. */
 export async function watchedCnpjs(app: AppStore, accountId: number): Promise<string[]> {

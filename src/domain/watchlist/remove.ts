@@ -1,5 +1,5 @@
 // Removing a CNPJ from an account's watchlist.
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 
 /** True when it was watched (and is no more), false when it was not. */
 export async function removeWatched(app: AppStore, accountId: number, cnpj: string): Promise<boolean> {

@@ -10,7 +10,7 @@
 // lease that ends, and another worker resumes the delivery. The lease outlasts the longest attempt
 // (LEASE_MS, send.ts), so a live worker never loses a claim it is still using.
 import { sql } from 'kysely';
-import { writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import { nextAttemptAfterFailure } from './backoff.ts';
 import { queueOrder } from './order.ts';
 

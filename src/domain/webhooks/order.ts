@@ -3,7 +3,7 @@
 // PostgreSQL has no rowid, so its webhook_deliveries has an identity column `seq` (migration
 // 0004_webhook_claims). Random UUIDs and equal created_at values (a month's batches) cannot order.
 import { sql, type RawBuilder } from 'kysely';
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 
 /** `d.rowid` or `d.seq`, on webhook_deliveries aliased as `d`. */
 export function queueOrder(app: AppStore): RawBuilder<number> {

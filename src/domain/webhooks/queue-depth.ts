@@ -1,6 +1,6 @@
 // How many deliveries wait to be sent (due now or retrying later), for the operator's metrics:
 // a queue that only grows says endpoints are down or the worker is stuck.
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 
 /** Pending deliveries, over all webhooks (an index range: webhook_deliveries_due). */
 export async function webhookQueueDepth(app: AppStore): Promise<number> {

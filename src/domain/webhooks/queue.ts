@@ -7,7 +7,7 @@ import { watchedChanges } from '../history/watched.ts';
 import type { ChangeItem } from '../history/item.ts';
 import { watchedCnpjs } from '../watchlist/read.ts';
 import type { HistoryMonth } from '../../storage/history/schema.ts';
-import { writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { RETRY_WINDOW_MS } from './backoff.ts';
 import { WebhookError } from './errors.ts';

@@ -1,7 +1,7 @@
 // Registering an account's webhooks (app.db `webhooks`, migration 0007): create with a secret shown
 // once, list, enable/disable, delete. Every call is scoped to the account: another account's
 // webhook id is "not found".
-import { lockFor, writeTransaction, type AppStore } from '../../storage/app-store.ts';
+import { lockFor, writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import { checkDestination, parseWebhookUrl, type DestinationPolicy } from './destination.ts';
 import { WebhookError } from './errors.ts';
 import { queueOrder } from './order.ts';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Agent } from 'undici';
 import type { HistoryReader } from '../history/reader.ts';
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 import { claimDueDeliveries, pruneFinished, recordAttempt, releaseClaims, type DueDelivery } from './attempts.ts';
 import type { DestinationPolicy } from './destination.ts';
 import { monthsToQueue, queueMonth } from './queue.ts';

@@ -14,7 +14,7 @@ import { ibgeOfSiafi } from '../../domain/compat/ibge.ts';
 import type { CompatAnswer, CompatShape } from '../../domain/compat/shape.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import { decodeSafe } from '../../lib/uri.ts';
-import { DatabaseUnavailable } from '../../storage/pg-errors.ts';
+import { DatabaseUnavailable } from '../../storage/app/pg-errors.ts';
 import { clientIp } from '../http/forwarded.ts';
 import { setLogAccount } from '../http/log.ts';
 import type { Route, RouteRequest } from '../http/router.ts';

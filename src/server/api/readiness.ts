@@ -5,8 +5,8 @@
 import type { ServerResponse } from 'node:http';
 import type pg from 'pg';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
-import { appDbAnswers } from '../../storage/app-db.ts';
-import { SWITCH_GRACE_SECONDS } from '../../storage/fleet-nodes.ts';
+import { appDbAnswers } from '../../storage/app/sqlite.ts';
+import { SWITCH_GRACE_SECONDS } from '../../storage/app/fleet-nodes.ts';
 import { ERRORS } from '../../domain/api-errors.ts';
 import { sendJson } from './errors.ts';
 

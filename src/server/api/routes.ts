@@ -17,9 +17,9 @@ import { COUNT_ROUTE, countHandler, SEARCH_ROUTE, searchHandler } from './search
 import { sendJson } from './errors.ts';
 import { buildOpenApi } from '../docs/openapi.ts';
 import { setSecurityHeaders } from '../web/http.ts';
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
-import type { WalSync } from '../../storage/wal-sync.ts';
+import type { WalSync } from '../../storage/app/wal-sync.ts';
 import { watchlistRoutes } from './watchlist-routes.ts';
 import { READYZ_ROUTE, readyzHandler } from './readiness.ts';
 import { registryRoute } from './registry-headers.ts';

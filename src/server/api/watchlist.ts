@@ -15,10 +15,10 @@ import { addAnswer, noneValidAnswer, planAdd } from '../../domain/watchlist/many
 import { readWatchlistCursor, watchedPage } from '../../domain/watchlist/page.ts';
 import { removeWatched } from '../../domain/watchlist/remove.ts';
 import { WatchlistQuerySchema, type WatchlistPage, type WatchlistPut } from '../../domain/watchlist/schema.ts';
-import type { AppDatabase } from '../../storage/app-schema.ts';
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppDatabase } from '../../storage/app/schema.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
-import type { WalSync } from '../../storage/wal-sync.ts';
+import type { WalSync } from '../../storage/app/wal-sync.ts';
 import { readJsonBody } from '../http/json-body.ts';
 import { queryReader } from '../http/query-params.ts';
 import { identified, rateLimitHeaders, sendDenied, sendUncounted } from './access.ts';

@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AccessObserver } from '../../domain/metering/observer.ts';
 import { webhookQueueDepth } from '../../domain/webhooks/queue-depth.ts';
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 
 /** The route label of a request no route of the table answered (404, 405, a refusal before routing). */
 export const UNMATCHED_ROUTE = 'unmatched';

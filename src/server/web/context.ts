@@ -4,8 +4,8 @@ import type { AccessLayer } from '../../domain/metering/access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import type { DestinationPolicy } from '../../domain/webhooks/destination.ts';
 import type { HistoryReader } from '../../domain/history/reader.ts';
-import type { AppDatabase } from '../../storage/app-schema.ts';
-import type { AppStore } from '../../storage/app-store.ts';
+import type { AppDatabase } from '../../storage/app/schema.ts';
+import type { AppStore } from '../../storage/app/store.ts';
 
 export interface WebContext {
   /** App state on either backend (app.db or the fleet's PostgreSQL). */

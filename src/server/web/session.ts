@@ -5,7 +5,7 @@
 // so they are unreadable from the database too.
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AppDatabase } from '../../storage/app-schema.ts';
+import type { AppDatabase } from '../../storage/app/schema.ts';
 import { isRandomToken, randomToken } from './random.ts';
 
 export const SESSION_COOKIE = 'cnpj_sessao';

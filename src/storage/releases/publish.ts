@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { dataPaths } from '../../lib/config.ts';
 import { VERSION } from '../../lib/version.ts';
-import { openAppDb } from '../app-db.ts';
+import { openAppDb } from '../app/sqlite.ts';
 import { exportMonth } from '../history/export.ts';
 import { historyMonths, openHistoryDb } from '../history/db.ts';
 import { HISTORY_SCHEMA_VERSION } from '../history/schema.ts';

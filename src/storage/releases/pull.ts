@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { dataPaths } from '../../lib/config.ts';
 import { acquireLock } from '../../lib/pid-lock.ts';
 import { VERSION } from '../../lib/version.ts';
-import { openAppDb } from '../app-db.ts';
+import { openAppDb } from '../app/sqlite.ts';
 import { fsyncPath } from '../fs-sync.ts';
 import { openHistoryDb } from '../history/db.ts';
 import { mergeStagedMonth } from '../history/merge.ts';

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { PgApiAccess } from '../../../src/domain/accounts/api-access-postgres.ts';
 import { PgContactsCache } from '../../../src/domain/accounts/contacts-cache-postgres.ts';
 import { NO_TOKEN, type AccessLayer } from '../../../src/domain/metering/access.ts';
-import { openAppStore } from '../../../src/storage/app-store.ts';
+import { openAppStore } from '../../../src/storage/app/store.ts';
 import { forBackends, freshDatabaseUrl, openFreshStore, tempDataDir } from '../../helpers/app-backends.ts';
 import {
   accessFor,

@@ -23,7 +23,7 @@ import { openCnpjReference, type ReferenceAnswer } from '../../compat/reference/
 import { DEMO_400, RECEITA_MINI } from '../../fixtures/index.ts';
 import { tempDataDir } from '../../server/helpers.ts';
 
-const GOLDEN_DIR = fileURLToPath(new URL('../../fixtures/compat-golden/opencnpj/', import.meta.url));
+const GOLDEN_DIR = fileURLToPath(new URL('../../fixtures/compat-golden/opencnpj', import.meta.url));
 
 /** The committed bodies: CNPJ → month, and what each one shows. */
 const GOLDEN: Record<string, { month: Month; shows: string }> = {

@@ -22,7 +22,7 @@ import { receitawsReference } from '../../compat/reference/receitaws.ts';
 import { DEMO_400, RECEITA_MINI } from '../../fixtures/index.ts';
 import { tempDataDir } from '../../server/helpers.ts';
 
-const GOLDEN_DIR = fileURLToPath(new URL('../../fixtures/compat-golden/receitaws/', import.meta.url));
+const GOLDEN_DIR = fileURLToPath(new URL('../../fixtures/compat-golden/receitaws', import.meta.url));
 /** A fixed import time, so the bodies do not change with the day the test runs. */
 const IMPORTED_AT = '2026-09-20T04:05:06.789Z';
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
 import { addWatched } from '../../../src/domain/watchlist/add.ts';
-import { openAppStore } from '../../../src/storage/app-store.ts';
+import { openAppStore } from '../../../src/storage/app/store.ts';
 
 const [dir, accountId, mode, base, count, url] = process.argv.slice(2) as [
   string,

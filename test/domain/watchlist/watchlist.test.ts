@@ -16,7 +16,7 @@ import { readWatchlistCursor, watchedPage, watchlistCursor } from '../../../src/
 import { watchedCnpjs } from '../../../src/domain/watchlist/read.ts';
 import { removeWatched } from '../../../src/domain/watchlist/remove.ts';
 import { encodeCursor } from '../../../src/domain/cursor.ts';
-import { openAppStore, type OpenAppStore } from '../../../src/storage/app-store.ts';
+import { openAppStore, type OpenAppStore } from '../../../src/storage/app/store.ts';
 import { forBackends, freshDatabaseUrl, tempDataDir } from '../../helpers/app-backends.ts';
 import { insertAccount, setWatchlistLimit } from '../webhooks/helpers.ts';
 

@@ -11,7 +11,7 @@ import { claimDueDeliveries, recordAttempt } from '../../../src/domain/webhooks/
 import { queueTestEvent } from '../../../src/domain/webhooks/queue.ts';
 import { createWebhook } from '../../../src/domain/webhooks/webhooks.ts';
 import { WebhookWorker } from '../../../src/domain/webhooks/worker.ts';
-import { openAppStore, type AppStore, type OpenAppStore } from '../../../src/storage/app-store.ts';
+import { openAppStore, type AppStore, type OpenAppStore } from '../../../src/storage/app/store.ts';
 import { forBackends, freshDatabaseUrl, tempDataDir } from '../../helpers/app-backends.ts';
 import {
   cnpjs,

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
-import type { AppStore, OpenAppStore } from '../../../src/storage/app-store.ts';
+import type { AppStore, OpenAppStore } from '../../../src/storage/app/store.ts';
 import { openHistoryDb, writeMonth } from '../../../src/storage/history/db.ts';
 
 export interface Env {

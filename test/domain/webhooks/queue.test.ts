@@ -14,7 +14,7 @@ import {
   redeliver,
 } from '../../../src/domain/webhooks/queue.ts';
 import { createWebhook, setWebhookEnabled } from '../../../src/domain/webhooks/webhooks.ts';
-import { openAppStore, type OpenAppStore } from '../../../src/storage/app-store.ts';
+import { openAppStore, type OpenAppStore } from '../../../src/storage/app/store.ts';
 import { forBackends, freshDatabaseUrl, tempDataDir } from '../../helpers/app-backends.ts';
 import { cnpjs, deliveriesInOrder, insertAccount, makeEnv, recordMonth, watch } from './helpers.ts';
 

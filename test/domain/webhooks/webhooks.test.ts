@@ -10,7 +10,7 @@ import {
   MAX_WEBHOOKS_PER_ACCOUNT,
   setWebhookEnabled,
 } from '../../../src/domain/webhooks/webhooks.ts';
-import { openAppStore, type OpenAppStore } from '../../../src/storage/app-store.ts';
+import { openAppStore, type OpenAppStore } from '../../../src/storage/app/store.ts';
 import { forBackends, freshDatabaseUrl, tempDataDir } from '../../helpers/app-backends.ts';
 import { insertAccount, makeEnv } from './helpers.ts';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { MONTHLY_ZIPS } from '../../../importer/import-plan.ts';
 import { runUpdate, type UpdateOptions } from '../../../importer/download/update.ts';
-import { openAppDb } from '../../../src/storage/app-db.ts';
+import { openAppDb } from '../../../src/storage/app/sqlite.ts';
 import { recordPublished } from '../../../src/storage/snapshots/records.ts';
 import { sample, TestServer } from './server.ts';
 

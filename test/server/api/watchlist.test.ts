@@ -8,7 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import { setPlan } from '../../../src/domain/accounts/plans.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { formatCnpj, makeCnpj } from '../../../src/domain/cnpj.ts';
-import { openAppSqlite } from '../../../src/storage/app-db.ts';
+import { openAppSqlite } from '../../../src/storage/app/sqlite.ts';
 import {
   WatchlistAddResponseSchema,
   WatchlistPageSchema,

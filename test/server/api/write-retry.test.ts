@@ -3,7 +3,7 @@
 // SQLITE_BUSY after its bound, and leaves the connection's busy_timeout as it was.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openAppSqlite } from '../../../src/storage/app-db.ts';
+import { openAppSqlite } from '../../../src/storage/app/sqlite.ts';
 import { writeWithoutWaiting } from '../../../src/server/api/write-retry.ts';
 import { tempDataDir, withAppDb } from '../helpers.ts';
 

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { createAccount } from '../../../src/domain/accounts/accounts.ts';
 import { createUser } from '../../../src/domain/accounts/users.ts';
 import { runImport } from '../../../importer/run.ts';
-import { openAppDb } from '../../../src/storage/app-db.ts';
+import { openAppDb } from '../../../src/storage/app/sqlite.ts';
 import { DEMO_400 } from '../../fixtures/index.ts';
 import { serve, tempDataDir, type TestServer } from '../helpers.ts';
 import { launchBrowser } from './chromium.ts';

@@ -8,7 +8,7 @@ import { createUser } from '../../../src/domain/accounts/users.ts';
 import { spDay } from '../../../src/domain/metering/time.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
 import { runImport } from '../../../importer/run.ts';
-import { openAppDb } from '../../../src/storage/app-db.ts';
+import { openAppDb } from '../../../src/storage/app/sqlite.ts';
 import { DEMO_400 } from '../../fixtures/index.ts';
 import { bearer, get, makeAccount, serve, tempDataDir, withAppStore, type TestServer } from '../helpers.ts';
 import { WebClient } from './client.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createAccount } from '../../../src/domain/accounts/accounts.ts';
 import { createUser, type UserRole } from '../../../src/domain/accounts/users.ts';
-import { openAppDb, type AppDb } from '../../../src/storage/app-db.ts';
+import { openAppDb, type AppDb } from '../../../src/storage/app/sqlite.ts';
 import { startServer, type ServerOptions } from '../../../src/server/server.ts';
 import { sqliteStore } from '../../helpers/sqlite-store.ts';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createAccount } from '../../../src/domain/accounts/accounts.ts';
 import { createUserSync } from '../../../src/domain/accounts/users.ts';
-import { openAppStore } from '../../../src/storage/app-store.ts';
+import { openAppStore } from '../../../src/storage/app/store.ts';
 import {
   createSession,
   destroySession,

@@ -18,7 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { runImport } from '../../../importer/run.ts';
 import { generateDump } from '../../../src/demo/generate.ts';
 import { dataPaths } from '../../../src/lib/config.ts';
-import { openAppDb } from '../../../src/storage/app-db.ts';
+import { openAppDb } from '../../../src/storage/app/sqlite.ts';
 import { openDirStore } from '../../../src/storage/releases/dir-store.ts';
 import { jsonBytes, sha256Hex, type Latest, type Manifest } from '../../../src/storage/releases/manifest.ts';
 import { publishRelease } from '../../../src/storage/releases/publish.ts';

@@ -6,8 +6,8 @@ import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
 import { PgApiAccess } from '../../../../src/domain/accounts/api-access-postgres.ts';
 import { displayPrefix, generateToken, hashToken } from '../../../../src/domain/metering/token-format.ts';
 import type { Clock } from '../../../../src/domain/metering/time.ts';
-import { openAppSqlite } from '../../../../src/storage/app-db.ts';
-import type { AppStore, OpenAppStore } from '../../../../src/storage/app-store.ts';
+import { openAppSqlite } from '../../../../src/storage/app/sqlite.ts';
+import type { AppStore, OpenAppStore } from '../../../../src/storage/app/store.ts';
 
 export interface OpenedAccess {
   access: AccessLayer;

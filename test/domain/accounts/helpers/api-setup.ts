@@ -5,8 +5,8 @@ import { createAccount } from '../../../../src/domain/accounts/accounts.ts';
 import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
 import { type AccessDenied, type AccessIdentity, type AccessResult } from '../../../../src/domain/metering/access.ts';
 import { createToken } from '../../../../src/domain/accounts/tokens.ts';
-import { openAppSqlite } from '../../../../src/storage/app-db.ts';
-import { WalSync } from '../../../../src/storage/wal-sync.ts';
+import { openAppSqlite } from '../../../../src/storage/app/sqlite.ts';
+import { WalSync } from '../../../../src/storage/app/wal-sync.ts';
 import { tempAppDb } from './setup.ts';
 import { sqliteStore } from '../../../helpers/sqlite-store.ts';
 

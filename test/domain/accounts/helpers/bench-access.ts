@@ -8,8 +8,8 @@ import path from 'node:path';
 import { createAccount } from '../../../../src/domain/accounts/accounts.ts';
 import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
 import { createToken } from '../../../../src/domain/accounts/tokens.ts';
-import { openAppDb, openAppSqlite } from '../../../../src/storage/app-db.ts';
-import { WalSync } from '../../../../src/storage/wal-sync.ts';
+import { openAppDb, openAppSqlite } from '../../../../src/storage/app/sqlite.ts';
+import { WalSync } from '../../../../src/storage/app/wal-sync.ts';
 import { sqliteStore } from '../../../helpers/sqlite-store.ts';
 
 const N = Number(process.argv[2] ?? 100_000);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
-import { openAppSqlite } from '../../../../src/storage/app-db.ts';
+import { openAppSqlite } from '../../../../src/storage/app/sqlite.ts';
 
 const [dataDir, token, mode, attemptsArg, callsArg = '1'] = process.argv.slice(2);
 const sqlite = openAppSqlite(dataDir);

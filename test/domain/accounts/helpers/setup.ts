@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openAppDb, type AppDb } from '../../../../src/storage/app-db.ts';
+import { openAppDb, type AppDb } from '../../../../src/storage/app/sqlite.ts';
 
 export interface TestDb {
   app: AppDb;

@@ -6,7 +6,7 @@ import { setPlan } from '../../../../src/domain/accounts/plans.ts';
 import { createToken, deactivateToken } from '../../../../src/domain/accounts/tokens.ts';
 import { runImport } from '../../../../importer/run.ts';
 import { startServer } from '../../../../src/server/server.ts';
-import { openAppStore, type AppStore } from '../../../../src/storage/app-store.ts';
+import { openAppStore, type AppStore } from '../../../../src/storage/app/store.ts';
 import { openSqlite } from '../../../../src/storage/sqlite.ts';
 import type { GoldenTree } from './capture.ts';
 

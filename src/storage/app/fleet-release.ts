@@ -1,10 +1,10 @@
-// The fleet's release in the shared PostgreSQL (postgres-migrations/0005): which release every
+// The fleet's release in the shared PostgreSQL (migrations/postgres/0005): which release every
 // node must serve, when they switch to it, and what each node's follower has staged. Written by
 // `release publish --database-url` and `release activate`; read and advanced by each node's
 // follower (src/server/fleet-follow.ts). Every change is announced on FLEET_CHANNEL (LISTEN/NOTIFY),
 // which followers also poll for, in case the notification connection is lost.
 import { sql, type Kysely } from 'kysely';
-import type { AppDatabase } from './app-schema.ts';
+import type { AppDatabase } from './schema.ts';
 import { SEEN_WITHIN_SECONDS } from './fleet-nodes.ts';
 
 export const FLEET_CHANNEL = 'cnpj_api_fleet';

@@ -7,18 +7,18 @@
 // left out; any other table or column the two sides do not share stops the copy (two program
 // versions, or a migration on one side only).
 import { Kysely, SqliteDialect, sql, type RawBuilder } from 'kysely';
-import { openNodeStore, writeTransaction, type AppBackend, type AppStore } from './app-store.ts';
-import type { AppDatabase } from './app-schema.ts';
+import { openNodeStore, writeTransaction, type AppBackend, type AppStore } from './store.ts';
+import type { AppDatabase } from './schema.ts';
 import { migrateToLatest } from './migrate.ts';
-import { migrations } from './migrations/index.ts';
-import { openSqlite } from './sqlite.ts';
+import { migrations } from './migrations/sqlite/index.ts';
+import { openSqlite } from '../sqlite.ts';
 
 /** Tables that belong to one node or one backend, never copied. */
 export const NODE_LOCAL_TABLES: ReadonlySet<string> = new Set([
   // Which registry snapshot this node serves: stays in every node's app.db.
   'registry_snapshots',
   // PostgreSQL only: the heartbeats of the nodes serving from it, and the fleet's release
-  // (postgres-migrations/0005): the fleet's own coordination, not app state.
+  // (migrations/postgres/0005): the fleet's own coordination, not app state.
   'fleet_nodes',
   'fleet_releases',
   'fleet_target',

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
-import { openAppDb, openAppSqlite } from '../../src/storage/app-db.ts';
-import { migrations } from '../../src/storage/migrations/index.ts';
+import { openAppDb, openAppSqlite } from '../../../../src/storage/app/sqlite.ts';
+import { migrations } from '../../../../src/storage/app/migrations/sqlite/index.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'migration-0007-'));
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 import pg from 'pg';
-import { parseDatabaseUrl } from '../../src/storage/pg-connect.ts';
-import { databaseUrlProblem } from '../../src/storage/app-store.ts';
+import { parseDatabaseUrl } from '../../../src/storage/app/pg-connect.ts';
+import { databaseUrlProblem } from '../../../src/storage/app/store.ts';
 
 /** What `pg` itself reads from a URL (a client is not connected by constructing it). */
 function parse(url: string) {

@@ -2,11 +2,11 @@
 // version. The CLI, the server, the importer and the tests all come through here.
 import fs from 'node:fs';
 import { Kysely, SqliteDialect } from 'kysely';
-import { dataPaths } from '../lib/config.ts';
+import { dataPaths } from '../../lib/config.ts';
 import { migrateToLatest } from './migrate.ts';
-import { migrations } from './migrations/index.ts';
-import type { AppDatabase } from './app-schema.ts';
-import { openSqlite, type Sqlite } from './sqlite.ts';
+import { migrations } from './migrations/sqlite/index.ts';
+import type { AppDatabase } from './schema.ts';
+import { openSqlite, type Sqlite } from '../sqlite.ts';
 
 export interface AppDb {
   sqlite: Sqlite;

@@ -7,8 +7,8 @@ import {
   lockFor,
   redactDatabaseUrl,
   writeTransaction,
-} from '../../src/storage/app-store.ts';
-import { forBackends } from '../helpers/app-backends.ts';
+} from '../../../src/storage/app/store.ts';
+import { forBackends } from '../../helpers/app-backends.ts';
 
 test('database URLs: only postgres schemes; the password never printed', () => {
   assert.equal(databaseUrlProblem('postgres://u:p@db:5432/cnpj'), null);

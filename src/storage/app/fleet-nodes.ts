@@ -1,11 +1,11 @@
-// The fleet's node table (PostgreSQL only, postgres-migrations/0003): each serving node's
+// The fleet's node table (PostgreSQL only, migrations/postgres/0003): each serving node's
 // heartbeat writes its row; `cnpj-api status --database-url` reads the rows and the schema version.
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { pgClient } from './pg-connect.ts';
-import type { AppDatabase } from './app-schema.ts';
-import { redactDatabaseUrl } from './app-store.ts';
+import type { AppDatabase } from './schema.ts';
+import { redactDatabaseUrl } from './store.ts';
 
 /** Seconds after the fleet's switch time before a node still serving another release is behind. */
 export const SWITCH_GRACE_SECONDS = 5;

@@ -8,10 +8,10 @@
 // node's own app.db, which is why an opened store always has `local`.
 import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
-import { openAppDb, type AppDb } from './app-db.ts';
-import { openAppPostgres, type AppPostgresOptions } from './app-postgres.ts';
+import { openAppDb, type AppDb } from './sqlite.ts';
+import { openAppPostgres, type AppPostgresOptions } from './postgres.ts';
 import { DatabaseUrlError, parseDatabaseUrl } from './pg-connect.ts';
-import type { AppDatabase } from './app-schema.ts';
+import type { AppDatabase } from './schema.ts';
 
 export type AppBackend = 'sqlite' | 'postgres';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { changesPage, historyMonths, openHistoryDb, writeMonth } from '../../src/storage/history/db.ts';
+import { changesPage, historyMonths, openHistoryDb, writeMonth } from '../../../src/storage/history/db.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-write-'));
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));

@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Migrator, sql, type Kysely } from 'kysely';
-import { openAppDb, type AppDb } from '../../src/storage/app-db.ts';
-import { openAppPostgres, type AppPostgres } from '../../src/storage/app-postgres.ts';
-import type { AppDatabase } from '../../src/storage/app-schema.ts';
-import { postgresMigrations } from '../../src/storage/postgres-migrations/index.ts';
-import { startPgCluster } from '../helpers/postgres.ts';
+import { openAppDb, type AppDb } from '../../../src/storage/app/sqlite.ts';
+import { openAppPostgres, type AppPostgres } from '../../../src/storage/app/postgres.ts';
+import type { AppDatabase } from '../../../src/storage/app/schema.ts';
+import { postgresMigrations } from '../../../src/storage/app/migrations/postgres/index.ts';
+import { startPgCluster } from '../../helpers/postgres.ts';
 
 const cluster = await startPgCluster();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-postgres-'));
@@ -32,9 +32,9 @@ async function sqliteApp(name: string): Promise<AppDb> {
   return app;
 }
 
-// Not app state in fleet mode: the served snapshot stays node-local (postgres-migrations/0001).
+// Not app state in fleet mode: the served snapshot stays node-local (migrations/postgres/0001).
 const SQLITE_ONLY = new Set(['registry_snapshots']);
-// Not app state either: the fleet's node heartbeats and its release (postgres-migrations/0003, 0005).
+// Not app state either: the fleet's node heartbeats and its release (migrations/postgres/0003, 0005).
 const POSTGRES_ONLY = new Set(['fleet_nodes', 'fleet_releases', 'fleet_target']);
 
 interface Column {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openAppDb, openAppSqlite } from '../../src/storage/app-db.ts';
+import { openAppDb, openAppSqlite } from '../../../src/storage/app/sqlite.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'app-db-'));
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));

@@ -2,11 +2,11 @@
 // PostgreSQL shared by every node.
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { AppDatabase } from './app-schema.ts';
+import type { AppDatabase } from './schema.ts';
 import { migrateToLatest } from './migrate.ts';
 import { pgPool } from './pg-connect.ts';
 import { DatabaseUnavailable, isDatabaseUnavailable } from './pg-errors.ts';
-import { postgresMigrations } from './postgres-migrations/index.ts';
+import { postgresMigrations } from './migrations/postgres/index.ts';
 
 export interface AppPostgres {
   db: Kysely<AppDatabase>;

@@ -5,10 +5,10 @@
 // as it was at one commit, never a torn file.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fsyncPath } from './fs-sync.ts';
-import { dataPaths } from '../lib/config.ts';
-import { openAppSqlite } from './app-db.ts';
-import { openSqlite, type Sqlite } from './sqlite.ts';
+import { fsyncPath } from '../fs-sync.ts';
+import { dataPaths } from '../../lib/config.ts';
+import { openAppSqlite } from './sqlite.ts';
+import { openSqlite, type Sqlite } from '../sqlite.ts';
 
 export interface BackupResult {
   file: string;
