@@ -3,16 +3,12 @@
 // 500 without a stack trace from the one error handler, one log line per request, the bounds on
 // requests in flight.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Kysely } from 'kysely';
 import type { AccessLayer } from '../domain/metering/access.ts';
 import { DatabaseUnavailable } from '../storage/app/pg-errors.ts';
 import type { CompanyRegistry } from '../domain/company/lookup.ts';
 import type { DestinationPolicy } from '../domain/webhooks/destination.ts';
 import type { HistoryReader } from '../domain/history/reader.ts';
-import type { AppDatabase } from '../storage/app/schema.ts';
-import type { AppStore } from '../storage/app/store.ts';
-import type { Sqlite } from '../storage/sqlite.ts';
-import type { WalSync } from '../storage/app/wal-sync.ts';
+import type { ApiState } from '../storage/app/api-state.ts';
 import { sendError } from './api/errors.ts';
 import { apiRoutes } from './api/routes.ts';
 import { compatNoMatch, compatRoutes } from './api/compat.ts';
@@ -26,13 +22,11 @@ import { internalErrorPage } from './web/guard.ts';
 import { webApp } from './web/index.ts';
 
 export interface AppDeps {
-  /** App state on either backend (app.db or the fleet's PostgreSQL). */
-  app: AppStore;
-  db: Kysely<AppDatabase>;
+  /** App state on either backend (app.db or the fleet's PostgreSQL), as the API serves from it. */
+  state: ApiState;
+  /** The metering over `state`: who may call, and each call counted. */
   access: AccessLayer;
   reader: CompanyRegistry;
-  /** The API's own app.db connection (synchronous=NORMAL) and its WAL flush, for the API's writes. */
-  apiDb?: { sqlite: Sqlite; walSync: WalSync };
   /** The server's one history.db reader (change feed, histories; watchlists and webhooks reuse it). */
   history: HistoryReader;
   now: () => Date;
@@ -40,10 +34,6 @@ export interface AppDeps {
   baseUrl: string;
   /** app.db answers a trivial query (GET /readyz). */
   appDbReady: () => boolean;
-  /** Fleet mode: the shared PostgreSQL answers (GET /readyz). */
-  sharedDbReady?: () => boolean | Promise<boolean>;
-  /** Fleet mode: the release due everywhere, for /readyz's behind_fleet. */
-  fleetRelease?: () => string | null | Promise<string | null>;
   /** Client address and https come from X-Forwarded-* (--trust-proxy). */
   trustProxy?: boolean;
   log: LogFn;
@@ -83,8 +73,7 @@ export interface BuiltApp {
 export function buildApp(deps: AppDeps): BuiltApp {
   const { log } = deps;
   const web = webApp({
-    app: deps.app,
-    db: deps.db,
+    store: deps.state.store,
     now: deps.now,
     baseUrl: deps.baseUrl,
     trustProxy: deps.trustProxy,

@@ -2,31 +2,24 @@
 // usage), the registry reader with its snapshot swap, the API and the web app on one port.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiAccess } from '../domain/accounts/api-access.ts';
-import { type AccessLayer } from '../domain/metering/access.ts';
-import { PgApiAccess } from '../domain/accounts/api-access-postgres.ts';
-import { PgContactsCache } from '../domain/accounts/contacts-cache-postgres.ts';
-import type { ContatoExtra } from '../domain/company/schema.ts';
-import { ContactsCache } from '../domain/accounts/contacts.ts';
+import { ContactsCopy } from '../domain/company/contacts-copy.ts';
+import { Meter } from '../domain/metering/meter.ts';
+import { openApiState, type ApiState } from '../storage/app/api-state.ts';
 import { buildApp } from './app.ts';
 import { clientErrorHandler } from './api/client-error.ts';
 import { sendError } from './api/errors.ts';
 import type { Route } from './http/router.ts';
 import { CountedResponse, type InFlightLimits } from './http/in-flight.ts';
 import { bufferedWriter, type LogFn } from './http/log.ts';
-import { openAppSqlite } from '../storage/app/sqlite.ts';
 import { openNodeStore, type OpenAppStore } from '../storage/app/store.ts';
 import { getAccountByName } from '../domain/accounts/accounts.ts';
 import type { CompatOpen } from './api/compat-open.ts';
-import type { Sqlite } from '../storage/sqlite.ts';
-import { WalSync } from '../storage/app/wal-sync.ts';
-import { dataPaths } from '../lib/config.ts';
 import { defaultConnectionLimits, limitConnections, type ConnectionLimits } from './http/connection-limits.ts';
 import { CompanyRegistry } from '../domain/company/lookup.ts';
 import { HistoryReader } from '../domain/history/reader.ts';
 import type { DestinationPolicy } from '../domain/webhooks/destination.ts';
 import { WebhookWorker } from '../domain/webhooks/worker.ts';
-import { appDbCheck, SharedDbProbe } from './api/readiness.ts';
+import { appDbCheck } from './api/readiness.ts';
 import { shareWithPrimary } from './metrics/cluster.ts';
 import { startMetricsListener, type MetricsListener } from './metrics/listener.ts';
 import { createServerMetrics } from './metrics/server-metrics.ts';
@@ -108,7 +101,7 @@ export interface StartedServer extends RunningServer {
 /**
  * The tokenless compat switch's account, by name: it must exist (a typo would count calls nowhere).
  * A fleet node started during an outage looks it up when its database answers; until then the
- * account id is 0 and tokenless calls answer 503 (compat.ts).
+ * account id is null and tokenless calls answer 503 (compat.ts).
  */
 async function compatOpenAccount(
   store: OpenAppStore,
@@ -122,7 +115,7 @@ async function compatOpenAccount(
     if (id === null) throw new Error(missing());
     return { accountId: id, perMinute: open.perMinute };
   }
-  const later: CompatOpen = { accountId: 0, perMinute: open.perMinute };
+  const later: CompatOpen = { accountId: null, perMinute: open.perMinute };
   void store.whenMigrated.then(lookUp).then(
     (id) => (id === null ? log(`${missing()}; tokenless compat calls answer 503`) : (later.accountId = id)),
     (err: unknown) => log(`--compat-open-account: ${(err as Error).message}; tokenless compat calls answer 503`),
@@ -140,10 +133,9 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
   let reader: CompanyRegistry | undefined;
   // history.db's one read-only connection for every route that reads it, opened on first need.
   const history = new HistoryReader(opts.dataDir);
-  let apiConn: Sqlite | undefined;
+  let apiState: ApiState | undefined;
   let metricsListener: MetricsListener | undefined;
   let heartbeat: Heartbeat | undefined;
-  const walSync = new WalSync(`${dataPaths(opts.dataDir).appDb}-wal`);
   const timeouts = { ...HTTP_TIMEOUTS, ...opts.timeouts };
   const server = http.createServer({
     // Tells the in-flight count when an answer exists (see InFlight).
@@ -155,10 +147,9 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
   server.timeout = timeouts.idle;
   limitConnections(server, { ...defaultConnectionLimits(opts.trustProxy ?? false), ...opts.connections });
   try {
-    // The API's own app.db connection: its counted calls commit without fsync and are made
-    // durable by WalSync off the event loop, before any answer leaves (group commit, see
-    // ApiAccess).
-    const conn = (apiConn = openAppSqlite(opts.dataDir, 'api'));
+    // The app state as the API serves from it: on app.db a connection of its own whose commits are
+    // made durable off the event loop (WalSync); on the fleet's PostgreSQL, the store's pool.
+    const state = (apiState = openApiState(store));
     // The snapshot is read at scrape time, when the reader (made below) exists.
     const metrics = opts.metrics
       ? createServerMetrics({
@@ -168,28 +159,16 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
           now,
         })
       : undefined;
-    // The hot path by backend: app.db's counts commit on `conn` (WalSync flushes them); the shared
-    // PostgreSQL's in one count_calls() round trip per batch. Either way the extra contacts come
-    // from memory, keyed on the contacts_epoch the count just read.
-    let access: AccessLayer;
-    let contacts: (cnpj: string) => readonly ContatoExtra[];
-    let sharedDbReady: (() => boolean | Promise<boolean>) | undefined;
-    let fleetRelease: (() => string | null | Promise<string | null>) | undefined;
-    if (store.backend === 'postgres' && store.pool) {
-      const copy = new PgContactsCache(store.pool);
-      access = new PgApiAccess(store.pool, { now, observer: metrics?.access, contacts: copy });
-      contacts = (cnpj) => copy.get(cnpj);
-      const probe = new SharedDbProbe(store.pool);
-      sharedDbReady = probe.check;
-      fleetRelease = probe.dueRelease;
-    } else {
-      const sqliteAccess = new ApiAccess(conn, { now, walSync, observer: metrics?.access });
-      const copy = new ContactsCache(conn, () => sqliteAccess.contactsEpoch);
-      access = sqliteAccess;
-      contacts = (cnpj) => copy.get(cnpj);
-    }
+    // The extra contacts come from memory, brought to the contacts epoch each count reads.
+    const contacts = new ContactsCopy(state.metering);
+    const access = new Meter(state.metering, { now, observer: metrics?.access, contacts });
     const compatOpen = opts.compatOpen && (await compatOpenAccount(store, opts.compatOpen, log));
-    reader = new CompanyRegistry({ dataDir: opts.dataDir, pollMs: opts.pollMs, log, contacts });
+    reader = new CompanyRegistry({
+      dataDir: opts.dataDir,
+      pollMs: opts.pollMs,
+      log,
+      contacts: (cnpj) => contacts.get(cnpj),
+    });
     if (metrics && opts.metrics?.listen) {
       const { host, port } = opts.metrics.listen;
       metricsListener = await startMetricsListener(host, port, {
@@ -210,17 +189,13 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const url = `http://${host}:${addr.port}`;
     // Registered before the event loop can deliver the first request.
     const { handle, routes } = buildApp({
-      app: store,
-      db: store.db,
+      state,
       access,
-      apiDb: { sqlite: conn, walSync },
       reader,
       history,
       now,
       baseUrl: opts.publicUrl ?? url,
       appDbReady: appDbCheck(opts.dataDir),
-      sharedDbReady,
-      fleetRelease,
       metrics,
       trustProxy: opts.trustProxy,
       log,
@@ -281,8 +256,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
           r.close();
           history.close();
           // Answers waiting for a WAL flush have been sent once server.close() returned.
-          conn.close();
-          walSync.close();
+          state.close();
           await store.close();
           buffered?.flush();
         })();
@@ -295,8 +269,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     await metricsListener?.close();
     reader?.close();
     history.close();
-    apiConn?.close();
-    walSync.close();
+    apiState?.close();
     await store.close();
     throw err;
   }

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ApiAccess } from '../../src/domain/accounts/api-access.ts';
+import { sqliteMeter } from '../domain/metering/helpers/api-setup.ts';
 import { verifyLogin } from '../../src/domain/accounts/users.ts';
 import { requireAccount } from '../../src/domain/accounts/accounts.ts';
 import { listTokens } from '../../src/domain/accounts/tokens.ts';
@@ -132,7 +132,7 @@ forBackends('operator CLI', ({ backend }) => {
         ['invalidated', 'invalidated'],
       );
       if (backend === 'sqlite') {
-        const auth = new ApiAccess(app.local.sqlite).authenticate(token);
+        const auth = await sqliteMeter(app.local.sqlite).authenticate(token);
         assert.equal(auth.ok ? 'ok' : auth.error, 'account_suspended');
       } else {
         // Nothing went to the node's own app.db.

@@ -2,7 +2,7 @@
 // a locked-out user gets back in, a departed one is gone, and their web sessions end at once.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiAccess } from '../../src/domain/accounts/api-access.ts';
+import { sqliteMeter } from '../domain/metering/helpers/api-setup.ts';
 import { createToken } from '../../src/domain/accounts/tokens.ts';
 import { listUsers } from '../../src/domain/accounts/users.ts';
 import { MAX_FAILURES_PER_PAIR } from '../../src/domain/accounts/login-throttle.ts';
@@ -94,7 +94,7 @@ test('users set-password and users remove, while the server runs', async () => {
     assert.equal(rm.code, 0, rm.err);
     assert.equal(await isSignedIn(anaAgain), false);
     assert.deepEqual(await listUsers(sqliteStore(s.app), account.id), []);
-    const auth = new ApiAccess(s.app.sqlite).authenticate(token);
+    const auth = await sqliteMeter(s.app.sqlite).authenticate(token);
     assert.ok(auth.ok, 'the API token made before still works');
   } finally {
     await s.close();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { openAppStore, type OpenAppStore } from '../../src/storage/app/store.ts';
-import { addAccount, addToken, monthCalls } from '../domain/accounts/helpers/access-backends.ts';
+import { addAccount, addToken, monthCalls } from '../domain/metering/helpers/access-backends.ts';
 import { freePorts } from '../helpers/ports.ts';
 import { startPgCluster, startStandby, type PgCluster } from '../helpers/postgres.ts';
 import { fixture, SERPRO_FILIAL } from '../server/fixtures.ts';

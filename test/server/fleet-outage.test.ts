@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { generateToken } from '../../src/domain/metering/token-format.ts';
 import { openAppStore } from '../../src/storage/app/store.ts';
-import { addAccount, addToken, monthCalls } from '../domain/accounts/helpers/access-backends.ts';
+import { addAccount, addToken, monthCalls } from '../domain/metering/helpers/access-backends.ts';
 import { startPgCluster } from '../helpers/postgres.ts';
 import { fixture, SERPRO_FILIAL } from './fixtures.ts';
 import { bearer, get, publish, serve, sleep, tempDataDir, writeSnapshot } from './helpers.ts';

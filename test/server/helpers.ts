@@ -10,7 +10,7 @@ import { Agent, setGlobalDispatcher } from 'undici';
 import { createAccount } from '../../src/domain/accounts/accounts.ts';
 import { setPlan } from '../../src/domain/accounts/plans.ts';
 import { createToken } from '../../src/domain/accounts/tokens.ts';
-import { storeContacts } from '../../src/domain/accounts/contacts.ts';
+import { storeContacts } from '../../src/domain/company/contacts.ts';
 import { dataPaths } from '../../src/lib/config.ts';
 import { openAppDb } from '../../src/storage/app/sqlite.ts';
 import { openAppStore, type AppStore } from '../../src/storage/app/store.ts';

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { loadContactsFile, type ContactsLoadMode } from '../../domain/accounts/contacts.ts';
+import { loadContactsFile, type ContactsLoadMode } from '../../domain/company/contacts.ts';
 import { CliError } from '../errors.ts';
 import type { GlobalArgs } from '../options.ts';
 import { withApp } from './app-helpers.ts';

@@ -1,5 +1,6 @@
-// Read side of the usage counters (written by quota-counter.ts): this month against the quota,
-// past months, and per-token daily counts (with the Consulta page's, which have no token) for the web app.
+// Read side of the usage counters (written by the metering: storage/app/metering-*.ts): this month
+// against the quota, past months, and per-token daily counts (with the Consulta page's, which have
+// no token) for the web app.
 import { sql } from 'kysely';
 import type { AppStore } from '../../storage/app/store.ts';
 import { NO_TOKEN } from '../metering/access.ts';

@@ -1,25 +1,21 @@
-// What the routes use to admit and count API calls, whichever backend keeps the counts: app.db
-// (ApiAccess, domain/accounts/api-access.ts) or the shared PostgreSQL of a fleet (PgApiAccess,
-// api-access-postgres.ts). Both decide with decision.ts and cache tokens with token-cache.ts.
+// What the routes use to admit and count API calls, whichever backend keeps the counts: one
+// interface, always asynchronous (the shared PostgreSQL of a fleet answers over the network; app.db
+// answers at once, in a settled promise). Meter (meter.ts) is its one implementation.
 import type { AccessDenied, AccessIdentity, AccessResult } from './result.ts';
 
 export * from './result.ts';
 
-/** A value now, or later (the PostgreSQL access reads the database where SQLite's reads in process). */
-export type MaybePromise<T> = T | Promise<T>;
-
-/**
- * A method may answer at once or with a promise: callers on the hot path test for a promise instead
- * of awaiting, so the SQLite path stays synchronous.
- */
 export interface AccessLayer {
-  identify(token: string | undefined | null): MaybePromise<AccessIdentity | AccessDenied>;
-  identifyForCount(token: string | undefined | null): MaybePromise<AccessIdentity | AccessDenied>;
-  authenticate(token: string | undefined | null): MaybePromise<AccessResult>;
-  identifyAccount(accountId: number): MaybePromise<AccessIdentity | AccessDenied>;
-  consume(id: AccessIdentity, calls?: number): MaybePromise<AccessResult>;
-  consumeGrouped(id: AccessIdentity, calls?: number): Promise<AccessResult>;
-  readonly contactsEpoch: number;
+  /** The token decided on fresh records. */
+  identify(token: string | undefined | null): Promise<AccessIdentity | AccessDenied>;
+  /** The hot path's check: a token in memory is granted at once, and decided again when counted. */
+  identifyForCount(token: string | undefined | null): Promise<AccessIdentity | AccessDenied>;
+  /** identify() plus this month's usage: the quota state of an answer that counts no call. */
+  authenticate(token: string | undefined | null): Promise<AccessResult>;
+  /** An account's own access (the web app's Consulta page, which has no token). */
+  identifyAccount(accountId: number): Promise<AccessIdentity | AccessDenied>;
+  /** Counts `calls` (default 1) of a granted access, all or nothing, durably before it settles. */
+  charge(id: AccessIdentity, calls?: number): Promise<AccessResult>;
 }
 
 /**

@@ -3,7 +3,7 @@
 // load a batch grows to what arrives during one flush (app.db's fdatasync) or one round trip (the
 // fleet's PostgreSQL) instead of what arrived in one turn, and the per-batch cost is paid once for
 // the lot. Each call's promise settles only when its batch is durable. Both backends queue here
-// (GroupCommit on app.db, PgApiAccess on PostgreSQL); what a batch does is theirs.
+// (Meter, over app.db or PostgreSQL); what a batch does is the store's (storage/app/metering-*.ts).
 
 /** Told of each batch once it is durable: its size and the seconds it took. */
 export type OnBatch = (size: number, seconds: number) => void;

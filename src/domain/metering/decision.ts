@@ -1,34 +1,12 @@
 // May this token, or this account, call the API: decided on its records alone (token, account,
 // plan), the same way on both backends. A malformed token is refused on its shape and checksum,
 // before any read.
+import type { AccountRecord, TokenRecord } from '../../storage/app/metering.ts';
 import { ERRORS } from '../api-errors.ts';
 import { spDay } from './time.ts';
 import { isWellFormedToken } from './token-format.ts';
 import { NO_TOKEN } from './access.ts';
 import { deny, type AccessDenied, type AccessIdentity } from './result.ts';
-
-/** Everything the token check reads, for one token hash. */
-export interface TokenRecord {
-  token_id: number;
-  account_id: number;
-  enabled: number;
-  expires_at: string | null;
-  invalidated_at: string | null;
-  account_name: string;
-  status: string;
-  plan: string;
-  monthly_quota: number;
-  api_included: number;
-}
-
-/** What the account check reads (the web app's calls, which have no token). */
-export interface AccountRecord {
-  account_name: string;
-  status: string;
-  plan: string;
-  monthly_quota: number;
-  api_included: number;
-}
 
 /** The trimmed token, or the denial for a missing or malformed one (no database read). */
 export function tokenText(token: string | undefined | null): string | AccessDenied {
@@ -55,7 +33,10 @@ export function decide(r: TokenRecord, at: Date): AccessIdentity | AccessDenied 
 }
 
 /** An account's own access (no token): refused when it is gone or suspended, or its plan has no API. */
-export function decideAccount(accountId: number, r: AccountRecord | undefined): AccessIdentity | AccessDenied {
+export function decideAccount(
+  accountId: number,
+  r: Omit<AccountRecord, 'account_id'> | undefined,
+): AccessIdentity | AccessDenied {
   if (r === undefined || r.status !== 'active') return deny('account_suspended');
   if (r.api_included !== 1) return deny('plan_without_api', ERRORS.plan_without_api.specific({ plan: r.plan }));
   return { ok: true, accountId, accountName: r.account_name, tokenId: NO_TOKEN, limit: r.monthly_quota };

@@ -29,8 +29,8 @@ export interface AccessIdentity {
   /** The plan's calls per month. */
   limit: number;
   /**
-   * The auth_epoch this identity was decided under (PostgreSQL access only): its count is
-   * decided again when the stored epoch has moved since.
+   * The auth_epoch this identity was decided under: its count is decided again when the stored
+   * epoch has moved since.
    */
   epoch?: number;
 }

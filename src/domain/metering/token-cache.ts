@@ -2,7 +2,7 @@
 // bumps the epoch (from any process or node), and the records read under an older epoch go. A
 // bound, not an LRU: the map is emptied when full; unknown hashes are never kept, so a flood of
 // made-up tokens cannot grow it.
-import type { TokenRecord } from './decision.ts';
+import type { TokenRecord } from '../../storage/app/metering.ts';
 
 /** Token records kept in memory at most. */
 export const TOKEN_CACHE_MAX = 10_000;

@@ -67,7 +67,7 @@ export async function countedSearch<V, T>(
     throw e;
   }
   // Submitted in the same event-loop turn as the request's handler: group commit still groups it.
-  const counted = await deps.access.consumeGrouped(id);
+  const counted = await deps.access.charge(id);
   return counted.ok ? { kind: 'answered', value, quota: counted.quota } : { kind: 'denied', denied: counted };
 }
 

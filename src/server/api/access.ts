@@ -2,13 +2,7 @@
 // of the access layer with its headers, and answer an error that counts no call with the quota
 // headers (or 429 when the quota is used up), as docs/errors.md orders them.
 import type { ServerResponse } from 'node:http';
-import type {
-  AccessDenied,
-  AccessIdentity,
-  AccessLayer,
-  AccessResult,
-  QuotaState,
-} from '../../domain/metering/access.ts';
+import type { AccessDenied, AccessIdentity, AccessLayer, QuotaState } from '../../domain/metering/access.ts';
 import type { ErrorKey } from '../../domain/api-errors.ts';
 import { setLogAccount } from '../http/log.ts';
 import type { RouteRequest } from '../http/router.ts';
@@ -55,7 +49,7 @@ export function sendUncounted(
   key: ErrorKey,
   message?: string,
   headers?: Record<string, string>,
-): void | Promise<void> {
+): Promise<void> {
   return withFreshQuota(
     access,
     token,
@@ -69,36 +63,30 @@ export function sendUncounted(
  * usage; `denied` gets its refusal (quota_exceeded when nothing is left), `ok` the rate-limit
  * headers to send. The envelope is the caller's (native here, an upstream's on the compat routes).
  */
-export function withFreshQuota(
+export async function withFreshQuota(
   access: AccessLayer,
   token: string | undefined,
   denied: (d: AccessDenied) => void,
   ok: (quotaHeaders: Record<string, number>) => void,
-): void | Promise<void> {
-  const go = (q: AccessResult) => (q.ok ? ok(rateLimitHeaders(q.quota)) : denied(q));
-  const q = access.authenticate(token);
-  return q instanceof Promise ? q.then(go) : go(q);
+): Promise<void> {
+  const q = await access.authenticate(token);
+  return q.ok ? ok(rateLimitHeaders(q.quota)) : denied(q);
 }
 
 /**
  * A route's handler that starts as every counted route does: the token identified (a refusal is
  * sent and counts nothing), the account named in the request log, then `work` with the identity
- * (to count the call) and the token (for answers that count none). The single lookup keeps its
- * own copy of these lines (company.ts): it is the measured hot path.
+ * (to count the call) and the token (for answers that count none).
  */
 export function identified(
   access: AccessLayer,
   work: (req: RouteRequest, res: ServerResponse, id: AccessIdentity, token: string | undefined) => Promise<void> | void,
-): (req: RouteRequest, res: ServerResponse) => Promise<void> | void {
-  return (req, res) => {
+): (req: RouteRequest, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
     const token = tokenOf(req);
-    const go = (id: AccessIdentity | AccessDenied) => {
-      if (!id.ok) return sendDenied(res, id);
-      setLogAccount(res, id.accountId);
-      return work(req, res, id, token);
-    };
-    // A promise only where the token had to be read from the shared database (PostgreSQL).
-    const id = access.identifyForCount(token);
-    return id instanceof Promise ? id.then(go) : go(id);
+    const id = await access.identifyForCount(token);
+    if (!id.ok) return sendDenied(res, id);
+    setLogAccount(res, id.accountId);
+    return work(req, res, id, token);
   };
 }

@@ -45,7 +45,7 @@ export function batchHandler(deps: BatchDeps) {
       if (!q.ok) return sendDenied(res, q);
       headers = rateLimitHeaders(q.quota);
     } else {
-      const counted = await access.consumeGrouped(id, plan.distinct.length);
+      const counted = await access.charge(id, plan.distinct.length);
       if (!counted.ok) return sendDenied(res, counted);
       headers = rateLimitHeaders(counted.quota);
     }

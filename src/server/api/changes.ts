@@ -89,7 +89,7 @@ export function changesHandler(deps: ChangesDeps) {
       throw e;
     }
     // Counted after the page is read (a refused value costs nothing), in this event-loop turn (group commit).
-    return access.consumeGrouped(id).then((counted) => {
+    return access.charge(id).then((counted) => {
       if (!counted.ok) return sendDenied(res, counted);
       sendJson(res, 200, body, rateLimitHeaders(counted.quota));
     });
@@ -104,7 +104,7 @@ export function historyHandler(deps: ChangesDeps) {
     if (cnpj === null) return sendUncounted(res, access, token, 'invalid_cnpj');
     const query = readQuery(req.query);
     if (!query.ok) return sendUncounted(res, access, token, 'invalid_parameter', query.message);
-    return access.consumeGrouped(id).then((counted) => {
+    return access.charge(id).then((counted) => {
       if (!counted.ok) return sendDenied(res, counted);
       const db = history.connection();
       const rows = db === null ? [] : changesOf(db, cnpj);

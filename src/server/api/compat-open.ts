@@ -5,7 +5,8 @@
 
 /** What the switch names: the account calls are counted on, and the per-address bound. */
 export interface CompatOpen {
-  accountId: number;
+  /** Null until looked up: a fleet node started during an outage looks it up once its database answers (503 until then). */
+  accountId: number | null;
   perMinute: number;
 }
 

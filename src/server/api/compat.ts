@@ -89,7 +89,7 @@ export function compatHandler(shape: CompatShape, deps: CompatDeps) {
   const { access, reader } = deps;
   const windows = deps.open ? new AddressWindows(deps.open.perMinute) : null;
 
-  return (req: RouteRequest, res: ServerResponse): Promise<void> | void => {
+  return async (req: RouteRequest, res: ServerResponse): Promise<void> => {
     // ReceitaWS's browser callers use JSONP: every answer of theirs goes through the callback.
     let jsonp: string | null = null;
     if (shape.name === 'receitaws') {
@@ -98,39 +98,34 @@ export function compatHandler(shape: CompatShape, deps: CompatDeps) {
     }
     const fromPath = req.params.token;
     const token = fromPath !== undefined ? decodeSafe(fromPath) : tokenOf(req);
-    let id: ReturnType<AccessLayer['identifyForCount']>;
-    if (token === undefined && deps.open && windows) {
-      const took = windows.take(clientIp(req, deps.trustProxy), deps.now().getTime());
-      if (took !== true) {
-        const key = 'address_rate_limited';
-        return sendRefused(res, shape, key, ERRORS[key].message, { 'Retry-After': took.retryAfter }, jsonp);
-      }
-      // 0: a fleet node that started during an outage has not looked the account up yet.
-      if (deps.open.accountId === 0)
-        return guard(Promise.reject(new DatabaseUnavailable('account not looked up yet')), res, jsonp);
-      id = access.identifyAccount(deps.open.accountId);
-    } else id = access.identifyForCount(token);
-    const go = (d: AccessIdentity | AccessDenied) => identified(req, res, d, token, jsonp);
-    return guard(id instanceof Promise ? id.then(go) : go(id), res, jsonp);
-  };
-
-  /** A shared-database outage in the shape's envelope (the app's handler would answer the native one). */
-  function guard(p: Promise<void> | void, res: ServerResponse, jsonp: string | null): Promise<void> | void {
-    if (!(p instanceof Promise)) return p;
-    return p.catch((err: unknown) => {
+    try {
+      let id: AccessIdentity | AccessDenied;
+      if (token === undefined && deps.open && windows) {
+        const took = windows.take(clientIp(req, deps.trustProxy), deps.now().getTime());
+        if (took !== true) {
+          const key = 'address_rate_limited';
+          return sendRefused(res, shape, key, ERRORS[key].message, { 'Retry-After': took.retryAfter }, jsonp);
+        }
+        // A fleet node that started during an outage has not looked the account up yet.
+        if (deps.open.accountId === null) throw new DatabaseUnavailable('account not looked up yet');
+        id = await access.identifyAccount(deps.open.accountId);
+      } else id = await access.identifyForCount(token);
+      await identified(req, res, id, token, jsonp);
+    } catch (err) {
+      // A shared-database outage in the shape's envelope (the app's handler would answer the native one).
       if (!(err instanceof DatabaseUnavailable) || res.headersSent) throw err;
       const key = 'database_unavailable';
       sendRefused(res, shape, key, ERRORS[key].message, { 'Retry-After': ERRORS[key].retryAfter }, jsonp);
-    });
-  }
+    }
+  };
 
-  function identified(
+  async function identified(
     req: RouteRequest,
     res: ServerResponse,
     id: AccessIdentity | AccessDenied,
     token: string | undefined,
     jsonp: string | null,
-  ): Promise<void> | void {
+  ): Promise<void> {
     if (!id.ok) return sendRefused(res, shape, id.error, id.message, deniedHeaders(id), jsonp);
     setLogAccount(res, id.accountId);
     const parsed = shape.parse(pathCnpjText(req));
@@ -143,16 +138,15 @@ export function compatHandler(shape: CompatShape, deps: CompatDeps) {
       const def = ERRORS.registry_unavailable;
       return uncounted(res, token, shape.refused(def.status, def.error, def.message), jsonp);
     }
-    return access.consumeGrouped(id).then((counted) => {
-      if (!counted.ok) return sendRefused(res, shape, counted.error, counted.message, deniedHeaders(counted), jsonp);
-      const quota = rateLimitHeaders(counted.quota);
-      const found = reader.compatRows(cnpj);
-      if (found === null)
-        return send(res, shape, shape.notFound(cnpj), { ...quota, ...registryHeaders(reader.info) }, jsonp);
-      const { snapshot } = found;
-      const ctx = { codeTables: snapshot.codeTables, info: snapshot.info, ibge: ibgeOfSiafi };
-      send(res, shape, shape.found(found.rows, ctx), { ...quota, ...registryHeaders(snapshot.info) }, jsonp);
-    });
+    const counted = await access.charge(id);
+    if (!counted.ok) return sendRefused(res, shape, counted.error, counted.message, deniedHeaders(counted), jsonp);
+    const quota = rateLimitHeaders(counted.quota);
+    const found = reader.compatRows(cnpj);
+    if (found === null)
+      return send(res, shape, shape.notFound(cnpj), { ...quota, ...registryHeaders(reader.info) }, jsonp);
+    const { snapshot } = found;
+    const ctx = { codeTables: snapshot.codeTables, info: snapshot.info, ibge: ibgeOfSiafi };
+    send(res, shape, shape.found(found.rows, ctx), { ...quota, ...registryHeaders(snapshot.info) }, jsonp);
   }
 
   /**

@@ -37,7 +37,7 @@ export function establishmentsHandler(deps: EstablishmentsDeps) {
     }
     if (!reader.available) return sendUncounted(res, access, token, 'registry_unavailable');
     const limit = query.value.limit;
-    return access.consumeGrouped(id).then((counted) => {
+    return access.charge(id).then((counted) => {
       if (!counted.ok) return sendDenied(res, counted);
       const page = reader.establishments(cnpj, limit, after);
       if (page === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));

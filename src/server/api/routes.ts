@@ -17,9 +17,7 @@ import { COUNT_ROUTE, countHandler, SEARCH_ROUTE, searchHandler } from './search
 import { sendJson } from './errors.ts';
 import { buildOpenApi } from '../docs/openapi.ts';
 import { setSecurityHeaders } from '../web/http.ts';
-import type { AppStore } from '../../storage/app/store.ts';
-import type { Sqlite } from '../../storage/sqlite.ts';
-import type { WalSync } from '../../storage/app/wal-sync.ts';
+import type { ApiState } from '../../storage/app/api-state.ts';
 import { watchlistRoutes } from './watchlist-routes.ts';
 import { READYZ_ROUTE, readyzHandler } from './readiness.ts';
 import { registryRoute } from './registry-headers.ts';
@@ -30,18 +28,12 @@ export interface ApiDeps {
   /** history.db, read by the change feed and the company history (one per server). */
   history: HistoryReader;
   now: () => Date;
-  /** App state (app.db or the fleet's PostgreSQL): the watchlist. */
-  app: AppStore;
-  /** The API's own app.db connection and its WAL flush: the watchlist's writes commit there, off the event loop's fsync. */
-  apiDb?: { sqlite: Sqlite; walSync: WalSync };
+  /** App state (app.db or the fleet's PostgreSQL): the watchlist; in fleet mode, the shared database's probe. */
+  state: ApiState;
   /** Shown in /openapi.json and /docs. */
   baseUrl: string;
   /** app.db answers a trivial query (GET /readyz). */
   appDbReady: () => boolean;
-  /** Fleet mode: the shared PostgreSQL answers (GET /readyz). */
-  sharedDbReady?: () => boolean | Promise<boolean>;
-  /** Fleet mode: the release due everywhere, for /readyz's behind_fleet. */
-  fleetRelease?: () => string | null | Promise<string | null>;
   /** Where a count with `q` stops and says `exact: false` (default DEFAULT_COUNT_BOUND). */
   countBound?: number;
 }
@@ -93,7 +85,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     { method: 'GET', path: CHANGES_ROUTE, handler: registry(changesHandler(deps)) },
     { method: 'GET', path: HISTORY_ROUTE, handler: history },
     { method: 'GET', path: HISTORY_ROUTE_SLASHED, handler: history },
-    ...watchlistRoutes({ access: deps.access, now: deps.now, app: deps.app, apiDb: deps.apiDb }),
+    ...watchlistRoutes({ access: deps.access, now: deps.now, state: deps.state }),
     {
       method: 'GET',
       path: '/healthz',
@@ -105,8 +97,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
       handler: readyzHandler({
         reader: deps.reader,
         appDb: deps.appDbReady,
-        sharedDb: deps.sharedDbReady,
-        fleetRelease: deps.fleetRelease,
+        fleet: deps.state.fleet,
       }),
     },
     { method: 'GET', path: '/api/v1/status', handler: registry(status) },

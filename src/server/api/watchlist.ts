@@ -4,7 +4,6 @@
 // the fleet's PostgreSQL) → the answer with the quota headers. No snapshot is needed: a CNPJ need
 // only be valid to be watched.
 import type { ServerResponse } from 'node:http';
-import { Kysely, SqliteDialect } from 'kysely';
 import type { AccessLayer } from '../../domain/metering/access.ts';
 import { ERRORS } from '../../domain/api-errors.ts';
 import { readBatchRequest } from '../../domain/company/batch.ts';
@@ -15,17 +14,14 @@ import { addAnswer, noneValidAnswer, planAdd } from '../../domain/watchlist/many
 import { readWatchlistCursor, watchedPage } from '../../domain/watchlist/page.ts';
 import { removeWatched } from '../../domain/watchlist/remove.ts';
 import { WatchlistQuerySchema, type WatchlistPage, type WatchlistPut } from '../../domain/watchlist/schema.ts';
-import type { AppDatabase } from '../../storage/app/schema.ts';
 import type { AppStore } from '../../storage/app/store.ts';
-import type { Sqlite } from '../../storage/sqlite.ts';
-import type { WalSync } from '../../storage/app/wal-sync.ts';
+import type { ApiState } from '../../storage/app/api-state.ts';
 import { readJsonBody } from '../http/json-body.ts';
 import { queryReader } from '../http/query-params.ts';
 import { identified, rateLimitHeaders, sendDenied, sendUncounted } from './access.ts';
 import { BATCH_BODY_LIMIT } from './batch.ts';
 import { pathCnpj } from './company.ts';
 import { sendError, sendJson } from './errors.ts';
-import { writeWithoutWaiting } from './write-retry.ts';
 
 export const WATCHLIST_ROUTE = '/api/v1/watchlist';
 export const WATCHLIST_ITEM_ROUTE = '/api/v1/watchlist/:cnpj';
@@ -34,14 +30,12 @@ export const WATCHLIST_ITEM_ROUTE_SLASHED = '/api/v1/watchlist/:a/:b';
 
 export interface WatchlistDeps {
   access: AccessLayer;
-  /** The app state, where the watchlist lives. On PostgreSQL a committed write is durable. */
-  app: AppStore;
   /**
-   * app.db only: the API's own connection (synchronous=NORMAL) and its WAL flush, awaited after
-   * each write before the answer leaves, so the fsync runs off the event loop (as the group
-   * commit's). Without it, writes go through `app`, which commits durably (synchronous=FULL).
+   * The app state, where the watchlist lives: read through its store, written through its write()
+   * and made durable by durable() before the answer leaves (on app.db, a WAL flush off the event
+   * loop, as the metering's).
    */
-  apiDb?: { sqlite: Sqlite; walSync: WalSync };
+  state: ApiState;
   now: () => Date;
 }
 
@@ -63,25 +57,16 @@ function sendFull(res: ServerResponse, r: Extract<AddResult, { ok: false }>, hea
 }
 
 export function watchlistHandlers(deps: WatchlistDeps) {
-  const { access, app, now } = deps;
-  const local = app.backend === 'sqlite' ? deps.apiDb : undefined;
-  // The same statements on the API's connection (never destroyed here: the server owns it).
-  const writer: AppStore = local
-    ? { backend: 'sqlite', db: new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: local.sqlite }) }) }
-    : app;
-  /** On disk before the answer (a no-op when the write committed durably itself). */
-  const durable = async (): Promise<void> => {
-    if (local) await local.walSync.sync();
-  };
-  /** The write, without blocking the event loop on another process's lock (the API's connection only). */
-  const write = <T>(fn: (store: AppStore) => Promise<T>): Promise<T> =>
-    local ? writeWithoutWaiting(local.sqlite, () => fn(writer)) : fn(app);
+  const { access, state, now } = deps;
+  const app = state.store;
+  const write = <T>(fn: (store: AppStore) => Promise<T>): Promise<T> => state.write(fn);
+  const durable = (): Promise<void> => state.durable();
   const readQuery = queryReader(WatchlistQuerySchema);
 
   const put = identified(access, async (req, res, id, token) => {
     const cnpj = pathCnpj(req);
     if (cnpj === null) return sendUncounted(res, access, token, 'invalid_cnpj');
-    const c = await access.consumeGrouped(id);
+    const c = await access.charge(id);
     if (!c.ok) return sendDenied(res, c);
     const headers = rateLimitHeaders(c.quota);
     const r = await write((store) => addWatched(store, id.accountId, [cnpj], now()));
@@ -95,7 +80,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
   const remove = identified(access, async (req, res, id, token) => {
     const cnpj = pathCnpj(req);
     if (cnpj === null) return sendUncounted(res, access, token, 'invalid_cnpj');
-    const c = await access.consumeGrouped(id);
+    const c = await access.charge(id);
     if (!c.ok) return sendDenied(res, c);
     const headers = rateLimitHeaders(c.quota);
     if (!(await write((store) => removeWatched(store, id.accountId, cnpj))))
@@ -113,7 +98,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
       after = readWatchlistCursor(query.value.cursor);
       if (after === null) return sendUncounted(res, access, token, 'invalid_parameter', INVALID_CURSOR_MESSAGE);
     }
-    const c = await access.consumeGrouped(id);
+    const c = await access.charge(id);
     if (!c.ok) return sendDenied(res, c);
     // One read transaction: the page and the total are of the same moment (PostgreSQL: one
     // snapshot for both statements).
@@ -144,7 +129,7 @@ export function watchlistHandlers(deps: WatchlistDeps) {
       const usage = (await watchlistUsage(app, id.accountId))!;
       return sendJson(res, 200, noneValidAnswer(plan, usage.used, usage.limit), rateLimitHeaders(q.quota));
     }
-    const c = await access.consumeGrouped(id);
+    const c = await access.charge(id);
     if (!c.ok) return sendDenied(res, c);
     const headers = rateLimitHeaders(c.quota);
     const r = await write((store) => addWatched(store, id.accountId, plan.valid, now()));

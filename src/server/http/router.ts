@@ -37,7 +37,8 @@ export interface RouteRequest extends IncomingMessage {
 }
 
 /** May answer at once or later; a throw or a rejection goes to the app's onError. */
-export type RouteHandler = (req: RouteRequest, res: ServerResponse) => unknown;
+/** A route's handler: it answers before it returns, or by the promise it returns. */
+export type RouteHandler = (req: RouteRequest, res: ServerResponse) => void | Promise<void>;
 
 export interface Route {
   method: Method;
@@ -55,7 +56,7 @@ export interface RouterHooks {
    */
   onError(err: unknown, req: RouteRequest, res: ServerResponse, route: Route | undefined): void;
   /** No route for this method and path; `allow` lists the methods that have one (empty: none). */
-  noMatch(req: RouteRequest, res: ServerResponse, allow: readonly string[]): unknown;
+  noMatch(req: RouteRequest, res: ServerResponse, allow: readonly string[]): void | Promise<void>;
 }
 
 export interface RouteTableApp {
@@ -73,12 +74,12 @@ type PolkaHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * The one wrapper: a handler's synchronous throw or rejected promise goes to onError (polka 0.5
  * lets the first escape to the http server and ignores the second).
  */
-function guard(handler: (req: RouteRequest, res: ServerResponse) => unknown, onError: OnError): PolkaHandler {
+function guard(handler: RouteHandler, onError: OnError): PolkaHandler {
   return (req, res) => {
     try {
       // polka has set params and query (see RouteRequest).
       const answer = handler(req as RouteRequest, res);
-      if (answer instanceof Promise) onRejection(answer, onError, req, res);
+      if (answer) onRejection(answer, onError, req, res);
     } catch (err) {
       onError(err, req, res);
     }
@@ -86,7 +87,7 @@ function guard(handler: (req: RouteRequest, res: ServerResponse) => unknown, onE
 }
 
 // Apart from guard: a closure there would put the request in a context allocated per request.
-function onRejection(answer: Promise<unknown>, onError: OnError, req: IncomingMessage, res: ServerResponse): void {
+function onRejection(answer: Promise<void>, onError: OnError, req: IncomingMessage, res: ServerResponse): void {
   answer.then(undefined, (err: unknown) => onError(err, req, res));
 }
 

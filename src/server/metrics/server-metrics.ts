@@ -26,7 +26,7 @@ export interface ServerMetricsDeps {
 
 export interface ServerMetrics {
   readonly registry: Registry;
-  /** For ApiAccess: group commits and quota refusals. */
+  /** For the metering (Meter): durable batches and quota refusals. */
   readonly access: AccessObserver;
   /** Marks `res` as answered by the route of pattern `route` (set before its handler runs). */
   routed(res: ServerResponse, route: string): void;

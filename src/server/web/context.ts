@@ -1,16 +1,13 @@
 // What the web pages need from the server that mounts them.
-import type { Kysely } from 'kysely';
 import type { AccessLayer } from '../../domain/metering/access.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import type { DestinationPolicy } from '../../domain/webhooks/destination.ts';
 import type { HistoryReader } from '../../domain/history/reader.ts';
-import type { AppDatabase } from '../../storage/app/schema.ts';
 import type { AppStore } from '../../storage/app/store.ts';
 
 export interface WebContext {
   /** App state on either backend (app.db or the fleet's PostgreSQL). */
-  app: AppStore;
-  db: Kysely<AppDatabase>;
+  store: AppStore;
   now: () => Date;
   /** Public base URL of the API (--public-url, else the listening address), for the curl example. */
   baseUrl: string;

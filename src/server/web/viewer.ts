@@ -20,10 +20,10 @@ export const ROLE_LABELS: Record<User['role'], string> = {
 };
 
 export async function currentViewer(ctx: WebContext, req: Req): Promise<Viewer | null> {
-  const session = await loadSession(ctx.app.db, parseCookies(req).get(SESSION_COOKIE), ctx.now());
+  const session = await loadSession(ctx.store.db, parseCookies(req).get(SESSION_COOKIE), ctx.now());
   if (!session) return null;
-  const user = await getUser(ctx.app, session.userId);
-  const account = user ? await getAccount(ctx.app, user.accountId) : null;
+  const user = await getUser(ctx.store, session.userId);
+  const account = user ? await getAccount(ctx.store, user.accountId) : null;
   if (!user || !account) return null;
   return { session, user, account, canManage: canManageTokens(user) && account.status === 'active' };
 }

@@ -21,7 +21,7 @@ export interface AppDb {
  *   counted call survives a power cut, not only a crash.
  * - `api`: the server's counting connection. Its counted calls commit without an fsync
  *   (NORMAL) and are made durable by WalSync off the event loop before any answer leaves (group
- *   commit, see ApiAccess); app.db memory-mapped, as every count re-reads the same pages.
+ *   commit, see storage/app/metering-sqlite.ts); app.db memory-mapped, as every count re-reads the same pages.
  * - `reader`: the registry reader's read-only connections (the active-snapshot pointer, and the
  *   one the snapshot is ATTACHed to); app.db must already exist (the server migrates it first).
  */

@@ -12,7 +12,6 @@ import {
   requireAccount,
   suspendAccount,
 } from '../../../src/domain/accounts/accounts.ts';
-import { ApiAccess } from '../../../src/domain/accounts/api-access.ts';
 import { AccountsError } from '../../../src/domain/accounts/errors.ts';
 import {
   activateToken,
@@ -24,7 +23,7 @@ import {
 } from '../../../src/domain/accounts/tokens.ts';
 import { CONSULTA_WEB, currentUsage, dailyUsage, monthlyHistory } from '../../../src/domain/accounts/usage.ts';
 import { forBackends } from '../../helpers/app-backends.ts';
-import { denied, granted } from './helpers/api-setup.ts';
+import { denied, granted, sqliteMeter } from '../metering/helpers/api-setup.ts';
 import { manualClock } from './helpers/setup.ts';
 
 test('expiry parsing: 30d, dates, never; bad and past values refused', () => {
@@ -43,10 +42,10 @@ forBackends('accounts and tokens', ({ backend, open }) => {
     const app = await open();
     const clock = manualClock('2026-04-01T12:00:00-03:00');
     // The API's own check reads app.db; with PostgreSQL the token states below say the same.
-    const access = backend === 'sqlite' ? new ApiAccess(app.local.sqlite, { now: clock }) : null;
-    const refused = (token: string) => {
+    const access = backend === 'sqlite' ? sqliteMeter(app.local.sqlite, { now: clock }) : null;
+    const refused = async (token: string) => {
       if (!access) return;
-      const d = denied(access.authenticate(token));
+      const d = denied(await access.authenticate(token));
       assert.deepEqual([d.error, d.status], ['account_suspended', 403]);
     };
     const acc = await createAccount(app, { name: 'Acme', plan: 'Ouro' }, clock);
@@ -59,8 +58,8 @@ forBackends('accounts and tokens', ({ backend, open }) => {
     const { invalidatedTokens, account } = await suspendAccount(app, 'acme', clock);
     assert.equal(invalidatedTokens, 2);
     assert.deepEqual([account.status, account.suspendedAt], ['suspended', clock().toISOString()]);
-    for (const t of [t1, t2]) refused(t.token);
-    if (access) granted(access.authenticate(t3.token)); // other accounts unaffected
+    for (const t of [t1, t2]) await refused(t.token);
+    if (access) granted(await access.authenticate(t3.token)); // other accounts unaffected
     assert.equal((await getTokenInfo(app, t3.id, clock))?.state, 'active');
     await assert.rejects(
       createToken(app, { accountId: acc.id, name: 'x', createdBy: 'cli' }, clock),
@@ -70,14 +69,14 @@ forBackends('accounts and tokens', ({ backend, open }) => {
 
     assert.equal((await reactivateAccount(app, 'ACME')).status, 'active');
     await assert.rejects(reactivateAccount(app, 'Acme'), AccountsError);
-    for (const t of [t1, t2]) refused(t.token);
+    for (const t of [t1, t2]) await refused(t.token);
     await assert.rejects(activateToken(app, t1.id, {}, clock), (x: AccountsError) => x.code === 'invalid_state');
     assert.deepEqual(
       (await listTokens(app, acc.id, clock)).map((t) => t.state),
       ['invalidated', 'invalidated'],
     );
     const fresh = await createToken(app, { accountId: acc.id, name: 'new', createdBy: 'cli' }, clock);
-    if (access) granted(access.authenticate(fresh.token));
+    if (access) granted(await access.authenticate(fresh.token));
     assert.equal(fresh.info.state, 'active');
     // A second suspension invalidates the new token too, keeping the first date on the old ones.
     clock.set('2026-05-01T12:00:00-03:00');

@@ -173,7 +173,9 @@ describe('failures and the query over a real socket', () => {
   const failures: { message: string; route: string | undefined }[] = [];
   let server: http.Server;
   let url: string;
-  const echo: Route['handler'] = (req, res) => res.end(JSON.stringify({ params: req.params, query: req.query }));
+  const echo: Route['handler'] = (req, res) => {
+    res.end(JSON.stringify({ params: req.params, query: req.query }));
+  };
   before(async () => {
     const app = routeTableApp(
       [

@@ -26,7 +26,7 @@ async function monthDays(ctx: WebContext, accountId: number, now: Date): Promise
   const today = spDay(now);
   const perDay = new Map<string, number>();
   const webPerDay = new Map<string, number>();
-  for (const r of await dailyUsage(ctx.app, accountId, { from: `${month}-01`, to: today, now: ctx.now })) {
+  for (const r of await dailyUsage(ctx.store, accountId, { from: `${month}-01`, to: today, now: ctx.now })) {
     perDay.set(r.day, (perDay.get(r.day) ?? 0) + r.calls);
     if (r.tokenId === NO_TOKEN) webPerDay.set(r.day, r.calls);
   }
@@ -53,7 +53,7 @@ function refuseUnlessManager(res: Res, viewer: Viewer): boolean {
 export function apiAreaRoutes(ctx: WebContext) {
   const home = page(ctx, async (_req, res, viewer) => {
     const now = ctx.now();
-    const usage = await currentUsage(ctx.app, viewer.account.id, ctx.now);
+    const usage = await currentUsage(ctx.store, viewer.account.id, ctx.now);
     const days = await monthDays(ctx, viewer.account.id, now);
     sendHtml(
       res,
@@ -76,8 +76,8 @@ export function apiAreaRoutes(ctx: WebContext) {
     viewer: Viewer,
     extra: { form?: TokenForm; formError?: string; status?: number } = {},
   ) => {
-    const flash = await takeFlash(ctx.app.db, viewer.session);
-    const tokens = await listTokens(ctx.app, viewer.account.id, ctx.now);
+    const flash = await takeFlash(ctx.store.db, viewer.session);
+    const tokens = await listTokens(ctx.store, viewer.account.id, ctx.now);
     sendHtml(
       res,
       tokensPage({
@@ -112,11 +112,11 @@ export function apiAreaRoutes(ctx: WebContext) {
       return refuse(`Data de expiração inválida: “${f.date}”. Use o formato dd/mm/aaaa, por exemplo 31/01/2027.`);
     try {
       const created = await createToken(
-        ctx.app,
+        ctx.store,
         { accountId: viewer.account.id, name: f.name, expires: day ?? f.expiry, createdBy: viewer.user.id },
         ctx.now,
       );
-      await setFlash(ctx.app.db, viewer.session, { kind: 'token', token: created.token, name: created.info.name });
+      await setFlash(ctx.store.db, viewer.session, { kind: 'token', token: created.token, name: created.info.name });
     } catch (err) {
       if (err instanceof AccountsError && (err.code === 'invalid_input' || err.code === 'invalid_state'))
         return refuse(webMessage(err));
@@ -136,18 +136,18 @@ export function apiAreaRoutes(ctx: WebContext) {
           throw new AccountsError('not_found', 'The token id is not a positive integer.', 'token_not_found');
         // Scoped to the viewer's account: another account's token id is "not found", not a leak.
         const t = await (enable ? activateToken : deactivateToken)(
-          ctx.app,
+          ctx.store,
           id,
           { accountId: viewer.account.id },
           ctx.now,
         );
-        await setFlash(ctx.app.db, viewer.session, {
+        await setFlash(ctx.store.db, viewer.session, {
           kind: 'notice',
           text: `Token “${t.name}” ${enable ? 'ativado' : 'desativado'}.`,
         });
       } catch (err) {
         if (!(err instanceof AccountsError)) throw err;
-        await setFlash(ctx.app.db, viewer.session, { kind: 'error', text: webMessage(err) });
+        await setFlash(ctx.store.db, viewer.session, { kind: 'error', text: webMessage(err) });
       }
       redirect(res, TOKENS_PATH);
     });

@@ -1,7 +1,7 @@
 // The Consulta page (GET /api-de-cnpj/consulta), its CSV (…/consulta.csv) and the record page
 // (…/consulta/:cnpj), for every user of the account. Each spends one call of the account's
 // monthly quota exactly where the API would (one per results page, record, CSV), counted by
-// the API's own access layer (ApiAccess.identifyAccount: no token). A page of results goes
+// the API's own access layer (Meter.identifyAccount: no token). A page of results goes
 // through the very function the API's search routes use (countedSearch, domain/search/counted.ts),
 // so the checks come in one order for both; a refusal counts nothing and shows the API's sentence.
 import type { AccessIdentity } from '../../../domain/metering/access.ts';
@@ -106,7 +106,7 @@ export function consultaRoutes(ctx: WebContext) {
     if (cnpj === null) return fail(refuse('invalid_cnpj'));
     if (!ctx.reader.available) return fail(refuse('registry_unavailable'));
     // As the API: a CNPJ not in the registry (404) is counted too.
-    const counted = await ctx.access.consumeGrouped(id);
+    const counted = await ctx.access.charge(id);
     if (!counted.ok) return fail(new Refusal(counted.status, counted.message));
     const found = ctx.reader.lookup(cnpj);
     if (found === null) return fail(refuse('not_found'));

@@ -47,16 +47,16 @@ export function loginRoutes(ctx: WebContext) {
       sendHtml(res, loginPage({ csrfToken: cookieToken, email, error }), { status });
 
     // The slot is taken before the (async) password check: concurrent guesses cannot all pass.
-    const slot = await reserveLoginAttempt(ctx.app, email, ip, now);
+    const slot = await reserveLoginAttempt(ctx.store, email, ip, now);
     if (!slot.ok) {
       res.setHeader('Retry-After', String(slot.retryAfterSeconds));
       return again(429, BLOCKED);
     }
-    const user = email && password ? await verifyLogin(ctx.app, email, password) : null;
+    const user = email && password ? await verifyLogin(ctx.store, email, password) : null;
     if (!user) return again(401, BAD_LOGIN);
-    await clearLoginFailures(ctx.app, email, ip);
+    await clearLoginFailures(ctx.store, email, ip);
     // A fresh session id at every login: a cookie planted before login is worth nothing after it.
-    const cookie = await createSession(ctx.app.db, user.id, now);
+    const cookie = await createSession(ctx.store.db, user.id, now);
     const secure = isHttps(req, ctx);
     setCookie(res, SESSION_COOKIE, cookie, { maxAgeSeconds: SESSION_TTL_MS / 1000, secure });
     setCookie(res, LOGIN_CSRF_COOKIE, '', { maxAgeSeconds: 0, secure, sameSite: 'Strict' });
@@ -64,7 +64,7 @@ export function loginRoutes(ctx: WebContext) {
   };
 
   const doLogout = action(ctx, async (req, res, viewer) => {
-    await destroySession(ctx.app.db, viewer.session);
+    await destroySession(ctx.store.db, viewer.session);
     setCookie(res, SESSION_COOKIE, '', { maxAgeSeconds: 0, secure: isHttps(req, ctx) });
     redirect(res, '/login?saiu');
   });

@@ -35,7 +35,7 @@ function cursorOf(req: Req): { cursor: string; after: string } | null {
 async function changesOf(ctx: WebContext, accountId: number): Promise<WatchChanges> {
   const month = ctx.history.latestMonth();
   const monthLabel = month ? formatMonth(new Date(`${month}-15T12:00:00Z`)) : null;
-  const cnpjs = await watchedCnpjs(ctx.app, accountId);
+  const cnpjs = await watchedCnpjs(ctx.store, accountId);
   const db = month ? ctx.history.connection() : null;
   const found = db && month ? watchlistChanges(db, month, cnpjs, CHANGES_SHOWN) : { items: [], total: 0 };
   return { month, monthLabel, ...found, watched: cnpjs.length };
@@ -43,11 +43,11 @@ async function changesOf(ctx: WebContext, accountId: number): Promise<WatchChang
 
 export function monitoramentoRoutes(ctx: WebContext) {
   const render = async (req: Req, res: Res, viewer: Viewer, form?: { cnpj: string; error: string }) => {
-    const flash = await takeFlash(ctx.db, viewer.session);
+    const flash = await takeFlash(ctx.store.db, viewer.session);
     const at = cursorOf(req);
     const id = viewer.account.id;
-    const listed = await watchedPage(ctx.app, id, PAGE_SIZE, at?.after ?? null);
-    const usage = (await watchlistUsage(ctx.app, id))!;
+    const listed = await watchedPage(ctx.store, id, PAGE_SIZE, at?.after ?? null);
+    const usage = (await watchlistUsage(ctx.store, id))!;
     const changes = await changesOf(ctx, id);
     sendHtml(
       res,
@@ -85,7 +85,7 @@ export function monitoramentoRoutes(ctx: WebContext) {
     const typed = (form.get('cnpj') ?? '').trim().slice(0, 40);
     const cnpj = normalizeCnpj(typed);
     if (cnpj === null) return render(req, res, viewer, { cnpj: typed, error: ERRORS.invalid_cnpj.message });
-    const r = await addWatched(ctx.app, viewer.account.id, [cnpj], ctx.now());
+    const r = await addWatched(ctx.store, viewer.account.id, [cnpj], ctx.now());
     if (!r.ok)
       return render(req, res, viewer, {
         cnpj: typed,
@@ -97,7 +97,7 @@ export function monitoramentoRoutes(ctx: WebContext) {
         }),
       });
     const added = r.rows.get(cnpj)!.added;
-    await setFlash(ctx.db, viewer.session, {
+    await setFlash(ctx.store.db, viewer.session, {
       kind: 'notice',
       text: added ? `CNPJ ${formatCnpj(cnpj)} adicionado à lista.` : `O CNPJ ${formatCnpj(cnpj)} já estava na lista.`,
     });
@@ -107,9 +107,9 @@ export function monitoramentoRoutes(ctx: WebContext) {
   const remove = action(ctx, async (req, res, viewer, form) => {
     if (refuseIfSuspended(res, viewer)) return;
     const cnpj = normalizeCnpj(form.get('cnpj') ?? '');
-    const removed = cnpj !== null && (await removeWatched(ctx.app, viewer.account.id, cnpj));
+    const removed = cnpj !== null && (await removeWatched(ctx.store, viewer.account.id, cnpj));
     await setFlash(
-      ctx.db,
+      ctx.store.db,
       viewer.session,
       removed
         ? { kind: 'notice', text: `CNPJ ${formatCnpj(cnpj!)} removido da lista.` }

@@ -45,11 +45,11 @@ export function webhookRoutes(ctx: WebContext) {
     viewer: Viewer,
     extra: { formUrl?: string; formError?: string; status?: number } = {},
   ) => {
-    const flash = await takeFlash(ctx.db, viewer.session);
+    const flash = await takeFlash(ctx.store.db, viewer.session);
     const accountId = viewer.account.id;
     const webhooks = [];
-    for (const webhook of await listWebhooks(ctx.app, accountId))
-      webhooks.push({ webhook, deliveries: await recentDeliveries(ctx.app, accountId, webhook.id, RECENT) });
+    for (const webhook of await listWebhooks(ctx.store, accountId))
+      webhooks.push({ webhook, deliveries: await recentDeliveries(ctx.store, accountId, webhook.id, RECENT) });
     sendHtml(
       res,
       webhooksPage({
@@ -74,12 +74,16 @@ export function webhookRoutes(ctx: WebContext) {
     const url = (form.get('url') ?? '').trim().slice(0, 2100);
     try {
       const created = await createWebhook(
-        ctx.app,
+        ctx.store,
         { accountId: viewer.account.id, url, createdBy: String(viewer.user.id) },
         policy,
         ctx.now,
       );
-      await setFlash(ctx.db, viewer.session, { kind: 'webhook', secret: created.secret, url: created.webhook.url });
+      await setFlash(ctx.store.db, viewer.session, {
+        kind: 'webhook',
+        secret: created.secret,
+        url: created.webhook.url,
+      });
     } catch (err) {
       if (err instanceof WebhookError)
         return render(res, viewer, { formUrl: url, formError: err.message, status: 422 });
@@ -93,10 +97,10 @@ export function webhookRoutes(ctx: WebContext) {
     action(ctx, async (req, res, viewer) => {
       if (refuseUnlessManager(res, viewer)) return;
       try {
-        await setFlash(ctx.db, viewer.session, { kind: 'notice', text: await run(req, viewer) });
+        await setFlash(ctx.store.db, viewer.session, { kind: 'notice', text: await run(req, viewer) });
       } catch (err) {
         if (!(err instanceof WebhookError)) throw err;
-        await setFlash(ctx.db, viewer.session, { kind: 'error', text: err.message });
+        await setFlash(ctx.store.db, viewer.session, { kind: 'error', text: err.message });
       }
       redirect(res, PATH);
     });
@@ -110,25 +114,25 @@ export function webhookRoutes(ctx: WebContext) {
     show,
     create,
     test: act(async (req, v) => {
-      await queueTestEvent(ctx.app, v.account.id, webhookId(req), ctx.now());
+      await queueTestEvent(ctx.store, v.account.id, webhookId(req), ctx.now());
       return 'Evento de teste na fila: será enviado em alguns segundos.';
     }),
     enable: act(
       async (req, v) =>
-        `Webhook ${(await setWebhookEnabled(ctx.app, v.account.id, webhookId(req), true)).url} ativado.`,
+        `Webhook ${(await setWebhookEnabled(ctx.store, v.account.id, webhookId(req), true)).url} ativado.`,
     ),
     disable: act(
       async (req, v) =>
-        `Webhook ${(await setWebhookEnabled(ctx.app, v.account.id, webhookId(req), false)).url} desativado.`,
+        `Webhook ${(await setWebhookEnabled(ctx.store, v.account.id, webhookId(req), false)).url} desativado.`,
     ),
     remove: act(async (req, v) => {
-      await deleteWebhook(ctx.app, v.account.id, webhookId(req));
+      await deleteWebhook(ctx.store, v.account.id, webhookId(req));
       return 'Webhook excluído, com as suas entregas.';
     }),
     redeliver: act(async (req, v) => {
       const id = req.params?.id ?? '';
       if (!/^[0-9a-f-]{36}$/.test(id)) throw new WebhookError('not_found', 'Entrega não encontrada.');
-      await redeliver(ctx.app, v.account.id, id, ctx.now());
+      await redeliver(ctx.store, v.account.id, id, ctx.now());
       return 'Entrega reenviada: mesmo identificador e mesmo conteúdo, de volta à fila.';
     }),
   };

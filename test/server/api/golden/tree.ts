@@ -1,7 +1,7 @@
 // The current tree's code for the API golden capture (capture.ts): the same functions the code
 // before #13 had, now in their layers.
 import { createAccount, suspendAccount } from '../../../../src/domain/accounts/accounts.ts';
-import { storeContacts } from '../../../../src/domain/accounts/contacts.ts';
+import { storeContacts } from '../../../../src/domain/company/contacts.ts';
 import { setPlan } from '../../../../src/domain/accounts/plans.ts';
 import { createToken, deactivateToken } from '../../../../src/domain/accounts/tokens.ts';
 import { runImport } from '../../../../importer/run.ts';

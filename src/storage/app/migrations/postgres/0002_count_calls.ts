@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 
 // The API's counting batch on PostgreSQL as ONE round trip (docs/quotas-and-tokens.md, fleet mode):
 // one call of count_calls() per group-commit batch of a node, in its own implicit transaction.
-// It does what SQLite's counting transaction (ApiAccess, MonthTally) does under the file's write
-// lock, with a per-account transaction lock instead:
+// It does what app.db's counting transaction (metering-sqlite.ts, MonthTally) does under the
+// file's write lock, with a per-account transaction lock instead:
 // - auth_epoch is compared with the node's: when it moved, nothing is written and the epochs come
 //   back (no ok/used arrays); the node reloads the token rows, decides the calls again and resends.
 // - The accounts of the batch are locked in ascending id order (the same advisory key as

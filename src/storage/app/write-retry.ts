@@ -1,8 +1,8 @@
 // A write on the API's own app.db connection that never lets SQLite's busy handler sleep on the
 // event loop: while another process holds the write lock (a CLI import of contacts, another
 // worker's commit), it is tried again a millisecond later, for up to 10 s, as the group commit
-// does (domain/accounts/group-commit.ts); meanwhile the process answers its other requests.
-import type { Sqlite } from '../../storage/sqlite.ts';
+// does (metering-sqlite.ts); meanwhile the process answers its other requests.
+import type { Sqlite } from '../sqlite.ts';
 
 /** How long a write keeps trying for the lock before it fails (500, as a counted call would). */
 export const WRITE_LOCK_WAIT_MS = 10_000;

@@ -1,16 +1,16 @@
 // The monthly quota: exact counting, the quota state without counting, 429 with Retry-After,
-// the daily rows and the lazy last-used stamp (src/domain/accounts/quota-counter.ts, through
-// ApiAccess). Exactness across processes: concurrency.test.ts.
+// the daily rows and the lazy last-used stamp (src/domain/metering/meter.ts and quota.ts over
+// app.db's src/storage/app/metering-sqlite.ts). Exactness across processes: concurrency.test.ts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createAccount } from '../../../src/domain/accounts/accounts.ts';
-import { ApiAccess } from '../../../src/domain/accounts/api-access.ts';
 import { setPlan } from '../../../src/domain/accounts/plans.ts';
-import { QuotaCounter } from '../../../src/domain/accounts/quota-counter.ts';
+import { countAnswer, usageState } from '../../../src/domain/metering/quota.ts';
+import { MonthTally } from '../../../src/storage/app/metering-sqlite.ts';
 import { createToken, getTokenInfo } from '../../../src/domain/accounts/tokens.ts';
 import { currentUsage, dailyUsage } from '../../../src/domain/accounts/usage.ts';
-import { denied, granted } from './helpers/api-setup.ts';
-import { manualClock, tempAppDb } from './helpers/setup.ts';
+import { denied, granted, sqliteMeter } from './helpers/api-setup.ts';
+import { manualClock, tempAppDb } from '../accounts/helpers/setup.ts';
 import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
 test('quota: consume counts exactly, 429 with Retry-After when used up; authenticate does not count', async () => {
@@ -18,31 +18,31 @@ test('quota: consume counts exactly, 429 with Retry-After when used up; authenti
   try {
     const clock = manualClock('2026-03-31T23:30:00-03:00');
     await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 3 });
-    const access = new ApiAccess(app.sqlite, { now: clock });
+    const access = sqliteMeter(app.sqlite, { now: clock });
     const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Mini' }, clock);
     const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
     const aprilStart = Date.parse('2026-04-01T03:00:00Z') / 1000;
 
-    for (let i = 0; i < 5; i++) granted(access.authenticate(t.token));
-    const g = granted(access.authenticate(t.token));
+    for (let i = 0; i < 5; i++) granted(await access.authenticate(t.token));
+    const g = granted(await access.authenticate(t.token));
     assert.deepEqual(g.quota, { limit: 3, remaining: 3, reset: aprilStart });
-    assert.equal(granted(access.consume(g)).quota.remaining, 2);
-    assert.equal(granted(access.consume(g)).quota.remaining, 1);
-    assert.equal(granted(access.consume(g)).quota.remaining, 0);
+    assert.equal(granted(await access.charge(g)).quota.remaining, 2);
+    assert.equal(granted(await access.charge(g)).quota.remaining, 1);
+    assert.equal(granted(await access.charge(g)).quota.remaining, 0);
     // consume() with a stale grant still cannot pass the limit.
-    const over = denied(access.consume(g));
+    const over = denied(await access.charge(g));
     assert.deepEqual([over.error, over.status, over.retryAfter], ['quota_exceeded', 429, 1800]);
     assert.deepEqual(over.quota, { limit: 3, remaining: 0, reset: aprilStart });
     assert.match(over.message, /01\/04\/2026/);
-    const early = denied(access.authenticate(t.token));
+    const early = denied(await access.authenticate(t.token));
     assert.deepEqual([early.error, early.retryAfter], ['quota_exceeded', 1800]);
     assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 3);
 
     // Month rollover in São Paulo: 23:30 on March 31st was March, 00:30 on April 1st is April.
     clock.set('2026-04-01T00:30:00-03:00');
-    const april = granted(access.authenticate(t.token));
+    const april = granted(await access.authenticate(t.token));
     assert.deepEqual(april.quota, { limit: 3, remaining: 3, reset: Date.parse('2026-05-01T03:00:00Z') / 1000 });
-    assert.equal(granted(access.consume(april)).quota.remaining, 2);
+    assert.equal(granted(await access.charge(april)).quota.remaining, 2);
     const usage = await currentUsage(sqliteStore(app), acc.id, clock);
     assert.deepEqual([usage.month, usage.calls, usage.remaining], ['2026-04', 1, 2]);
     assert.deepEqual(
@@ -58,7 +58,7 @@ test('quota: consume counts exactly, 429 with Retry-After when used up; authenti
     assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).month, '2026-04');
     // Raising the plan quota applies to the next request.
     await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 10 });
-    assert.equal(granted(access.authenticate(t.token)).quota.remaining, 9);
+    assert.equal(granted(await access.authenticate(t.token)).quota.remaining, 9);
   } finally {
     await cleanup();
   }
@@ -68,18 +68,18 @@ test('last_used_at is written lazily, at most once a minute per token', async ()
   const { app, cleanup } = await tempAppDb();
   try {
     const clock = manualClock('2026-04-01T12:00:00Z');
-    const access = new ApiAccess(app.sqlite, { now: clock });
+    const access = sqliteMeter(app.sqlite, { now: clock });
     const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Ouro' }, clock);
     const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
     assert.equal((await getTokenInfo(sqliteStore(app), t.id))?.lastUsedAt, null);
-    const use = () => granted(access.consume(granted(access.authenticate(t.token))));
-    use();
+    const use = async () => granted(await access.charge(granted(await access.authenticate(t.token))));
+    await use();
     assert.equal((await getTokenInfo(sqliteStore(app), t.id))?.lastUsedAt, '2026-04-01T12:00:00.000Z');
     clock.set('2026-04-01T12:00:59Z');
-    use();
+    await use();
     assert.equal((await getTokenInfo(sqliteStore(app), t.id))?.lastUsedAt, '2026-04-01T12:00:00.000Z');
     clock.set('2026-04-01T12:01:00Z');
-    use();
+    await use();
     assert.equal((await getTokenInfo(sqliteStore(app), t.id))?.lastUsedAt, '2026-04-01T12:01:00.000Z');
     assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 3);
   } finally {
@@ -87,37 +87,34 @@ test('last_used_at is written lazily, at most once a minute per token', async ()
   }
 });
 
-test('QuotaCounter: a tally stops at the limit (a limit of 0 counts nothing), record() writes the daily rows', async () => {
-  const { app, cleanup } = await tempAppDb();
-  try {
-    const clock = manualClock('2026-04-10T12:00:00-03:00');
-    const quota = new QuotaCounter(app.sqlite, clock);
-    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Ouro' });
-    const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' });
-    const id = { ok: true as const, accountId: acc.id, accountName: 'Acme', tokenId: t.id, limit: 2 };
-    // One call per tally, each written at once: what three counting transactions would do.
-    const bump = (who: typeof id) => {
-      const tally = quota.tally('2026-04');
-      const calls = tally.take(who, 1);
-      tally.write();
-      return calls;
-    };
-    assert.equal(bump({ ...id, limit: 0 }), undefined);
-    assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 0, 'no row for a limit of 0');
-    assert.deepEqual([bump(id), bump(id), bump(id)], [1, 2, undefined]);
-    quota.record(new Map([[t.id, 2]]), '2026-04-10', clock());
-    assert.deepEqual(
-      (await dailyUsage(sqliteStore(app), acc.id, { now: clock })).map((d) => [d.day, d.calls]),
-      [['2026-04-10', 2]],
-    );
+test('MonthTally stops at the limit (a limit of 0 counts nothing); the quota state and the answers it makes', () => {
+  const written = new Map<number, number>();
+  const stored = new Map<number, number>([[7, 1]]);
+  const tally = new MonthTally(
+    (account) => stored.get(account) ?? 0,
+    (account, n) => written.set(account, (written.get(account) ?? 0) + n),
+  );
+  assert.equal(tally.charge(7, 1, 0), false, 'a limit of 0');
+  assert.deepEqual([tally.charge(7, 1, 3), tally.charge(7, 1, 3), tally.charge(7, 1, 3)], [true, true, false]);
+  assert.deepEqual([tally.charge(8, 2, 2), tally.used(8), tally.charge(8, 1, 2)], [true, 2, false]);
+  assert.throws(() => tally.charge(8, 0, 5), RangeError);
+  assert.equal(written.size, 0, 'nothing written before write()');
+  tally.write();
+  assert.deepEqual(
+    [...written],
+    [
+      [7, 2],
+      [8, 2],
+    ],
+  );
 
-    const over = denied(quota.state(id));
-    assert.deepEqual([over.error, over.status, over.quota?.remaining], ['quota_exceeded', 429, 0]);
-    assert.equal(over.retryAfter, 21 * 86_400 - 12 * 3600); // until May 1st, 00:00 in São Paulo
-    assert.deepEqual(granted(quota.answer(id, 1, clock(), 1, 1)).quota, over.quota && { ...over.quota, remaining: 1 });
-  } finally {
-    await cleanup();
-  }
+  const at = new Date('2026-04-10T12:00:00-03:00');
+  const id = { ok: true as const, accountId: 7, accountName: 'Acme', tokenId: 1, limit: 2 };
+  const over = denied(usageState(id, 2, at));
+  assert.deepEqual([over.error, over.status, over.quota?.remaining], ['quota_exceeded', 429, 0]);
+  assert.equal(over.retryAfter, 21 * 86_400 - 12 * 3600); // until May 1st, 00:00 in São Paulo
+  assert.deepEqual(granted(countAnswer(id, 1, at, 1, 1)).quota, over.quota && { ...over.quota, remaining: 1 });
+  assert.equal(granted(usageState(id, 1, at)).quota.remaining, 1);
 });
 
 test('a batch of N calls: reserved whole or refused whole, the refusal says how many remain', async () => {
@@ -125,13 +122,13 @@ test('a batch of N calls: reserved whole or refused whole, the refusal says how 
   try {
     const clock = manualClock('2026-04-10T12:00:00-03:00');
     await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 5 });
-    const access = new ApiAccess(app.sqlite, { now: clock });
+    const access = sqliteMeter(app.sqlite, { now: clock });
     const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Mini' }, clock);
     const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
-    const g = granted(access.authenticate(t.token));
+    const g = granted(await access.authenticate(t.token));
 
     // More than the whole quota on the month's first call: no row is created, nothing counted.
-    const tooMany = denied(access.consume(g, 6));
+    const tooMany = denied(await access.charge(g, 6));
     assert.deepEqual([tooMany.error, tooMany.quota?.remaining], ['quota_exceeded', 5]);
     assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 0);
     assert.match(
@@ -139,15 +136,15 @@ test('a batch of N calls: reserved whole or refused whole, the refusal says how 
       /^Este lote precisa de 6 consultas, mas restam 5 da cota mensal de 5 consultas da API; ela será renovada em 01\/05\/2026\.$/,
     );
 
-    assert.equal(granted(access.consume(g, 3)).quota.remaining, 2);
-    const over = denied(access.consume(g, 3));
+    assert.equal(granted(await access.charge(g, 3)).quota.remaining, 2);
+    const over = denied(await access.charge(g, 3));
     assert.deepEqual(
       [over.error, over.status, over.quota?.remaining, over.retryAfter],
       ['quota_exceeded', 429, 2, 21 * 86_400 - 12 * 3600],
     );
     assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 3, 'a refused batch counts nothing');
-    assert.equal(granted(access.consume(g, 2)).quota.remaining, 0);
-    const empty = denied(access.consume(g, 2));
+    assert.equal(granted(await access.charge(g, 2)).quota.remaining, 0);
+    const empty = denied(await access.charge(g, 2));
     assert.equal(empty.quota?.remaining, 0);
     assert.match(
       empty.message,
@@ -161,7 +158,7 @@ test('a batch of N calls: reserved whole or refused whole, the refusal says how 
       [['2026-04-10', 5]],
     );
 
-    for (const bad of [0, -1, 1.5, Number.NaN]) assert.throws(() => access.consume(g, bad), RangeError);
+    for (const bad of [0, -1, 1.5, Number.NaN]) assert.throws(() => access.charge(g, bad), RangeError);
   } finally {
     await cleanup();
   }
@@ -171,16 +168,16 @@ test('grouped: a batch and single calls in one turn, each request its own all-or
   const { app, cleanup } = await tempAppDb();
   try {
     await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 10 });
-    const access = new ApiAccess(app.sqlite);
+    const access = sqliteMeter(app.sqlite);
     const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Mini' });
     const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' });
-    const g = granted(access.authenticate(t.token));
+    const g = granted(await access.authenticate(t.token));
     const results = await Promise.all([
-      access.consumeGrouped(g),
-      access.consumeGrouped(g, 6),
-      access.consumeGrouped(g, 4), // 3 left: refused whole
-      access.consumeGrouped(g, 3),
-      access.consumeGrouped(g), // used up
+      access.charge(g),
+      access.charge(g, 6),
+      access.charge(g, 4), // 3 left: refused whole
+      access.charge(g, 3),
+      access.charge(g), // used up
     ]);
     assert.deepEqual(
       results.map((r) => (r.ok ? r.quota.remaining : `${r.error}:${r.quota?.remaining}`)),

@@ -3,18 +3,19 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { ContactsCopy } from '../../../src/domain/company/contacts-copy.ts';
 import {
-  ContactsCache,
   loadContactsFile,
   parseContactsCsv,
   storeContacts,
   storedContactsFor,
-} from '../../../src/domain/accounts/contacts.ts';
+} from '../../../src/domain/company/contacts.ts';
 import { hasWebsite } from '../../../src/domain/company/map.ts';
 import { AccountsError } from '../../../src/domain/accounts/errors.ts';
 import { forBackends } from '../../helpers/app-backends.ts';
-import { tempAppDb } from './helpers/setup.ts';
+import { tempAppDb } from '../accounts/helpers/setup.ts';
 import { sqliteStore } from '../../helpers/sqlite-store.ts';
+import { SqliteMetering } from '../../../src/storage/app/metering-sqlite.ts';
 
 const CSV = `\uFEFFcnpj,tipo_contato,tipo_website,contato
 33.683.111/0002-80,Website,site,https://example.com.br
@@ -127,20 +128,26 @@ test('the in-memory copy follows contacts_epoch; past its row limit it reads per
   const { app, cleanup } = await tempAppDb();
   try {
     const epoch = () => (app.sqlite.prepare('SELECT n FROM contacts_epoch').get() as { n: number }).n;
-    const small = new ContactsCache(app.sqlite, epoch);
-    const tiny = new ContactsCache(app.sqlite, epoch, 1);
+    const store = new SqliteMetering(app.sqlite);
+    const small = new ContactsCopy(store);
+    const tiny = new ContactsCopy(store, 1);
+    // The metering brings the copies to the epoch each count reads, before the lookups that follow.
+    const sync = () => Promise.all([small.sync(epoch()), tiny.sync(epoch())]);
     const row = (contato: string) => ({
       cnpj: '33683111000280',
       contact: { tipo_contato: 'email', tipo_website: '', contato },
     });
+    await sync();
     for (const cache of [small, tiny]) assert.deepEqual(cache.get('33683111000280'), []);
     await storeContacts(sqliteStore(app), [row('a@example.com.br'), row('b@example.com.br')]);
+    await sync();
     for (const cache of [small, tiny])
       assert.deepEqual(
         cache.get('33683111000280').map((c) => c.contato),
         ['a@example.com.br', 'b@example.com.br'],
       );
     await storeContacts(sqliteStore(app), [row('c@example.com.br')], 'per-cnpj');
+    await sync();
     for (const cache of [small, tiny])
       assert.deepEqual(
         cache.get('33683111000280').map((c) => c.contato),

@@ -2,12 +2,15 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { createAccount } from '../../../../src/domain/accounts/accounts.ts';
-import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
+import { Meter } from '../../../../src/domain/metering/meter.ts';
+import { SqliteMetering } from '../../../../src/storage/app/metering-sqlite.ts';
 import { type AccessDenied, type AccessIdentity, type AccessResult } from '../../../../src/domain/metering/access.ts';
 import { createToken } from '../../../../src/domain/accounts/tokens.ts';
 import { openAppSqlite } from '../../../../src/storage/app/sqlite.ts';
 import { WalSync } from '../../../../src/storage/app/wal-sync.ts';
-import { tempAppDb } from './setup.ts';
+import type { Sqlite } from '../../../../src/storage/sqlite.ts';
+import type { Clock } from '../../../../src/domain/metering/time.ts';
+import { tempAppDb } from '../../accounts/helpers/setup.ts';
 import { sqliteStore } from '../../../helpers/sqlite-store.ts';
 
 export function denied(r: AccessResult | AccessIdentity | AccessDenied) {
@@ -21,7 +24,7 @@ export function granted(r: AccessResult) {
 }
 
 /**
- * The server's arrangement: ApiAccess on a connection of its own (optionally with the WAL flush),
+ * The server's arrangement: the metering on a connection of its own (optionally with the WAL flush),
  * while the web app, the CLI and other processes change rows through another one (`app`).
  */
 export async function apiSetup(opts: { walSync?: boolean } = {}) {
@@ -32,7 +35,7 @@ export async function apiSetup(opts: { walSync?: boolean } = {}) {
     apiConn.pragma('synchronous = NORMAL');
     walSync = new WalSync(path.join(dir, 'app.db-wal'));
   }
-  const access = new ApiAccess(apiConn, { walSync });
+  const access = new Meter(new SqliteMetering(apiConn, walSync));
   const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Ouro' });
   const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'prod', createdBy: 'cli' });
   return {
@@ -47,4 +50,9 @@ export async function apiSetup(opts: { walSync?: boolean } = {}) {
       await cleanup();
     },
   };
+}
+
+/** The metering over app.db on `sqlite`, as the server arranges it (optionally with the WAL flush). */
+export function sqliteMeter(sqlite: Sqlite, opts: { now?: Clock; walSync?: WalSync } = {}): Meter {
+  return new Meter(new SqliteMetering(sqlite, opts.walSync), { now: opts.now });
 }

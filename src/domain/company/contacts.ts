@@ -5,13 +5,11 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import type { Statement } from 'better-sqlite3';
 import { normalizeCnpj } from '../cnpj.ts';
 // The contact's type is the API response's contatos_extras item: one schema for both.
-import type { ContatoExtra } from '../company/schema.ts';
+import type { ContatoExtra } from './schema.ts';
 import { lockFor, writeTransaction, type AppStore } from '../../storage/app/store.ts';
-import type { Sqlite } from '../../storage/sqlite.ts';
-import { AccountsError } from './errors.ts';
+import { AccountsError } from '../accounts/errors.ts';
 
 export type ContactsLoadMode =
   /** The file becomes the whole set: contacts of CNPJs absent from it are removed. */
@@ -122,7 +120,7 @@ export async function storeContacts(
           .where('cnpj', 'in', list.slice(i, i + INSERT_CHUNK))
           .execute();
     }
-    // In file order: ids keep it, and contactsFor() lists by id.
+    // In file order: ids keep it, and the lookups' copy lists by id.
     for (let i = 0; i < unique.length; i += INSERT_CHUNK) {
       await tx.db
         .insertInto('extra_contacts')
@@ -170,79 +168,4 @@ export async function storedContactsFor(app: AppStore, cnpj: string): Promise<Co
     .where('cnpj', '=', cnpj)
     .orderBy('id')
     .execute();
-}
-
-const stmts = new WeakMap<Sqlite, Statement<[string], ContatoExtra>>();
-
-/**
- * Contacts of one CNPJ (bare 14 chars), in file order; [] when none. Used per API lookup by
- * ContactsCache, synchronously on app.db (storedContactsFor() reads either backend).
- */
-export function contactsFor(sqlite: Sqlite, cnpj: string): ContatoExtra[] {
-  let st = stmts.get(sqlite);
-  if (!st) {
-    st = sqlite.prepare('SELECT tipo_contato, tipo_website, contato FROM extra_contacts WHERE cnpj = ? ORDER BY id');
-    stmts.set(sqlite, st);
-  }
-  return st.all(cnpj);
-}
-
-/**
- * Above this many rows the contacts stay on disk and each lookup reads its own: the copy is
- * reloaded whole when contacts change, ~2 µs a row (≈ 40 ms at this size, once per change).
- */
-const CACHE_MAX_ROWS = 20_000;
-const NONE: readonly ContatoExtra[] = Object.freeze([]);
-
-/**
- * The extra contacts held in memory for the API, reloaded whenever app.db's contacts_epoch moved
- * (its triggers cover extra_contacts). The epoch comes from the caller (the API's count has just
- * read it), so a lookup costs no read transaction of its own.
- */
-export class ContactsCache {
-  private byCnpj: Map<string, readonly ContatoExtra[]> | null = null;
-  private loadedEpoch = Number.NaN;
-
-  constructor(
-    private readonly sqlite: Sqlite,
-    private readonly epoch: () => number,
-    private readonly maxRows = CACHE_MAX_ROWS,
-  ) {}
-
-  get(cnpj: string): readonly ContatoExtra[] {
-    const e = this.epoch();
-    if (e !== this.loadedEpoch) this.reload(e);
-    return this.byCnpj === null ? contactsFor(this.sqlite, cnpj) : (this.byCnpj.get(cnpj) ?? NONE);
-  }
-
-  private reload(epoch: number): void {
-    this.loadedEpoch = epoch;
-    const n = (this.sqlite.prepare('SELECT count(*) AS n FROM extra_contacts').get() as { n: number }).n;
-    if (n > this.maxRows) {
-      this.byCnpj = null;
-      return;
-    }
-    const rows = this.sqlite
-      .prepare('SELECT cnpj, tipo_contato, tipo_website, contato FROM extra_contacts ORDER BY id')
-      .raw()
-      .all() as [string, string, string, string][];
-    this.byCnpj = contactsByCnpj(rows);
-  }
-}
-
-/**
- * The API's in-memory contacts copy from (cnpj, tipo_contato, tipo_website, contato) rows in file
- * order: each CNPJ's list, shared by every lookup of it, so frozen (no caller can change another's
- * answer). Both backends' caches build it here.
- */
-export function contactsByCnpj(rows: Iterable<readonly [string, string, string, string]>): Map<string, ContatoExtra[]> {
-  const map = new Map<string, ContatoExtra[]>();
-  for (const [cnpj, tipo_contato, tipo_website, contato] of rows) {
-    const c: ContatoExtra = Object.freeze({ tipo_contato, tipo_website, contato });
-    const list = map.get(cnpj);
-    if (list) list.push(c);
-    else map.set(cnpj, [c]);
-  }
-  for (const list of map.values()) Object.freeze(list);
-  return map;
 }

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createAccount } from '../../../../src/domain/accounts/accounts.ts';
-import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
+import { Meter } from '../../../../src/domain/metering/meter.ts';
+import { SqliteMetering } from '../../../../src/storage/app/metering-sqlite.ts';
 import { createToken } from '../../../../src/domain/accounts/tokens.ts';
 import { openAppDb, openAppSqlite } from '../../../../src/storage/app/sqlite.ts';
 import { WalSync } from '../../../../src/storage/app/wal-sync.ts';
@@ -23,7 +24,7 @@ app.sqlite.prepare('UPDATE plans SET monthly_quota = ? WHERE name = ?').run(1e12
 const conn = openAppSqlite(dir);
 conn.pragma('synchronous = NORMAL');
 const walSync = new WalSync(path.join(dir, 'app.db-wal'));
-const access = new ApiAccess(conn, { walSync });
+const access = new Meter(new SqliteMetering(conn, walSync));
 
 /** Runs fn `times` times after a warm-up; each run is `calls` calls. */
 async function time(label: string, times: number, calls: number, fn: () => Promise<void> | void): Promise<void> {
@@ -37,17 +38,18 @@ async function time(label: string, times: number, calls: number, fn: () => Promi
   console.log(`${label.padEnd(46)} wall ${perCall(wall)} µs   cpu ${perCall(cpu.user + cpu.system)} µs`);
 }
 
-await time('identifyForCount()', N, 1, () => void access.identifyForCount(token));
-// The server's hot path: every call of a turn identified, then counted by one group commit.
-const turn = async () => {
-  const counted: Promise<unknown>[] = [];
-  for (let j = 0; j < TURN; j++) {
-    const id = access.identifyForCount(token);
-    if (id.ok) counted.push(access.consumeGrouped(id));
-  }
-  await Promise.all(counted);
+await time('identifyForCount()', N, 1, async () => void (await access.identifyForCount(token)));
+// The server's hot path: every call of a turn identified, then counted in one batch.
+const one = async () => {
+  const id = await access.identifyForCount(token);
+  if (id.ok) await access.charge(id);
 };
-await time(`identifyForCount() + consumeGrouped(), ${TURN} a turn`, Math.ceil(N / TURN), TURN, turn);
+const turn = async () => {
+  const calls: Promise<void>[] = [];
+  for (let j = 0; j < TURN; j++) calls.push(one());
+  await Promise.all(calls);
+};
+await time(`identifyForCount() + charge(), ${TURN} a turn`, Math.ceil(N / TURN), TURN, turn);
 walSync.close();
 conn.close();
 await app.close();

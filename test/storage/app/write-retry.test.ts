@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openAppSqlite } from '../../../src/storage/app/sqlite.ts';
-import { writeWithoutWaiting } from '../../../src/server/api/write-retry.ts';
-import { tempDataDir, withAppDb } from '../helpers.ts';
+import { writeWithoutWaiting } from '../../../src/storage/app/write-retry.ts';
+import { tempDataDir, withAppDb } from '../../server/helpers.ts';
 
 test('waits for the lock on later turns, then writes; gives up after its bound', async () => {
   const dir = tempDataDir();

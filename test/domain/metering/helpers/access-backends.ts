@@ -1,9 +1,10 @@
-// The API's access layer on either backend, over a store of forBackends(): the SQLite ApiAccess on
-// a connection of its own (as the server runs it) or PgApiAccess on the store's pool. Accounts and
+// The API's metering on either backend, over a store of forBackends(): on app.db over a connection
+// of its own (as the server runs it), on PostgreSQL over the store's pool. Accounts and
 // tokens are written with kysely through the store, the same statements on both databases.
 import type { AccessLayer } from '../../../../src/domain/metering/access.ts';
-import { ApiAccess } from '../../../../src/domain/accounts/api-access.ts';
-import { PgApiAccess } from '../../../../src/domain/accounts/api-access-postgres.ts';
+import { Meter } from '../../../../src/domain/metering/meter.ts';
+import { PgMetering } from '../../../../src/storage/app/metering-postgres.ts';
+import { SqliteMetering } from '../../../../src/storage/app/metering-sqlite.ts';
 import { displayPrefix, generateToken, hashToken } from '../../../../src/domain/metering/token-format.ts';
 import type { Clock } from '../../../../src/domain/metering/time.ts';
 import { openAppSqlite } from '../../../../src/storage/app/sqlite.ts';
@@ -16,9 +17,9 @@ export interface OpenedAccess {
 
 /** The backend's access layer for `store` (as startServer() picks it). */
 export function accessFor(store: OpenAppStore, now?: Clock): OpenedAccess {
-  if (store.backend === 'postgres') return { access: new PgApiAccess(store.pool!, { now }), close() {} };
+  if (store.backend === 'postgres') return { access: new Meter(new PgMetering(store.pool!), { now }), close() {} };
   const conn = openAppSqlite(store.dataDir, 'api');
-  return { access: new ApiAccess(conn, { now }), close: () => conn.close() };
+  return { access: new Meter(new SqliteMetering(conn), { now }), close: () => conn.close() };
 }
 
 export async function addPlan(app: AppStore, name: string, quota: number, api: 0 | 1 = 1): Promise<void> {

@@ -10,10 +10,10 @@ import { createAccount } from '../../../src/domain/accounts/accounts.ts';
 import { setPlan } from '../../../src/domain/accounts/plans.ts';
 import { createToken } from '../../../src/domain/accounts/tokens.ts';
 import { currentUsage } from '../../../src/domain/accounts/usage.ts';
-import { tempAppDb } from './helpers/setup.ts';
+import { tempAppDb } from '../accounts/helpers/setup.ts';
 import { sqliteStore } from '../../helpers/sqlite-store.ts';
 
-const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers', 'consume-worker.ts');
+const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers', 'charge-worker.ts');
 
 function startWorker(args: string[]): { child: ChildProcess; lines: string[]; onLine: (fn: () => void) => void } {
   const child = spawn(process.execPath, ['--import', 'tsx', WORKER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
