@@ -5,16 +5,19 @@ import { EXAMPLE_CNPJ } from '../../domain/cnpj.ts';
 import { breakAfterSlashes, html, type Html } from '../web/html.ts';
 import { COMPAT_SERVICES } from '../../domain/compat/services.ts';
 import { compatCurl } from './examples-compat.ts';
+import { docsTable } from './docs-parts.ts';
 
 export function compatSection(baseUrl: string): Html {
-  const rows = COMPAT_SERVICES.map(
-    (s) =>
-      html`<tr><td data-label="Serviço">${s.service}</td><td data-label="Rota aqui"><code>${breakAfterSlashes(s.route)}</code></td><td data-label="URL original">${breakAfterSlashes(s.upstream)}</td><td data-label="Erros">${s.errors}</td></tr>`,
-  );
+  const rows = COMPAT_SERVICES.map((s) => [
+    s.service,
+    html`<code>${breakAfterSlashes(s.route)}</code>`,
+    breakAfterSlashes(s.upstream),
+    s.errors,
+  ]);
   return html`<p>Quem já consulta CNPJs pela BrasilAPI, pela Minha Receita, pela OpenCNPJ ou pela ReceitaWS pode usar esta API
 trocando só a URL base: cada rota abaixo responde no formato exato do serviço original (mesmos campos, tipos, formatos de data,
 dinheiro, CEP e telefone, mesma ordem, mesmas respostas de erro), com os dados da base carregada.</p>
-<div class="table-wrap"><table class="stack docs-table"><thead><tr><th scope="col">Serviço</th><th scope="col">Rota aqui</th><th scope="col">URL original</th><th scope="col">Erros</th></tr></thead><tbody>${rows}</tbody></table></div>
+${docsTable(['Serviço', 'Rota aqui', 'URL original', 'Erros'], rows)}
 <p><strong>Token:</strong> no cabeçalho <code>Authorization: Bearer</code>, no parâmetro <code>api_token</code>, ou, para clientes que
 não enviam cabeçalhos (uma biblioteca com a URL fixa, uma tag <code>&lt;script&gt;</code>), no prefixo <code>/t/{token}/</code> antes da
 rota. Um token errado no prefixo é 401, mesmo com outro token no cabeçalho. O token no caminho aparece no navegador e no histórico: prefira

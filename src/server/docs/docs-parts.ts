@@ -1,10 +1,11 @@
-// Tables of the /docs page built from TypeBox schemas: a response's fields, a route's query
-// parameters (the same schema the route reads them with). Tables are `stack` tables: on a narrow
-// screen each row becomes a card, each cell led by its column's name (data-label).
-import type { TObject, TSchema } from '@sinclair/typebox';
+// Tables of the /docs page built from JSON Schemas: a response's fields, a route's query
+// parameters (the same schema the route reads them with). One table shape serves them all: `stack`
+// tables, where on a narrow screen each row becomes a card, each cell led by its column's name
+// (data-label).
+import type { TObject } from '@sinclair/typebox';
 import { html, type Html } from '../web/html.ts';
 
-interface JsonSchemaLike {
+export interface JsonSchemaLike {
   type?: string;
   format?: string;
   items?: JsonSchemaLike;
@@ -12,6 +13,8 @@ interface JsonSchemaLike {
   const?: unknown;
   description?: string;
   default?: unknown;
+  properties?: Record<string, JsonSchemaLike>;
+  required?: string[];
 }
 
 export function typeName(s: JsonSchemaLike): string {
@@ -30,19 +33,33 @@ export function typeName(s: JsonSchemaLike): string {
   return names[s.type ?? ''] ?? s.type ?? '';
 }
 
-export function fieldTable(schema: TSchema & { properties: Record<string, TSchema>; required?: string[] }): Html {
+/** A table whose cells are labelled by their column's heading. */
+export function docsTable(headings: readonly string[], rows: readonly (readonly (Html | string | number)[])[]): Html {
+  const body = rows.map(
+    (cells) => html`<tr>${cells.map((c, i) => html`<td data-label="${headings[i]}">${c}</td>`)}</tr>`,
+  );
+  return html`<div class="table-wrap"><table class="stack docs-table"><thead><tr>${headings.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+export function fieldTable(schema: JsonSchemaLike): Html {
   const required = new Set(schema.required ?? []);
-  const rows = Object.entries(schema.properties).map(([name, prop]) => {
-    const p = prop as JsonSchemaLike;
-    return html`<tr><td data-label="Campo"><code>${name}</code>${required.has(name) ? '' : html` <em>(opcional)</em>`}</td><td data-label="Tipo">${typeName(p)}</td><td data-label="Descrição">${p.description ?? ''}</td></tr>`;
-  });
-  return html`<div class="table-wrap"><table class="stack docs-table"><thead><tr><th scope="col">Campo</th><th scope="col">Tipo</th><th scope="col">Descrição</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return docsTable(
+    ['Campo', 'Tipo', 'Descrição'],
+    Object.entries(schema.properties ?? {}).map(([name, p]) => [
+      html`<code>${name}</code>${required.has(name) ? '' : html` <em>(opcional)</em>`}`,
+      typeName(p),
+      p.description ?? '',
+    ]),
+  );
 }
 
 export function parameterTable(schema: TObject): Html {
-  const rows = Object.entries(schema.properties as Record<string, TSchema>).map(([name, prop]) => {
-    const p = prop as JsonSchemaLike;
-    return html`<tr><td data-label="Parâmetro"><code>${name}</code></td><td data-label="Tipo">${typeName(p)}</td><td data-label="Descrição">${p.description ?? ''}</td></tr>`;
-  });
-  return html`<div class="table-wrap"><table class="stack docs-table"><thead><tr><th scope="col">Parâmetro</th><th scope="col">Tipo</th><th scope="col">Descrição</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return docsTable(
+    ['Parâmetro', 'Tipo', 'Descrição'],
+    Object.entries(schema.properties as Record<string, JsonSchemaLike>).map(([name, p]) => [
+      html`<code>${name}</code>`,
+      typeName(p),
+      p.description ?? '',
+    ]),
+  );
 }

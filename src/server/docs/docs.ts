@@ -7,7 +7,7 @@ import { exampleResponse } from '../../domain/company/example.ts';
 import { breakAfterSlashes, html, type Html } from '../web/html.ts';
 import { layout } from '../web/layout.ts';
 import { ERRORS } from '../../domain/api-errors.ts';
-import { fieldTable } from './docs-parts.ts';
+import { docsTable, fieldTable } from './docs-parts.ts';
 import { batchSection, establishmentsSection } from './docs-lists.ts';
 import { changesSection } from './docs-changes.ts';
 import { countSection, partnersSection, searchSection } from './docs-search.ts';
@@ -66,10 +66,7 @@ const h3 = (id: SectionId, code = false) =>
   html`<h3 id="${id}">${code ? html`<code>${TITLES[id]}</code>` : TITLES[id]}</h3>`;
 
 export function buildDocsHtml(baseUrl: string): string {
-  const errors = Object.values(ERRORS).map(
-    (e) =>
-      html`<tr><td data-label="Status">${e.status}</td><td data-label="error"><code>${e.error}</code></td><td data-label="Quando">${e.when}</td><td data-label="message">${e.message}</td></tr>`,
-  );
+  const errors = Object.values(ERRORS).map((e) => [e.status, html`<code>${e.error}</code>`, e.when, e.message]);
   const body = html`<h1>API de CNPJ: documentação</h1>
 <p class="lead">${API_DESCRIPTION}</p>
 <div class="docs">
@@ -150,7 +147,7 @@ ${compatSection(baseUrl)}
 <section class="card">
 ${h2('erros')}
 <p>Toda resposta de erro é JSON: <code>{"error": "&lt;código&gt;", "message": "&lt;frase em português&gt;"}</code>.</p>
-<div class="table-wrap"><table class="stack docs-table"><thead><tr><th scope="col">Status</th><th scope="col">error</th><th scope="col">Quando</th><th scope="col">message</th></tr></thead><tbody>${errors}</tbody></table></div>
+${docsTable(['Status', 'error', 'Quando', 'message'], errors)}
 </section>
 
 <section class="card">
