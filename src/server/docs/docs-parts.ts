@@ -1,8 +1,6 @@
-// Tables of the /docs page built from JSON Schemas: a response's fields, a route's query
-// parameters (the same schema the route reads them with). One table shape serves them all: `stack`
-// tables, where on a narrow screen each row becomes a card, each cell led by its column's name
-// (data-label).
-import type { TObject } from '@sinclair/typebox';
+// Tables of the /docs page, read from the OpenAPI document: a response's fields (its JSON Schema)
+// and an operation's query parameters. One table shape serves them all: `stack` tables, where on a
+// narrow screen each row becomes a card, each cell led by its column's name (data-label).
 import { html, type Html } from '../web/html.ts';
 
 export interface JsonSchemaLike {
@@ -13,8 +11,18 @@ export interface JsonSchemaLike {
   const?: unknown;
   description?: string;
   default?: unknown;
+  examples?: unknown[];
   properties?: Record<string, JsonSchemaLike>;
   required?: string[];
+  $ref?: string;
+}
+
+/** An OpenAPI parameter, as openapi-parts.ts writes them. */
+export interface ParameterLike {
+  name: string;
+  in: string;
+  description?: string;
+  schema: JsonSchemaLike;
 }
 
 export function typeName(s: JsonSchemaLike): string {
@@ -53,13 +61,11 @@ export function fieldTable(schema: JsonSchemaLike): Html {
   );
 }
 
-export function parameterTable(schema: TObject): Html {
+export function parameterTable(parameters: readonly ParameterLike[]): Html {
   return docsTable(
     ['Parâmetro', 'Tipo', 'Descrição'],
-    Object.entries(schema.properties as Record<string, JsonSchemaLike>).map(([name, p]) => [
-      html`<code>${name}</code>`,
-      typeName(p),
-      p.description ?? '',
-    ]),
+    parameters
+      .filter((p) => p.in === 'query')
+      .map((p) => [html`<code>${p.name}</code>`, typeName(p.schema), p.description ?? '']),
   );
 }

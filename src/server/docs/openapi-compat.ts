@@ -1,6 +1,7 @@
 // The compat routes in /openapi.json: each upstream's body as its TypeBox schema, and each error
 // answer with an example written by the shape itself (domain/compat), so the document says what
-// the routes send. The /t/{token}/ prefix is described, not listed as four more paths.
+// the routes send. The /t/{token}/ prefix is described, not listed as four more paths. Also their
+// /docs section (docs-page.ts).
 import { ERRORS, type ErrorKey } from '../../domain/api-errors.ts';
 import { EXAMPLE_CNPJ, makeCnpj } from '../../domain/cnpj.ts';
 import { BrasilApiErrorSchema } from '../../domain/compat/brasilapi-schema.ts';
@@ -11,6 +12,9 @@ import type { CompatShape } from '../../domain/compat/shape.ts';
 import { COMPAT_SERVICES } from '../../domain/compat/services.ts';
 import { compatCurl } from './examples-compat.ts';
 import { curlSample, plain, RATE_HEADERS } from './openapi-parts.ts';
+import { breakAfterSlashes, html } from '../web/html.ts';
+import { docsTable } from './docs-parts.ts';
+import type { PageSection } from './docs-page.ts';
 
 export const COMPAT_SCHEMAS = {
   MinhaReceitaCompany: plain(MinhaReceitaCompanySchema),
@@ -82,13 +86,15 @@ function responses(shape: CompatShape, body: string, error: string): Record<stri
   return out;
 }
 
+const operationId = (name: CompatShape['name']) => `compat_${name.replace(/-/g, '_')}`;
+
 export function compatPaths(baseUrl: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const { shape, service, route } of COMPAT_SERVICES) {
     const doc = DOCUMENTED[shape.name];
     paths[route.replace(/^GET /, '')] = {
       get: {
-        operationId: `compat_${shape.name.replace(/-/g, '_')}`,
+        operationId: operationId(shape.name),
         tags: ['compatibilidade'],
         summary: `Consulta no formato ${service}${doc.note ? ` (${doc.note})` : ''}`,
         description:
@@ -113,3 +119,41 @@ export function compatPaths(baseUrl: string): Record<string, unknown> {
   }
   return paths;
 }
+
+/**
+ * How a client moves (its base URL only), the token's three places, counting, CORS and JSONP. The
+ * fields of each shape are the upstream's (docs/compat.md in the repository lists them with their
+ * sources).
+ */
+export const COMPAT_SECTION: PageSection = {
+  id: 'compatibilidade',
+  title: 'Compatibilidade: BrasilAPI, Minha Receita, OpenCNPJ, ReceitaWS',
+  text: ({ op }) => {
+    const rows = COMPAT_SERVICES.map((s) => [
+      s.service,
+      html`<code>${op(operationId(s.shape.name)).route()}</code>`,
+      breakAfterSlashes(s.upstream),
+      s.errors,
+    ]);
+    const brasilApi = op(operationId('brasilapi'));
+    return html`<p>Quem já consulta CNPJs pela BrasilAPI, pela Minha Receita, pela OpenCNPJ ou pela ReceitaWS pode usar esta API
+trocando só a URL base: cada rota abaixo responde no formato exato do serviço original (mesmos campos, tipos, formatos de data,
+dinheiro, CEP e telefone, mesma ordem, mesmas respostas de erro), com os dados da base carregada.</p>
+${docsTable(['Serviço', 'Rota aqui', 'URL original', 'Erros'], rows)}
+<p><strong>Token:</strong> no cabeçalho <code>Authorization: Bearer</code>, no parâmetro <code>api_token</code>, ou, para clientes que
+não enviam cabeçalhos (uma biblioteca com a URL fixa, uma tag <code>&lt;script&gt;</code>), no prefixo <code>/t/{token}/</code> antes da
+rota. Um token errado no prefixo é 401, mesmo com outro token no cabeçalho. O token no caminho aparece no navegador e no histórico: prefira
+o cabeçalho quando o cliente permitir.</p>
+${brasilApi.curl(0)}
+${brasilApi.curl(1)}
+<p><strong>Cota:</strong> cada consulta conta como uma consulta da API nativa: respostas encontradas e não encontradas contam; CNPJ
+malformado não conta. As respostas trazem <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> e
+<code>X-RateLimit-Reset</code>. Recusas desta API (token, cota, base indisponível) vêm no envelope de erro do serviço original, com o
+código desta API (por exemplo <code>quota_exceeded</code>) e o status HTTP desta API.</p>
+<p><strong>Navegadores:</strong> toda resposta traz <code>Access-Control-Allow-Origin: *</code> e as rotas respondem ao preflight
+(<code>OPTIONS</code>). A rota da ReceitaWS aceita JSONP: <code>?callback=nomeDaFuncao</code> devolve
+<code>nomeDaFuncao({...})</code> como JavaScript, também para os erros.</p>
+<p>Exemplo: <code>${op(operationId('minha-receita')).examplePath()}</code>, <code>${op(operationId('opencnpj')).examplePath()}</code>.
+Os esquemas de cada formato estão em <a href="/openapi.json">/openapi.json</a>.</p>`;
+  },
+};

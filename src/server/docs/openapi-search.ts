@@ -1,9 +1,11 @@
 // The /openapi.json operations of the search routes: the company search (JSON or CSV), its count
-// and the partner search, their parameters from the very schemas the routes read them with.
+// and the partner search, their parameters from the very schemas the routes read them with; and
+// their /docs sections (docs-page.ts).
 import {
   CompanyCountQuerySchema,
   CompanySearchQuerySchema,
   PartnerSearchQuerySchema,
+  type CompanySearchPage,
 } from '../../domain/search/query-schema.ts';
 import {
   countCurl,
@@ -16,6 +18,8 @@ import {
 } from './examples-search.ts';
 import { COMMON_ERRORS, RATE_HEADERS, curlSample, errorResponses, okJson, queryParameters } from './openapi-parts.ts';
 import { EXAMPLE_CNPJ, EXAMPLE_CNPJ_PRETTY } from '../../domain/cnpj.ts';
+import { html } from '../web/html.ts';
+import type { PageSection } from './docs-page.ts';
 
 const SEARCH_ERRORS = [...COMMON_ERRORS, 'invalid_parameter', 'missing_filter', 'search_unavailable'] as const;
 const COUNTS =
@@ -92,3 +96,69 @@ export function searchPaths(baseUrl: string): Record<string, unknown> {
     },
   };
 }
+
+const QUOTA = html`<p><strong>Cota:</strong> cada requisição respondida conta uma consulta, qualquer que seja o tamanho da página; parâmetros
+inválidos, falta de filtro (400) e busca indisponível (503) não contam.</p>`;
+
+/** The company object is documented in the lookup's section: a few fields show the shape. */
+function shortPage({ data: [c], next_cursor }: CompanySearchPage) {
+  const { cnpj, razao_social, situacao_cadastral, uf, municipio } = c!;
+  return { data: [{ cnpj, razao_social, situacao_cadastral, uf, municipio, '…': '…' }], next_cursor };
+}
+
+export const SEARCH_SECTION: PageSection = {
+  id: 'buscar',
+  title: 'Buscar empresas',
+  text: ({ op }) => {
+    const search = op('searchCompanies');
+    return html`<p><code>${search.route('?<filtros>')}</code>: estabelecimentos que atendem a <strong>todos</strong>
+os filtros, em ordem de CNPJ. Uma vírgula dá <strong>OU</strong> dentro de um parâmetro (<code>uf=SP,RJ</code>). Informe ao menos um filtro
+(sem nenhum: 400 <code>missing_filter</code>); um parâmetro desconhecido, repetido ou com valor inválido responde 400
+<code>invalid_parameter</code>, nomeando-o. Se a base carregada foi importada sem o índice de busca, a resposta é 503
+<code>search_unavailable</code> (a consulta por CNPJ continua funcionando).</p>
+${search.curl(0)}
+${search.parameters()}
+<p>A resposta traz <code>data</code> (objetos <code>company</code>, os mesmos da consulta por CNPJ) e <code>next_cursor</code>. Para a página
+seguinte, repita a chamada com os <strong>mesmos filtros</strong> e <code>cursor</code> igual ao <code>next_cursor</code> recebido;
+<code>null</code> indica a última página. Uma página pode vir com menos itens que <code>limit</code> e ainda ter <code>next_cursor</code>:
+continue até ele ser <code>null</code>.</p>
+${search.example(shortPage)}
+<p><strong>CSV:</strong> com <code>format=csv</code>, a mesma página vem em CSV para planilhas: UTF-8 com BOM, separador <code>;</code>,
+uma linha de cabeçalho com os campos do objeto <code>company</code>, <code>Content-Type: text/csv; charset=utf-8</code>. O cursor da
+próxima página vem no cabeçalho <code>X-Next-Cursor</code> (ausente na última) e vale também para o JSON.</p>
+${search.curl(1)}
+${QUOTA}`;
+  },
+};
+
+export const COUNT_SECTION: PageSection = {
+  id: 'contar',
+  title: 'Contar empresas',
+  text: ({ op }) => {
+    const count = op('countCompanies');
+    return html`<p><code>${count.route('?<filtros>')}</code>: quantos estabelecimentos atendem aos
+mesmos filtros da busca (sem <code>limit</code>, <code>cursor</code> e <code>format</code>). A contagem é exata para qualquer combinação sem
+<code>q</code>; com <code>q</code> ela pode parar num limite e responder <code>"exact": false</code> (o número é então um mínimo).</p>
+${count.curl()}
+${count.parameters()}
+${count.example()}
+${QUOTA}`;
+  },
+};
+
+export const PARTNERS_SECTION: PageSection = {
+  id: 'socios',
+  title: 'Buscar sócios',
+  text: ({ op }) => {
+    const partners = op('searchPartners');
+    return html`<p><code>${partners.route('?nome=…&cnpj_cpf=…')}</code>: sócios por palavras do nome (as regras de
+<code>q</code>) e/ou pelo CPF ou CNPJ, com as empresas de cada um: uma linha por sócio em cada empresa. Informe <code>nome</code>,
+<code>cnpj_cpf</code> ou os dois (sem nenhum: 400 <code>missing_filter</code>). Paginação como a da busca de empresas.</p>
+${partners.curl()}
+${partners.parameters()}
+<p>Cada linha traz os campos de <code>socios[]</code> da consulta por CNPJ e <code>company</code>:</p>
+${partners.fields('data', 'company')}
+${partners.example()}
+${QUOTA}`;
+  },
+};

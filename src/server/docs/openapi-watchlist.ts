@@ -1,4 +1,5 @@
-// The /openapi.json operations of the watchlist (docs/watchlists.md).
+// The /openapi.json operations of the watchlist (docs/watchlists.md), and their /docs section
+// (docs-page.ts).
 import type { ErrorKey } from '../../domain/api-errors.ts';
 import {
   WatchlistAddRequestSchema,
@@ -27,6 +28,8 @@ import {
   queryParameters,
 } from './openapi-parts.ts';
 import { EXAMPLE_CNPJ } from '../../domain/cnpj.ts';
+import { html } from '../web/html.ts';
+import type { PageSection } from './docs-page.ts';
 
 /** The watchlist needs no snapshot: no registry_unavailable. */
 const ERRORS_OF: readonly ErrorKey[] = COMMON_ERRORS.filter((k) => k !== 'registry_unavailable');
@@ -120,3 +123,36 @@ export function watchlistPaths(baseUrl: string): Record<string, unknown> {
     },
   };
 }
+
+export const WATCHLIST_SECTION: PageSection = {
+  id: 'monitoramento',
+  title: 'Monitoramento de CNPJs',
+  text: ({ op }) => {
+    const [put, del, list, add] = ['watchCnpj', 'unwatchCnpj', 'listWatchlist', 'addToWatchlist'].map(op);
+    return html`<p>A conta monitora uma lista de CNPJs: a cada mês importado, as mudanças desses CNPJs (abertura, encerramento, alterações
+de situação, endereço, sócios…) aparecem na área <strong>API de CNPJ</strong>, página <strong>Monitoramento</strong>. Basta o CNPJ ser
+válido: ele não precisa estar na base carregada (um CNPJ que ainda vai abrir, ou que já foi encerrado, pode ser monitorado). O plano
+limita quantos CNPJs a conta monitora.</p>
+<p><code>${put.route()}</code>: passa a monitorar o CNPJ (com ou sem pontuação). Responde 201 quando
+ele entra na lista e 200 quando já estava, com <code>cnpj</code>, <code>added_at</code>, <code>total</code> e <code>watchlist_limit</code>.</p>
+${put.curl()}
+<p><code>${del.route()}</code>: deixa de monitorar. Responde 204 sem corpo, ou 404
+<code>not_watched</code> quando o CNPJ não estava na lista.</p>
+${del.curl()}
+<p><code>${list.route()}</code>: a lista em ordem de CNPJ, em páginas. Para a página seguinte, repita a
+chamada com <code>cursor</code> igual ao <code>next_cursor</code> recebido; <code>null</code> indica a última página.</p>
+${list.curl()}
+${list.parameters()}
+${list.example()}
+<p><code>${add.route()}</code>: adiciona até 1.000 CNPJs de uma vez, com o corpo
+<code>{"cnpjs": [...]}</code> e o cabeçalho <code>Content-Type: application/json</code>. Os válidos entram todos juntos; os inválidos
+são informados no item (400 <code>invalid_cnpj</code>) e não entram. A resposta traz um item por CNPJ enviado, na mesma ordem: 201
+(entrou agora), 200 (já estava) ou 400.</p>
+${add.curl()}
+${add.example()}
+<p><strong>Limite do plano:</strong> quando os CNPJs novos passariam do limite, nenhum entra e a resposta é 409
+<code>watchlist_limit_exceeded</code>, com uma mensagem que diz quantas vagas restam.</p>
+<p><strong>Cota:</strong> cada requisição conta uma consulta (também 404 e 409); CNPJ, parâmetro ou corpo inválidos (400, 413, 415) não
+contam, nem uma lista sem nenhum CNPJ válido.</p>`;
+  },
+};

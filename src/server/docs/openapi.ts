@@ -1,20 +1,24 @@
 // /openapi.json, generated from the TypeBox schemas and the error table (OpenAPI 3.1 takes
-// JSON Schema as is, so the schemas are embedded without translation).
+// JSON Schema as is, so the schemas are embedded without translation); and the order of /docs,
+// with the page text of the operations written here (docs-page.ts).
 import { CompanyResponseSchema, ErrorSchema, StatusSchema } from '../../domain/company/schema.ts';
 import { exampleResponse } from '../../domain/company/example.ts';
 import { BatchRequestSchema, BatchResponseSchema, EstablishmentsPageSchema } from '../../domain/company/list-schema.ts';
 import { ERRORS } from '../../domain/api-errors.ts';
 import { lookupCurl } from './examples.ts';
-import { listPaths } from './openapi-lists.ts';
-import { CHANGES_SCHEMAS, changesPaths } from './openapi-changes.ts';
-import { searchPaths } from './openapi-search.ts';
-import { WATCHLIST_SCHEMAS, watchlistPaths } from './openapi-watchlist.ts';
-import { COMPAT_SCHEMAS, compatPaths } from './openapi-compat.ts';
+import { BATCH_SECTION, ESTABLISHMENTS_SECTION, listPaths } from './openapi-lists.ts';
+import { CHANGES_SCHEMAS, CHANGES_SECTION, changesPaths } from './openapi-changes.ts';
+import { COUNT_SECTION, PARTNERS_SECTION, SEARCH_SECTION, searchPaths } from './openapi-search.ts';
+import { WATCHLIST_SCHEMAS, WATCHLIST_SECTION, watchlistPaths } from './openapi-watchlist.ts';
+import { COMPAT_SCHEMAS, COMPAT_SECTION, compatPaths } from './openapi-compat.ts';
 import { CompanySearchPageSchema, CountResponseSchema, PartnersPageSchema } from '../../domain/search/query-schema.ts';
 import { COMMON_ERRORS, curlSample, errorResponses, okJson, plain, REGISTRY_HEADERS } from './openapi-parts.ts';
 import { EXAMPLE_CNPJ, EXAMPLE_CNPJ_PRETTY } from '../../domain/cnpj.ts';
+import { html } from '../web/html.ts';
+import { docsTable } from './docs-parts.ts';
+import type { PageCards, PageSection } from './docs-page.ts';
 
-export const API_DESCRIPTION =
+const API_DESCRIPTION =
   'API de consulta de CNPJ: dados cadastrais públicos da Receita Federal (empresa, estabelecimento, sócios), ' +
   'autenticada por token. Os campos seguem a nomenclatura do cadastro nacional. Campos de texto são sempre strings ' +
   '("" quando a Receita não informa); datas são "AAAA-MM-DD" ou null; listas vazias são []. Os campos ' +
@@ -143,3 +147,91 @@ function document(baseUrl: string): Record<string, unknown> {
     'x-errors': Object.values(ERRORS).map(({ status, error, when }) => ({ status, error, when })),
   };
 }
+
+/** The page's account of the two security schemes above. */
+const AUTH_SECTION: PageSection = {
+  id: 'autenticacao',
+  title: 'Autenticação',
+  text: () => html`<p>Crie um token na área <strong>API de CNPJ</strong>, botão <strong>Gerenciar Tokens da API</strong>. O token é mostrado uma única vez.</p>
+<ul>
+<li>Recomendado: cabeçalho <code>Authorization: Bearer &lt;token&gt;</code>.</li>
+<li>Alternativa: parâmetro <code>?api_token=&lt;token&gt;</code> (menos seguro: a URL pode ficar em logs). Se os dois forem enviados, vale o cabeçalho.</li>
+</ul>`,
+};
+
+const LOOKUP_SECTION: PageSection = {
+  id: 'consultar',
+  title: 'Consultar uma empresa',
+  subsections: [
+    { id: 'resposta', title: 'Resposta' },
+    { id: 'campos-company', title: 'company', code: true },
+    { id: 'campos-socios', title: 'socios[]', code: true },
+    { id: 'campos-contatos-extras', title: 'contatos_extras[]', code: true },
+    { id: 'exemplo', title: 'Exemplo' },
+  ],
+  text: ({ op, h3 }) => {
+    const lookup = op('getCompany');
+    return html`<p><code>${lookup.route()}</code>: <code>cnpj</code> com 14 caracteres sem pontuação
+(letras A–Z nas 12 primeiras posições são aceitas, para os CNPJs alfanuméricos; minúsculas viram maiúsculas; pontuação é aceita por conveniência).</p>
+${lookup.curl()}
+<p>Respostas 200 e 404 contam uma consulta na cota mensal do plano; CNPJ inválido (400) e falhas de autenticação não contam.
+Toda resposta autenticada traz <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code> e <code>X-RateLimit-Reset</code>;
+a resposta 429 traz também <code>Retry-After</code> (segundos). Toda resposta com dados do cadastro (consultas, buscas,
+contagens, sócios, mudanças, históricos e os formatos compatíveis) traz <code>X-Registry-Month</code> (o mês dos dados, AAAA-MM)
+e <code>X-Registry-Release</code> (a versão publicada desses dados): servidores que respondem com o mesmo valor respondem com os mesmos dados.</p>
+
+${h3('resposta')}
+<p>Objeto com <code>company</code>, <code>socios</code> e <code>contatos_extras</code>.</p>
+${h3('campos-company')}
+${lookup.fields('company')}
+${h3('campos-socios')}
+${lookup.fields('socios')}
+${h3('campos-contatos-extras')}
+${lookup.fields('contatos_extras')}
+
+${h3('exemplo')}
+${lookup.example()}`;
+  },
+};
+
+/** The page's form of x-errors: the whole error table, with each message. */
+const ERRORS_SECTION: PageSection = {
+  id: 'erros',
+  title: 'Erros',
+  text: () => html`<p>Toda resposta de erro é JSON: <code>{"error": "&lt;código&gt;", "message": "&lt;frase em português&gt;"}</code>.</p>
+${docsTable(
+  ['Status', 'error', 'Quando', 'message'],
+  Object.values(ERRORS).map((e) => [e.status, html`<code>${e.error}</code>`, e.when, e.message]),
+)}`,
+};
+
+const OTHER_ROUTES_SECTION: PageSection = {
+  id: 'outras-rotas',
+  title: 'Outras rotas',
+  text: ({ op }) => {
+    const [health, ready, status] = ['healthz', 'readyz', 'getStatus'].map((id) => {
+      const o = op(id);
+      return html`<code>${o.method} ${o.path}</code>`;
+    });
+    return html`<ul>
+<li>${health}: 200 quando o processo está no ar.</li>
+<li>${ready}: 200 quando este servidor pode atender (base carregada, banco de contas respondendo); senão 503 <code>not_ready</code> com <code>Retry-After</code>.</li>
+<li>${status}: mês da base carregada, data da importação e contagem de linhas (sem token).</li>
+</ul>`;
+  },
+};
+
+/** /docs in order, card by card. */
+export const DOCS_PAGE: PageCards = [
+  [AUTH_SECTION],
+  [LOOKUP_SECTION],
+  [SEARCH_SECTION],
+  [COUNT_SECTION],
+  [PARTNERS_SECTION],
+  [ESTABLISHMENTS_SECTION],
+  [BATCH_SECTION],
+  [CHANGES_SECTION, WATCHLIST_SECTION],
+  [COMPAT_SECTION],
+  [ERRORS_SECTION],
+  [OTHER_ROUTES_SECTION],
+];
