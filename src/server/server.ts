@@ -212,7 +212,15 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const webhooks =
       opts.webhooks?.deliver === false
         ? null
-        : new WebhookWorker({ app: store, history, policy: opts.webhooks ?? {}, now, log });
+        : new WebhookWorker({
+            app: store,
+            history,
+            policy: opts.webhooks ?? {},
+            now,
+            log,
+            // app.db: one process of the cluster delivers (the primary picks it); a fleet's nodes all do.
+            soleDeliverer: store.backend === 'sqlite',
+          });
     webhooks?.start();
     if (store.backend === 'postgres' && opts.heartbeat !== false) {
       const registry = reader;

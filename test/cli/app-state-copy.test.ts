@@ -102,7 +102,7 @@ test('app-state copy: app.db into a new PostgreSQL and back out, every row kept'
       when,
       'cli',
     );
-    // Queued d1 before d0: their queue order (app.db's rowid) is not their ids' order.
+    // Queued d1 before d0: their queue order (seq) is not their ids' order.
     for (const id of ['d1', 'd0'])
       s.prepare(
         "INSERT INTO webhook_deliveries (id, webhook_id, event, month, body, created_at, next_attempt_at, retry_until) VALUES (?, 1, 'changes', '2026-10', '{}', ?, ?, ?)",
@@ -134,7 +134,7 @@ test('app-state copy: app.db into a new PostgreSQL and back out, every row kept'
   assert.match(copied, /login_attempts\s+1,350 rows/);
   assert.match(copied, /copied [\d,]+ rows in \d+ tables/);
   assert.doesNotMatch(copied, /registry_snapshots/);
-  // The deliveries keep their queue order: app.db's rowid is PostgreSQL's seq.
+  // The deliveries keep their queue order: seq travels as it is.
   const queued = await openAppPostgres(url);
   try {
     const order = await sql<{ id: string }>`SELECT id FROM webhook_deliveries ORDER BY seq`.execute(queued.db);
@@ -193,9 +193,9 @@ test('app-state copy: app.db into a new PostgreSQL and back out, every row kept'
   try {
     assert.deepEqual(await dump(appNew.db, appNew.db), await dump(pgNow.db, appNew.db));
     assert.deepEqual(
-      appNew.sqlite.prepare('SELECT id FROM webhook_deliveries ORDER BY rowid').pluck().all(),
+      appNew.sqlite.prepare('SELECT id FROM webhook_deliveries ORDER BY seq').pluck().all(),
       ['d1', 'd0'],
-      'and back: the order is app.db rowid again',
+      'and back: the same order on app.db',
     );
   } finally {
     await pgNow.close();

@@ -338,8 +338,9 @@ test('a killed import (SIGKILL) leaves the old snapshot active; the next import 
   const child = spawn(process.execPath, [BIN, 'import', dump, '--data-dir', dataDir, '--allow-partial'], {
     stdio: 'ignore',
   });
-  // Wait until the build folder exists, then kill the importer hard.
-  for (let i = 0; i < 200 && buildingDirs(dataDir).length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+  // Wait until the build folder exists (up to 30 s: a loaded machine starts the process slowly),
+  // then kill the importer hard.
+  for (let i = 0; i < 1200 && buildingDirs(dataDir).length === 0; i++) await new Promise((r) => setTimeout(r, 25));
   assert.equal(buildingDirs(dataDir).length, 1, 'the import started');
   child.kill('SIGKILL');
   await new Promise((r) => child.on('exit', r));

@@ -2,7 +2,7 @@
 // invalidates every token of the account for good; reactivation does not revive them.
 import { lockFor, writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import { AccountsError, rethrowUnique } from './errors.ts';
-import { nocase, nocaseValue } from './nocase.ts';
+import { nocase, nocaseValue } from '../../storage/app/dialect.ts';
 import { requirePlan } from './plans.ts';
 import { systemClock, type Clock } from '../metering/time.ts';
 

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import { writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import { AccountsError, rethrowUnique } from './errors.ts';
-import { nocase, nocaseValue } from './nocase.ts';
+import { nocase, nocaseValue } from '../../storage/app/dialect.ts';
 
 export interface Plan {
   name: string;

@@ -9,10 +9,9 @@
 // lease end. Until the lease ends, no other worker takes it; a worker killed mid-attempt leaves a
 // lease that ends, and another worker resumes the delivery. The lease outlasts the longest attempt
 // (LEASE_MS, send.ts), so a live worker never loses a claim it is still using.
-import { sql } from 'kysely';
 import { writeTransaction, type AppStore } from '../../storage/app/store.ts';
+import { lockingRows } from '../../storage/app/dialect.ts';
 import { nextAttemptAfterFailure } from './backoff.ts';
-import { queueOrder } from './order.ts';
 
 export interface DueDelivery {
   id: string;
@@ -31,11 +30,11 @@ function dueHeads(app: AppStore, at: string, limit: number) {
       .select(['d.id', 'd.webhook_id as webhookId', 'd.body', 'w.url', 'w.secret'])
       .where((eb) =>
         eb(
-          queueOrder(app),
+          'd.seq',
           'in',
           eb
             .selectFrom('webhook_deliveries as h')
-            .select(sql<number>`min(${sql.raw(app.backend === 'sqlite' ? 'h.rowid' : 'h.seq')})`.as('head'))
+            .select((e) => e.fn.min('h.seq').as('head'))
             .where('h.status', '=', 'pending')
             .groupBy('h.webhook_id'),
         ),
@@ -72,7 +71,7 @@ export async function claimDueDeliveries(
   if ((await dueHeads(app, at, 1).execute()).length === 0) return [];
   return writeTransaction(app, async (tx) => {
     const rows = await dueHeads(tx, at, limit + skipWebhooks.size)
-      .$if(tx.backend === 'postgres', (q) => q.forUpdate('d').skipLocked())
+      .$call(lockingRows(tx, { of: 'd', skipLocked: true }))
       .execute();
     const due = rows.filter((r) => !skipWebhooks.has(r.webhookId)).slice(0, limit);
     if (due.length > 0) {
@@ -132,7 +131,7 @@ export async function recordAttempt(
       .select(['attempts', 'retry_until', 'claimed_by'])
       .where('id', '=', id)
       .where('status', '=', 'pending')
-      .$if(tx.backend === 'postgres', (q) => q.forUpdate())
+      .$call(lockingRows(tx))
       .executeTakeFirst();
     if (!row) return; // deleted or finished meanwhile
     if (!outcome.ok && claimant !== undefined && row.claimed_by !== claimant) return;

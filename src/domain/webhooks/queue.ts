@@ -7,11 +7,11 @@ import { watchedChanges } from '../history/watched.ts';
 import type { ChangeItem } from '../history/item.ts';
 import { watchedCnpjs } from '../watchlist/read.ts';
 import type { HistoryMonth } from '../../storage/history/schema.ts';
+import { jsonInteger } from '../../storage/app/dialect.ts';
 import { writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import type { Sqlite } from '../../storage/sqlite.ts';
 import { RETRY_WINDOW_MS } from './backoff.ts';
 import { WebhookError } from './errors.ts';
-import { queueOrder } from './order.ts';
 
 /** Changes per delivery at most. */
 export const BATCH_SIZE = 1000;
@@ -226,9 +226,7 @@ export interface DeliveryInfo {
 
 /** A field of the body's `batch`, read by the database (bodies are up to a few hundred KB). */
 function batchField(app: AppStore, field: 'index' | 'count') {
-  return app.backend === 'sqlite'
-    ? sql<number | null>`json_extract(d.body, ${`$.batch.${field}`})`
-    : sql<number | null>`CAST(d.body::jsonb -> 'batch' ->> ${field} AS INTEGER)`;
+  return jsonInteger(app, 'd.body', ['batch', field]);
 }
 
 /** A webhook's newest deliveries first (the web app's list). */
@@ -258,7 +256,7 @@ export async function recentDeliveries(
     ])
     .where('d.webhook_id', '=', webhookId)
     .where('w.account_id', '=', accountId)
-    .orderBy(queueOrder(app), 'desc')
+    .orderBy('d.seq', 'desc')
     .limit(limit)
     .execute();
 }

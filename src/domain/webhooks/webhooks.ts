@@ -4,7 +4,6 @@
 import { lockFor, writeTransaction, type AppStore } from '../../storage/app/store.ts';
 import { checkDestination, parseWebhookUrl, type DestinationPolicy } from './destination.ts';
 import { WebhookError } from './errors.ts';
-import { queueOrder } from './order.ts';
 import { newSecret } from './signing.ts';
 
 /** Per account: each webhook gets every delivery, so a few are plenty. */
@@ -44,7 +43,7 @@ function selectWebhooks(app: AppStore) {
         .selectFrom('webhook_deliveries as d')
         .select('d.status')
         .whereRef('d.webhook_id', '=', 'w.id')
-        .orderBy(queueOrder(app), 'desc')
+        .orderBy('d.seq', 'desc')
         .limit(1)
         .as('last_status'),
     ]);

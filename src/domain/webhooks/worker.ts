@@ -30,6 +30,12 @@ export interface WorkerOptions {
   timeoutMs?: number;
   /** How long a claim holds (default LEASE_MS), for tests. */
   leaseMs?: number;
+  /**
+   * This is the only delivering process of the app state (app.db: the cluster's primary), so a
+   * claim found at start is a dead process's and is sent again now rather than when its lease ends.
+   * Off where other nodes deliver too (a fleet): their claims are live, a dead one's lease ends.
+   */
+  soleDeliverer?: boolean;
 }
 
 export class WebhookWorker {
@@ -54,13 +60,9 @@ export class WebhookWorker {
   }
 
   start(): void {
-    // app.db has one delivering process (the cluster's primary picks it): a claim left is a dead
-    // process's, sent again now rather than when its lease ends. PostgreSQL: other nodes' claims
-    // are live, a dead one's lease ends on its own.
-    this.releasing =
-      this.o.app.backend === 'sqlite'
-        ? releaseClaims(this.o.app).catch((err: Error) => this.log(`webhooks: releasing claims failed: ${err.message}`))
-        : null;
+    this.releasing = this.o.soleDeliverer
+      ? releaseClaims(this.o.app).catch((err: Error) => this.log(`webhooks: releasing claims failed: ${err.message}`))
+      : null;
     void this.queue();
     void this.pump();
     this.timers.push(setInterval(() => void this.pump(), this.o.pollMs ?? 2000).unref());

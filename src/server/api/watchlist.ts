@@ -14,7 +14,7 @@ import { addAnswer, noneValidAnswer, planAdd } from '../../domain/watchlist/many
 import { readWatchlistCursor, watchedPage } from '../../domain/watchlist/page.ts';
 import { removeWatched } from '../../domain/watchlist/remove.ts';
 import { WatchlistQuerySchema, type WatchlistPage, type WatchlistPut } from '../../domain/watchlist/schema.ts';
-import type { AppStore } from '../../storage/app/store.ts';
+import { readTransaction, type AppStore } from '../../storage/app/store.ts';
 import type { ApiState } from '../../storage/app/api-state.ts';
 import { readJsonBody } from '../http/json-body.ts';
 import { queryReader } from '../http/query-params.ts';
@@ -100,12 +100,8 @@ export function watchlistHandlers(deps: WatchlistDeps) {
     }
     const c = await access.charge(id);
     if (!c.ok) return sendDenied(res, c);
-    // One read transaction: the page and the total are of the same moment (PostgreSQL: one
-    // snapshot for both statements).
-    const begin =
-      app.backend === 'postgres' ? app.db.transaction().setIsolationLevel('repeatable read') : app.db.transaction();
-    const body = await begin.execute(async (trx): Promise<WatchlistPage> => {
-      const store: AppStore = { backend: app.backend, db: trx };
+    // One read transaction: the page and the total are of the same moment.
+    const body = await readTransaction(app, async (store): Promise<WatchlistPage> => {
       const page = await watchedPage(store, id.accountId, query.value.limit, after);
       const usage = (await watchlistUsage(store, id.accountId))!;
       return { ...page, total: usage.used, watchlist_limit: usage.limit };

@@ -27,12 +27,6 @@ export const NODE_LOCAL_TABLES: ReadonlySet<string> = new Set([
   'kysely_migration_lock',
 ]);
 
-/**
- * PostgreSQL columns that are app.db's rowid (PostgreSQL has none): copied from and into the rowid,
- * so what they order (a webhook's deliveries) keeps its order across the copy.
- */
-const ROWID_TWINS: Readonly<Record<string, string>> = { webhook_deliveries: 'seq' };
-
 /** Rows per INSERT and per read; fewer for wide tables (SQLite binds at most 32766 values). */
 const BATCH_ROWS = 1000;
 const MAX_BOUND_VALUES = 30_000;
@@ -44,8 +38,6 @@ export interface CopyPlanTable {
   key: string[];
   /** Written by triggers (the epochs): a counter, not app state of its own. */
   triggerWritten: boolean;
-  /** The PostgreSQL column that is app.db's rowid (ROWID_TWINS), if the table has one. */
-  rowidTwin?: string;
 }
 
 export interface CopyResult {
@@ -88,7 +80,7 @@ export async function copyPlan(sqlite: Kysely<AppDatabase>, other: Kysely<AppDat
       continue;
     }
     const onlyA = ca.filter((c) => !cb.includes(c));
-    const onlyB = cb.filter((c) => !ca.includes(c) && ROWID_TWINS[name] !== c);
+    const onlyB = cb.filter((c) => !ca.includes(c));
     if (onlyA.length) problems.push(`${name}.${onlyA.join(`, ${name}.`)} only in app.db`);
     if (onlyB.length) problems.push(`${name}.${onlyB.join(`, ${name}.`)} only in PostgreSQL`);
     names.push(name);
@@ -141,7 +133,6 @@ export async function copyPlan(sqlite: Kysely<AppDatabase>, other: Kysely<AppDat
     columns: info.get(name)!.columns,
     key: info.get(name)!.key,
     triggerWritten: triggerWritten.has(name),
-    ...(b.get(name)!.includes(ROWID_TWINS[name] ?? '') ? { rowidTwin: ROWID_TWINS[name] } : {}),
   }));
 }
 
@@ -235,12 +226,6 @@ export async function copyAppState(
         let last: Record<string, unknown> | undefined;
         for (;;) {
           let q = anyDb(src).selectFrom(t.name).select(t.columns);
-          // The rowid's twin travels as the target names it: seq into PostgreSQL, rowid into app.db.
-          const twin = t.rowidTwin;
-          if (twin)
-            q = q.select(
-              sql.ref(from.backend === 'sqlite' ? 'rowid' : twin).as(to.backend === 'sqlite' ? 'rowid' : twin),
-            );
           if (last) q = q.where(afterKey(t.key, last));
           for (const k of t.key) q = q.orderBy(sql.ref(k));
           const page = await q.limit(batch).execute();

@@ -160,6 +160,11 @@ export interface WebhookDeliveriesTable {
   /** 0008 (PostgreSQL 0004): the worker attempting it now, and until when (ISO UTC) its lease holds. */
   claimed_by: string | null;
   claimed_until: string | null;
+  /**
+   * 0010 (PostgreSQL 0004): the order deliveries were queued in; a webhook's go out in it. Given on
+   * insert by the database (a trigger on app.db, an identity on PostgreSQL).
+   */
+  seq: Generated<number>;
 }
 
 export interface WebhookMonthsTable {

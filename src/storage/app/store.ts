@@ -181,6 +181,17 @@ export async function writeTransaction<T>(app: AppStore, fn: (tx: AppStore) => P
 }
 
 /**
+ * Runs `fn`'s reads in one transaction that sees one moment: on PostgreSQL REPEATABLE READ (one
+ * snapshot for every statement, where READ COMMITTED takes one per statement); on SQLite a read
+ * transaction. Inside, use only the store handed to `fn`.
+ */
+export async function readTransaction<T>(store: AppStore, fn: (tx: AppStore) => Promise<T>): Promise<T> {
+  const begin =
+    store.backend === 'postgres' ? store.db.transaction().setIsolationLevel('repeatable read') : store.db.transaction();
+  return begin.execute((trx) => fn({ backend: store.backend, db: trx }));
+}
+
+/**
  * Inside writeTransaction(): serializes every transaction that locks the same key until it ends
  * (a PostgreSQL transaction-scoped advisory lock; SQLite's BEGIN IMMEDIATE already holds the
  * whole file, so nothing to do). Used where a decision reads rows another node could change

@@ -36,6 +36,8 @@ function worker(env: Env, extra: Partial<ConstructorParameters<typeof WebhookWor
     pollMs: 50,
     queueEveryMs: 100,
     timeoutMs: 500,
+    // As the server arranges it: app.db has one delivering process, a fleet's nodes all deliver.
+    soleDeliverer: env.app.backend === 'sqlite',
     ...extra,
   });
 }

@@ -4,7 +4,6 @@
 // watchlists and webhooks, not the accounts domain.
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
-import { sql } from 'kysely';
 import type { AddressInfo } from 'node:net';
 import type { AppStore, OpenAppStore } from '../../../src/storage/app/store.ts';
 import { openHistoryDb, writeMonth } from '../../../src/storage/history/db.ts';
@@ -54,13 +53,7 @@ export async function watch(env: Env, cnpjs: string[]): Promise<void> {
 
 /** The deliveries in the order they were queued (rowid on app.db, seq on PostgreSQL). */
 export async function deliveriesInOrder(app: AppStore) {
-  const rows = await app.db.selectFrom('webhook_deliveries').selectAll().execute();
-  const order = await app.db
-    .selectFrom('webhook_deliveries')
-    .select(['id', app.backend === 'sqlite' ? sql<number>`rowid`.as('n') : sql<number>`seq`.as('n')])
-    .execute();
-  const n = new Map(order.map((o) => [o.id, o.n]));
-  return rows.sort((a, b) => n.get(a.id)! - n.get(b.id)!);
+  return app.db.selectFrom('webhook_deliveries').selectAll().orderBy('seq').execute();
 }
 
 /** Records `month` with a situacao_cadastral change for each CNPJ given. */

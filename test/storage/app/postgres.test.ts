@@ -71,10 +71,11 @@ async function pgColumns(db: Kysely<AppDatabase>): Promise<Map<string, Column[]>
   for (const r of rows.filter((r) => !POSTGRES_ONLY.has(r.table_name))) {
     // Types by family: SQLite's INTEGER is 64-bit, PostgreSQL's is INTEGER or BIGINT by range.
     const type = r.data_type === 'bigint' || r.data_type === 'integer' ? 'integer' : r.data_type;
-    // app.db has it as the rowid (the queue's order, src/domain/webhooks/order.ts).
-    if (r.table_name === 'webhook_deliveries' && r.column_name === 'seq') continue;
+    // The queue's order is given on insert: by an identity here (NOT NULL), by a trigger after the
+    // insert on app.db (so the column must take NULL there); both always hold one.
+    const given = r.table_name === 'webhook_deliveries' && r.column_name === 'seq';
     if (!out.has(r.table_name)) out.set(r.table_name, []);
-    out.get(r.table_name)!.push({ name: r.column_name, notNull: r.is_nullable === 'NO', type });
+    out.get(r.table_name)!.push({ name: r.column_name, notNull: r.is_nullable === 'NO' && !given, type });
   }
   return out;
 }

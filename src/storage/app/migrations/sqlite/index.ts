@@ -10,6 +10,7 @@ import * as m0006 from './0006_usage_daily_web.ts';
 import * as m0007 from './0007_watchlists_webhooks.ts';
 import * as m0008 from './0008_webhook_claims.ts';
 import * as m0009 from './0009_snapshot_release.ts';
+import * as m0010 from './0010_webhook_delivery_seq.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_registry_snapshots': m0001,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0007_watchlists_webhooks': m0007,
   '0008_webhook_claims': m0008,
   '0009_snapshot_release': m0009,
+  '0010_webhook_delivery_seq': m0010,
 };
