@@ -26,7 +26,7 @@ export interface AppDeps {
   state: ApiState;
   /** The metering over `state`: who may call, and each call counted. */
   access: AccessLayer;
-  reader: CompanyRegistry;
+  registry: CompanyRegistry;
   /** The server's one history.db reader (change feed, histories; watchlists and webhooks reuse it). */
   history: HistoryReader;
   now: () => Date;
@@ -78,7 +78,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
     baseUrl: deps.baseUrl,
     trustProxy: deps.trustProxy,
     access: deps.access,
-    reader: deps.reader,
+    registry: deps.registry,
     webhooks: deps.webhooks,
     history: deps.history,
   });
@@ -118,7 +118,7 @@ export function buildApp(deps: AppDeps): BuiltApp {
   // The lookup first: polka tries a method's routes in order, and nearly every request is one.
   const compat = compatRoutes({
     access: deps.access,
-    reader: deps.reader,
+    registry: deps.registry,
     now: deps.now,
     trustProxy: deps.trustProxy,
     open: deps.compatOpen,

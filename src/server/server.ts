@@ -1,5 +1,5 @@
 // The HTTP server: the app state (app.db, or in fleet mode the shared PostgreSQL: accounts, tokens,
-// usage), the registry reader with its snapshot swap, the API and the web app on one port.
+// usage), the company registry with its snapshot swap, the API and the web app on one port.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ContactsCopy } from '../domain/company/contacts-copy.ts';
@@ -127,10 +127,10 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
   const now = opts.now ?? (() => new Date());
   const buffered = opts.log ? null : bufferedWriter(process.stdout);
   const log: LogFn = opts.log ?? buffered!;
-  // Migrates: the reader's read-only connections need app.db's tables (the registry pointer). A
+  // Migrates: the registry's read-only connections need app.db's tables (the registry pointer). A
   // shared PostgreSQL unreachable now is migrated when it answers; until then the API answers 503.
   const store = await openNodeStore(opts.dataDir, opts.databaseUrl, { startUnreachable: { log } });
-  let reader: CompanyRegistry | undefined;
+  let registry: CompanyRegistry | undefined;
   // history.db's one read-only connection for every route that reads it, opened on first need.
   const history = new HistoryReader(opts.dataDir);
   let apiState: ApiState | undefined;
@@ -150,12 +150,12 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     // The app state as the API serves from it: on app.db a connection of its own whose commits are
     // made durable off the event loop (WalSync); on the fleet's PostgreSQL, the store's pool.
     const state = (apiState = openApiState(store));
-    // The snapshot is read at scrape time, when the reader (made below) exists.
+    // The snapshot is read at scrape time, when the registry (made below) exists.
     const metrics = opts.metrics
       ? createServerMetrics({
-          snapshot: () => reader?.info ?? null,
+          snapshot: () => registry?.info ?? null,
           staged: () => readFollowState(opts.dataDir)?.fleet?.staged ?? null,
-          app: store,
+          store,
           now,
         })
       : undefined;
@@ -163,7 +163,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const contacts = new ContactsCopy(state.metering);
     const access = new Meter(state.metering, { now, observer: metrics?.access, contacts });
     const compatOpen = opts.compatOpen && (await compatOpenAccount(store, opts.compatOpen, log));
-    reader = new CompanyRegistry({
+    registry = new CompanyRegistry({
       dataDir: opts.dataDir,
       pollMs: opts.pollMs,
       log,
@@ -191,7 +191,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     const { handle, routes } = buildApp({
       state,
       access,
-      reader,
+      registry,
       history,
       now,
       baseUrl: opts.publicUrl ?? url,
@@ -213,7 +213,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       opts.webhooks?.deliver === false
         ? null
         : new WebhookWorker({
-            app: store,
+            store,
             history,
             policy: opts.webhooks ?? {},
             now,
@@ -223,14 +223,14 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
           });
     webhooks?.start();
     if (store.backend === 'postgres' && opts.heartbeat !== false) {
-      const registry = reader;
+      const served = registry;
       heartbeat = startHeartbeat({
         db: store.db,
         node: nodeIdentity(opts.dataDir, VERSION),
         served: () => ({
           listenUrl: url,
-          month: registry.info?.month ?? null,
-          release: registry.info?.release ?? null,
+          month: served.info?.month ?? null,
+          release: served.info?.release ?? null,
         }),
         log,
         intervalMs: opts.heartbeatMs,
@@ -240,11 +240,11 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     // Node answers an unknown Expect with an empty 417; ours is the JSON error. The client may
     // be sending a body it was told to hold back: the connection closes after the answer.
     server.on('checkExpectation', (_req, res) => sendError(res, 'expectation_failed', { Connection: 'close' }));
-    log(`listening on ${url}${reader.info ? ` (registry ${reader.info.month})` : ' (no registry imported yet)'}`);
+    log(`listening on ${url}${registry.info ? ` (registry ${registry.info.month})` : ' (no registry imported yet)'}`);
     if (metricsListener) log(`metrics on ${metricsListener.url}`);
 
     let closing: Promise<void> | undefined;
-    const r = reader;
+    const r = registry;
     return {
       url,
       routes,
@@ -275,7 +275,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
     server.close();
     await heartbeat?.stop();
     await metricsListener?.close();
-    reader?.close();
+    registry?.close();
     history.close();
     apiState?.close();
     await store.close();

@@ -50,14 +50,14 @@ function cleanName(name: string): string {
 }
 
 export async function createAccount(
-  app: AppStore,
+  store: AppStore,
   input: { name: string; plan: string },
   now: Clock = systemClock,
 ): Promise<Account> {
   const name = cleanName(input.name);
-  const plan = await requirePlan(app, input.plan);
+  const plan = await requirePlan(store, input.plan);
   try {
-    const r = await app.db
+    const r = await store.db
       .insertInto('accounts')
       .values({ name, plan: plan.name, status: 'active', created_at: now().toISOString() })
       .returningAll()
@@ -68,36 +68,36 @@ export async function createAccount(
   }
 }
 
-export async function getAccount(app: AppStore, id: number): Promise<Account | null> {
-  const r = await app.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+export async function getAccount(store: AppStore, id: number): Promise<Account | null> {
+  const r = await store.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
   return r ? fromRow(r) : null;
 }
 
 /** Case-insensitive lookup by name. */
-export async function getAccountByName(app: AppStore, name: string): Promise<Account | null> {
-  const r = await app.db
+export async function getAccountByName(store: AppStore, name: string): Promise<Account | null> {
+  const r = await store.db
     .selectFrom('accounts')
     .selectAll()
-    .where(nocase(app, 'name'), '=', nocaseValue(app, String(name ?? '').trim()))
+    .where(nocase(store, 'name'), '=', nocaseValue(store, String(name ?? '').trim()))
     .executeTakeFirst();
   return r ? fromRow(r) : null;
 }
 
-export async function requireAccount(app: AppStore, name: string): Promise<Account> {
-  const a = await getAccountByName(app, name);
+export async function requireAccount(store: AppStore, name: string): Promise<Account> {
+  const a = await getAccountByName(store, name);
   if (!a) throw new AccountsError('not_found', `Account "${name}" does not exist.`);
   return a;
 }
 
-export async function listAccounts(app: AppStore): Promise<Account[]> {
-  return (await app.db.selectFrom('accounts').selectAll().orderBy(nocase(app, 'name')).execute()).map(fromRow);
+export async function listAccounts(store: AppStore): Promise<Account[]> {
+  return (await store.db.selectFrom('accounts').selectAll().orderBy(nocase(store, 'name')).execute()).map(fromRow);
 }
 
-export async function changeAccountPlan(app: AppStore, name: string, planName: string): Promise<Account> {
-  const account = await requireAccount(app, name);
-  const plan = await requirePlan(app, planName);
-  await app.db.updateTable('accounts').set({ plan: plan.name }).where('id', '=', account.id).execute();
-  return (await getAccount(app, account.id))!;
+export async function changeAccountPlan(store: AppStore, name: string, planName: string): Promise<Account> {
+  const account = await requireAccount(store, name);
+  const plan = await requirePlan(store, planName);
+  await store.db.updateTable('accounts').set({ plan: plan.name }).where('id', '=', account.id).execute();
+  return (await getAccount(store, account.id))!;
 }
 
 /**
@@ -106,11 +106,11 @@ export async function changeAccountPlan(app: AppStore, name: string, planName: s
  * account's lock, as token creation does: no token created on another node meanwhile escapes.
  */
 export async function suspendAccount(
-  app: AppStore,
+  store: AppStore,
   name: string,
   now: Clock = systemClock,
 ): Promise<{ account: Account; invalidatedTokens: number }> {
-  return writeTransaction(app, async (tx) => {
+  return writeTransaction(store, async (tx) => {
     const found = await requireAccount(tx, name);
     await lockFor(tx, ACCOUNT_LOCK, found.id);
     const account = (await getAccount(tx, found.id))!;
@@ -133,8 +133,8 @@ export async function suspendAccount(
 }
 
 /** Active again; the tokens invalidated by the suspension stay invalidated (new ones must be made). */
-export async function reactivateAccount(app: AppStore, name: string): Promise<Account> {
-  return writeTransaction(app, async (tx) => {
+export async function reactivateAccount(store: AppStore, name: string): Promise<Account> {
+  return writeTransaction(store, async (tx) => {
     const found = await requireAccount(tx, name);
     await lockFor(tx, ACCOUNT_LOCK, found.id);
     const account = (await getAccount(tx, found.id))!;

@@ -47,11 +47,11 @@ export function throttleAddress(ip: string): string {
  * Takes a slot for one login attempt, or says how long until one frees up. Atomic: await it
  * before the password check.
  */
-export async function reserveLoginAttempt(app: AppStore, email: string, ip: string, now: Date): Promise<LoginSlot> {
+export async function reserveLoginAttempt(store: AppStore, email: string, ip: string, now: Date): Promise<LoginSlot> {
   const address = throttleAddress(ip);
   const at = now.toISOString();
   const since = new Date(now.getTime() - WINDOW_MS).toISOString();
-  return writeTransaction(app, async (tx): Promise<LoginSlot> => {
+  return writeTransaction(store, async (tx): Promise<LoginSlot> => {
     // The address's lock covers both counts: the pair's rows are among the address's.
     await lockFor(tx, 'login', address);
     // Old rows serve no purpose; trimming here keeps the table as small as the window.
@@ -79,11 +79,15 @@ export async function reserveLoginAttempt(app: AppStore, email: string, ip: stri
 }
 
 /** A successful login forgives the typos of its (e-mail, address) pair, its own slot included. */
-export async function clearLoginFailures(app: AppStore, email: string, ip: string): Promise<void> {
-  await app.db.deleteFrom('login_attempts').where('email', '=', email).where('ip', '=', throttleAddress(ip)).execute();
+export async function clearLoginFailures(store: AppStore, email: string, ip: string): Promise<void> {
+  await store.db
+    .deleteFrom('login_attempts')
+    .where('email', '=', email)
+    .where('ip', '=', throttleAddress(ip))
+    .execute();
 }
 
 /** An operator's password reset forgives every address's attempts on the e-mail. */
-export async function forgetLoginFailures(app: AppStore, email: string): Promise<void> {
-  await app.db.deleteFrom('login_attempts').where('email', '=', email).execute();
+export async function forgetLoginFailures(store: AppStore, email: string): Promise<void> {
+  await store.db.deleteFrom('login_attempts').where('email', '=', email).execute();
 }

@@ -29,30 +29,30 @@ const fromRow = (r: PlanRow): Plan => ({
   sortOrder: r.sort_order,
 });
 
-export async function listPlans(app: AppStore): Promise<Plan[]> {
-  const rows = await app.db
+export async function listPlans(store: AppStore): Promise<Plan[]> {
+  const rows = await store.db
     .selectFrom('plans')
     .selectAll()
     .orderBy('sort_order')
-    .orderBy(nocase(app, 'name'))
+    .orderBy(nocase(store, 'name'))
     .execute();
   return rows.map(fromRow);
 }
 
 /** Case-insensitive; returns the plan with its canonical spelling, or null. */
-export async function getPlan(app: AppStore, name: string): Promise<Plan | null> {
-  const r = await app.db
+export async function getPlan(store: AppStore, name: string): Promise<Plan | null> {
+  const r = await store.db
     .selectFrom('plans')
     .selectAll()
-    .where(nocase(app, 'name'), '=', nocaseValue(app, String(name).trim()))
+    .where(nocase(store, 'name'), '=', nocaseValue(store, String(name).trim()))
     .executeTakeFirst();
   return r ? fromRow(r) : null;
 }
 
-export async function requirePlan(app: AppStore, name: string): Promise<Plan> {
-  const p = await getPlan(app, name);
+export async function requirePlan(store: AppStore, name: string): Promise<Plan> {
+  const p = await getPlan(store, name);
   if (!p) {
-    const known = (await listPlans(app)).map((x) => x.name).join(', ');
+    const known = (await listPlans(store)).map((x) => x.name).join(', ');
     throw new AccountsError('not_found', `Plan "${name}" does not exist (plans: ${known}).`);
   }
   return p;
@@ -68,7 +68,7 @@ export interface PlanChanges {
  * Changes a plan's quota, API flag and/or watchlist limit. An unknown name creates a new plan, which then needs
  * a quota (API included unless said otherwise). Takes effect on the next request.
  */
-export async function setPlan(app: AppStore, name: string, changes: PlanChanges): Promise<Plan> {
+export async function setPlan(store: AppStore, name: string, changes: PlanChanges): Promise<Plan> {
   const q = changes.monthlyQuota;
   if (q !== undefined && !(Number.isSafeInteger(q) && q >= 0)) {
     throw new AccountsError('invalid_input', 'The monthly quota must be an integer of 0 or more.');
@@ -79,7 +79,7 @@ export async function setPlan(app: AppStore, name: string, changes: PlanChanges)
   }
   const trimmed = String(name ?? '').trim();
   try {
-    return await writeTransaction(app, async (tx): Promise<Plan> => {
+    return await writeTransaction(store, async (tx): Promise<Plan> => {
       const existing = await getPlan(tx, trimmed);
       if (!existing) {
         if (!trimmed || trimmed.length > 60)

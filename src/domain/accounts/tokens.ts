@@ -126,7 +126,7 @@ export interface CreatedToken {
  * lock, which suspendAccount() also takes: a suspension on another node cannot slip between them
  * and leave a token it did not invalidate.
  */
-export async function createToken(app: AppStore, input: NewToken, now: Clock = systemClock): Promise<CreatedToken> {
+export async function createToken(store: AppStore, input: NewToken, now: Clock = systemClock): Promise<CreatedToken> {
   const name = String(input.name ?? '')
     .trim()
     .replace(/\s+/g, ' ');
@@ -134,7 +134,7 @@ export async function createToken(app: AppStore, input: NewToken, now: Clock = s
     throw new AccountsError('invalid_input', 'The token name must have 1 to 100 characters.', 'token_name');
   const expiresAt = parseExpiry(input.expires, now);
   const token = generateToken();
-  const r = await writeTransaction(app, async (tx) => {
+  const r = await writeTransaction(store, async (tx) => {
     await lockFor(tx, ACCOUNT_LOCK, input.accountId);
     const account = await getAccount(tx, input.accountId);
     if (!account) throw new AccountsError('not_found', `Account ${input.accountId} does not exist.`);
@@ -163,9 +163,13 @@ export async function createToken(app: AppStore, input: NewToken, now: Clock = s
   return { id: r.id, token, info: fromRow(r, spDay(now())) };
 }
 
-export async function listTokens(app: AppStore, accountId: number, now: Clock = systemClock): Promise<ApiTokenInfo[]> {
+export async function listTokens(
+  store: AppStore,
+  accountId: number,
+  now: Clock = systemClock,
+): Promise<ApiTokenInfo[]> {
   const today = spDay(now());
-  const rows = await app.db
+  const rows = await store.db
     .selectFrom('api_tokens')
     .selectAll()
     .where('account_id', '=', accountId)
@@ -174,8 +178,12 @@ export async function listTokens(app: AppStore, accountId: number, now: Clock = 
   return rows.map((r) => fromRow(r, today));
 }
 
-export async function getTokenInfo(app: AppStore, id: number, now: Clock = systemClock): Promise<ApiTokenInfo | null> {
-  const r = await app.db.selectFrom('api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+export async function getTokenInfo(
+  store: AppStore,
+  id: number,
+  now: Clock = systemClock,
+): Promise<ApiTokenInfo | null> {
+  const r = await store.db.selectFrom('api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
   return r ? fromRow(r, spDay(now())) : null;
 }
 
@@ -185,13 +193,13 @@ export interface TokenScope {
 }
 
 async function setEnabled(
-  app: AppStore,
+  store: AppStore,
   id: number,
   enabled: boolean,
   scope: TokenScope,
   now: Clock,
 ): Promise<ApiTokenInfo> {
-  return writeTransaction(app, async (tx) => {
+  return writeTransaction(store, async (tx) => {
     const t = await getTokenInfo(tx, id, now);
     if (!t || (scope.accountId !== undefined && t.accountId !== scope.accountId)) {
       throw new AccountsError('not_found', `Token ${id} does not exist.`, 'token_not_found');
@@ -215,20 +223,20 @@ async function setEnabled(
 
 /** Accepted again (unless expired or invalidated). Idempotent. */
 export function activateToken(
-  app: AppStore,
+  store: AppStore,
   id: number,
   scope: TokenScope = {},
   now: Clock = systemClock,
 ): Promise<ApiTokenInfo> {
-  return setEnabled(app, id, true, scope, now);
+  return setEnabled(store, id, true, scope, now);
 }
 
 /** Refused from the next request on; other tokens unaffected. Idempotent. */
 export function deactivateToken(
-  app: AppStore,
+  store: AppStore,
   id: number,
   scope: TokenScope = {},
   now: Clock = systemClock,
 ): Promise<ApiTokenInfo> {
-  return setEnabled(app, id, false, scope, now);
+  return setEnabled(store, id, false, scope, now);
 }

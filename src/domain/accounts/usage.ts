@@ -19,10 +19,10 @@ export interface MonthUsage {
   reset: number;
 }
 
-export async function currentUsage(app: AppStore, accountId: number, now: Clock = systemClock): Promise<MonthUsage> {
+export async function currentUsage(store: AppStore, accountId: number, now: Clock = systemClock): Promise<MonthUsage> {
   const at = now();
   const month = spMonth(at);
-  const r = await app.db
+  const r = await store.db
     .selectFrom('accounts as a')
     .innerJoin('plans as p', 'p.name', 'a.plan')
     .leftJoin('usage_monthly as u', (j) => j.onRef('u.account_id', '=', 'a.id').on('u.month', '=', month))
@@ -43,11 +43,11 @@ export async function currentUsage(app: AppStore, accountId: number, now: Clock 
 
 /** Most recent first. */
 export async function monthlyHistory(
-  app: AppStore,
+  store: AppStore,
   accountId: number,
   months = 12,
 ): Promise<{ month: string; calls: number }[]> {
-  return app.db
+  return store.db
     .selectFrom('usage_monthly')
     .select(['month', 'calls'])
     .where('account_id', '=', accountId)
@@ -73,7 +73,7 @@ export const CONSULTA_WEB = 'Consulta (web)';
  * (tokenId NO_TOKEN, first of its day); newest first; default: the last 31 days.
  */
 export async function dailyUsage(
-  app: AppStore,
+  store: AppStore,
   accountId: number,
   opts: { from?: string; to?: string; now?: Clock } = {},
 ): Promise<DailyUsageRow[]> {
@@ -89,6 +89,6 @@ export async function dailyUsage(
     UNION ALL
     SELECT w.day, ${sql.lit(NO_TOKEN)}, CAST(${CONSULTA_WEB} AS TEXT), w.calls FROM usage_daily_web w
     WHERE w.account_id = ${accountId} AND w.day BETWEEN ${from} AND ${to}
-    ORDER BY 1 DESC, 2`.execute(app.db);
+    ORDER BY 1 DESC, 2`.execute(store.db);
   return rows;
 }

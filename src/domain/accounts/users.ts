@@ -56,21 +56,21 @@ export interface NewUser {
   role: UserRole;
 }
 
-async function checkNewUser(app: AppStore, input: NewUser): Promise<string> {
+async function checkNewUser(store: AppStore, input: NewUser): Promise<string> {
   const email = normalizeEmail(input.email);
   if (!USER_ROLES.includes(input.role)) {
     throw new AccountsError('invalid_input', `The role must be ${USER_ROLES.join(' or ')}.`);
   }
   const problem = passwordProblem(input.password);
   if (problem) throw new AccountsError('invalid_input', problem);
-  if (!(await getAccount(app, input.accountId)))
+  if (!(await getAccount(store, input.accountId)))
     throw new AccountsError('not_found', `Account ${input.accountId} does not exist.`);
   return email;
 }
 
-async function insertUser(app: AppStore, input: NewUser, email: string, hash: string, now: Clock): Promise<User> {
+async function insertUser(store: AppStore, input: NewUser, email: string, hash: string, now: Clock): Promise<User> {
   try {
-    const r = await app.db
+    const r = await store.db
       .insertInto('users')
       .values({
         account_id: input.accountId,
@@ -88,18 +88,18 @@ async function insertUser(app: AppStore, input: NewUser, email: string, hash: st
 }
 
 /** createUser with the password hashed on the event loop (scripts and tests that make many users). */
-export async function createUserSync(app: AppStore, input: NewUser, now: Clock = systemClock): Promise<User> {
-  const email = await checkNewUser(app, input);
-  return insertUser(app, input, email, hashPasswordSync(input.password), now);
+export async function createUserSync(store: AppStore, input: NewUser, now: Clock = systemClock): Promise<User> {
+  const email = await checkNewUser(store, input);
+  return insertUser(store, input, email, hashPasswordSync(input.password), now);
 }
 
-export async function createUser(app: AppStore, input: NewUser, now: Clock = systemClock): Promise<User> {
-  const email = await checkNewUser(app, input);
-  return insertUser(app, input, email, await hashPassword(input.password), now);
+export async function createUser(store: AppStore, input: NewUser, now: Clock = systemClock): Promise<User> {
+  const email = await checkNewUser(store, input);
+  return insertUser(store, input, email, await hashPassword(input.password), now);
 }
 
-export async function getUser(app: AppStore, id: number): Promise<User | null> {
-  const r = await app.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+export async function getUser(store: AppStore, id: number): Promise<User | null> {
+  const r = await store.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   return r ? fromRow(r) : null;
 }
 
@@ -108,13 +108,13 @@ const emailKey = (email: string): string =>
     .trim()
     .toLowerCase();
 
-export async function getUserByEmail(app: AppStore, email: string): Promise<User | null> {
-  const r = await app.db.selectFrom('users').selectAll().where('email', '=', emailKey(email)).executeTakeFirst();
+export async function getUserByEmail(store: AppStore, email: string): Promise<User | null> {
+  const r = await store.db.selectFrom('users').selectAll().where('email', '=', emailKey(email)).executeTakeFirst();
   return r ? fromRow(r) : null;
 }
 
-export async function listUsers(app: AppStore, accountId: number): Promise<User[]> {
-  const rows = await app.db
+export async function listUsers(store: AppStore, accountId: number): Promise<User[]> {
+  const rows = await store.db
     .selectFrom('users')
     .selectAll()
     .where('account_id', '=', accountId)
@@ -128,16 +128,16 @@ export async function listUsers(app: AppStore, accountId: number): Promise<User[
 let dummyHash: string | undefined;
 
 /** The user when e-mail and password match, else null. Does not look at the account status. */
-export async function verifyLogin(app: AppStore, email: string, password: string): Promise<User | null> {
-  const r = await app.db.selectFrom('users').selectAll().where('email', '=', emailKey(email)).executeTakeFirst();
+export async function verifyLogin(store: AppStore, email: string, password: string): Promise<User | null> {
+  const r = await store.db.selectFrom('users').selectAll().where('email', '=', emailKey(email)).executeTakeFirst();
   dummyHash ??= hashPasswordSync('not-a-real-password');
   const ok = await verifyPassword(String(password ?? ''), r ? r.password_hash : dummyHash);
   return r && ok ? fromRow(r) : null;
 }
 
 /** The user with this e-mail (any case), or a not_found AccountsError. */
-export async function requireUserByEmail(app: AppStore, email: string): Promise<User> {
-  const u = await getUserByEmail(app, email);
+export async function requireUserByEmail(store: AppStore, email: string): Promise<User> {
+  const u = await getUserByEmail(store, email);
   if (!u) throw new AccountsError('not_found', `No user with the e-mail "${String(email ?? '').trim()}".`);
   return u;
 }
@@ -147,11 +147,11 @@ export async function requireUserByEmail(app: AppStore, email: string): Promise<
  * the same transaction, so a session opened with the old password does not outlive it.
  * Returns how many sessions ended.
  */
-export async function setUserPassword(app: AppStore, userId: number, password: string): Promise<number> {
+export async function setUserPassword(store: AppStore, userId: number, password: string): Promise<number> {
   const problem = passwordProblem(password);
   if (problem) throw new AccountsError('invalid_input', problem);
   const hash = await hashPassword(password);
-  return writeTransaction(app, async (tx) => {
+  return writeTransaction(store, async (tx) => {
     const r = await tx.db.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).executeTakeFirst();
     if (!Number(r.numUpdatedRows)) throw new AccountsError('not_found', `User ${userId} does not exist.`);
     const d = await tx.db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
@@ -165,11 +165,11 @@ export async function setUserPassword(app: AppStore, userId: number, password: s
  * unless `force`: without one, nobody could manage the account's tokens in the web app.
  */
 export async function removeUser(
-  app: AppStore,
+  store: AppStore,
   email: string,
   opts: { force?: boolean } = {},
 ): Promise<{ user: User; sessionsEnded: number }> {
-  return writeTransaction(app, async (tx) => {
+  return writeTransaction(store, async (tx) => {
     const found = await requireUserByEmail(tx, email);
     // Two removals on two nodes must not both see the other admin still there.
     await lockFor(tx, ACCOUNT_LOCK, found.accountId);

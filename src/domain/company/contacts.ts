@@ -85,8 +85,8 @@ export async function parseContactsCsv(
 // Rows per INSERT: 4 parameters each, well under SQLite's 32766 and PostgreSQL's 65535.
 const INSERT_CHUNK = 1000;
 
-async function countContacts(app: AppStore): Promise<number> {
-  const { n } = await app.db
+async function countContacts(store: AppStore): Promise<number> {
+  const { n } = await store.db
     .selectFrom('extra_contacts')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
@@ -95,7 +95,7 @@ async function countContacts(app: AppStore): Promise<number> {
 
 /** Loads a parsed set in one transaction. */
 export async function storeContacts(
-  app: AppStore,
+  store: AppStore,
   rows: { cnpj: string; contact: ContatoExtra }[],
   mode: ContactsLoadMode = 'replace',
 ): Promise<ContactsLoadResult> {
@@ -107,7 +107,7 @@ export async function storeContacts(
     return seen.has(key) ? false : (seen.add(key), true);
   });
   const cnpjs = new Set(unique.map((r) => r.cnpj));
-  return writeTransaction(app, async (tx): Promise<ContactsLoadResult> => {
+  return writeTransaction(store, async (tx): Promise<ContactsLoadResult> => {
     // Two loads at once on two nodes: one after the other, as on one app.db.
     await lockFor(tx, 'extra_contacts');
     const before = await countContacts(tx);
@@ -146,7 +146,7 @@ export async function storeContacts(
 }
 
 export async function loadContactsFile(
-  app: AppStore,
+  store: AppStore,
   file: string,
   mode: ContactsLoadMode = 'replace',
 ): Promise<ContactsLoadResult> {
@@ -157,12 +157,12 @@ export async function loadContactsFile(
   } catch {
     throw new AccountsError('not_found', `Cannot read the file ${file}.`);
   }
-  return storeContacts(app, await parseContactsCsv(stream), mode);
+  return storeContacts(store, await parseContactsCsv(stream), mode);
 }
 
 /** Contacts of one CNPJ (bare 14 chars), in file order; [] when none; on either backend. */
-export async function storedContactsFor(app: AppStore, cnpj: string): Promise<ContatoExtra[]> {
-  return app.db
+export async function storedContactsFor(store: AppStore, cnpj: string): Promise<ContatoExtra[]> {
+  return store.db
     .selectFrom('extra_contacts')
     .select(['tipo_contato', 'tipo_website', 'contato'])
     .where('cnpj', '=', cnpj)

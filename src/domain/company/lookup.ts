@@ -6,8 +6,6 @@ import { RegistryReader, type OpenSnapshot, type ReaderOptions, type RegistryInf
 import { establishmentsPage, type EstablishmentsAfter } from './establishments.ts';
 import type { EstablishmentsPage } from './list-schema.ts';
 import { MAPPED_COLUMNS, mapCompany } from './map.ts';
-import { compile } from '../registry/rows.ts';
-import { COMPAT_COLUMNS, type CompatRows } from '../registry/compat-columns.ts';
 import type { Company, CompanyResponse, ContatoExtra } from './schema.ts';
 
 export interface CompanyRegistryOptions extends Omit<ReaderOptions<typeof MAPPED_COLUMNS>, 'columns'> {
@@ -18,8 +16,6 @@ export interface CompanyRegistryOptions extends Omit<ReaderOptions<typeof MAPPED
    */
   contacts: (cnpj: string) => readonly ContatoExtra[];
 }
-
-const COMPAT_COMPILED = compile(COMPAT_COLUMNS, true);
 
 /** The registry as the API sees it: lookups answered in the response's shape. */
 export class CompanyRegistry {
@@ -55,17 +51,6 @@ export class CompanyRegistry {
     if (snap === null) return null;
     const rows = snap.rows(cnpj);
     return rows === null ? null : mapCompany(rows, snap.codeTables, this.contacts(cnpj));
-  }
-
-  /**
-   * The compat shapes' rows of a normalised CNPJ with the snapshot they come from (its code tables,
-   * its month); null when absent or no registry.
-   */
-  compatRows(cnpj: string): { rows: CompatRows; snapshot: OpenSnapshot<typeof MAPPED_COLUMNS> } | null {
-    const snap = this.reader.snapshot;
-    if (snap === null) return null;
-    const rows = snap.rowsOf(COMPAT_COMPILED, cnpj);
-    return rows === null ? null : { rows, snapshot: snap };
   }
 
   /** The company objects of `cnpjs` in `snap`: a search's page, read from the snapshot the search read. */

@@ -20,7 +20,7 @@ export type Snapshot = NonNullable<CompanyRegistry['snapshot']>;
 
 export interface CountedSearchDeps {
   access: AccessLayer;
-  reader: CompanyRegistry;
+  registry: CompanyRegistry;
 }
 
 export interface CountedSearchSteps<V, T> {
@@ -55,7 +55,7 @@ export async function countedSearch<V, T>(
   if (!query.ok) return { kind: 'uncounted', key: 'invalid_parameter', message: query.message };
   const refusal = steps.check?.(query.value) ?? null;
   if (refusal !== null) return { kind: 'uncounted', ...refusal };
-  const snap = deps.reader.snapshot;
+  const snap = deps.registry.snapshot;
   if (snap === null) return { kind: 'uncounted', key: 'registry_unavailable' };
   const search = searchOf(snap);
   if (search === null) return { kind: 'uncounted', key: 'search_unavailable' };
@@ -76,12 +76,12 @@ export async function countedSearch<V, T>(
  * companies of the page in CNPJ order and the next page's cursor. May throw InvalidFilter.
  */
 export function companiesPage(
-  reader: CompanyRegistry,
+  registry: CompanyRegistry,
   search: SearchIndex,
   snap: Snapshot,
   v: Static<typeof CompanySearchQuerySchema>,
 ): { data: Company[]; next: string | null } {
   const scope = scopeOf(v);
   const page = search.search(toCompanyFilters(v), { limit: v.limit, after: cursorKey(scope, v.cursor) });
-  return { data: reader.companies(snap, page.cnpjs), next: nextCursor(scope, page.next) };
+  return { data: registry.companies(snap, page.cnpjs), next: nextCursor(scope, page.next) };
 }

@@ -40,13 +40,13 @@ const INSERT_CHUNK = 500;
  * all or none: when they would take the account past its plan's limit, nothing is written.
  */
 export async function addWatched(
-  app: AppStore,
+  store: AppStore,
   accountId: number,
   cnpjs: readonly string[],
   now: Date,
 ): Promise<AddResult> {
   const distinct = [...new Set(cnpjs)];
-  return writeTransaction(app, async (tx): Promise<AddResult> => {
+  return writeTransaction(store, async (tx): Promise<AddResult> => {
     // Before the count: another node's add for this account waits here until this one commits.
     await lockFor(tx, 'watchlist', accountId);
     const usage = await watchlistUsage(tx, accountId);

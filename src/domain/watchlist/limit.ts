@@ -11,8 +11,8 @@ export interface WatchlistUsage {
 }
 
 /** The account's usage; null for an unknown account. Read inside the caller's transaction when it has one. */
-export async function watchlistUsage(app: AppStore, accountId: number): Promise<WatchlistUsage | null> {
-  const row = await app.db
+export async function watchlistUsage(store: AppStore, accountId: number): Promise<WatchlistUsage | null> {
+  const row = await store.db
     .selectFrom('accounts as a')
     .innerJoin('plans as p', 'p.name', 'a.plan')
     .select((eb) => [

@@ -24,12 +24,12 @@ export const watchlistCursor = (lastCnpj: string): string => encodeCursor(SCOPE,
 
 /** Up to `limit` watched CNPJs after `after` (from the start: null), in CNPJ order. */
 export async function watchedPage(
-  app: AppStore,
+  store: AppStore,
   accountId: number,
   limit: number,
   after: string | null,
 ): Promise<WatchedPage> {
-  const rows: Watched[] = await app.db
+  const rows: Watched[] = await store.db
     .selectFrom('watchlist')
     .select(['cnpj', 'added_at'])
     .where('account_id', '=', accountId)

@@ -2,8 +2,8 @@
 import type { AppStore } from '../../storage/app/store.ts';
 
 /** True when it was watched (and is no more), false when it was not. */
-export async function removeWatched(app: AppStore, accountId: number, cnpj: string): Promise<boolean> {
-  const r = await app.db
+export async function removeWatched(store: AppStore, accountId: number, cnpj: string): Promise<boolean> {
+  const r = await store.db
     .deleteFrom('watchlist')
     .where('account_id', '=', accountId)
     .where('cnpj', '=', cnpj)

@@ -22,9 +22,9 @@ export interface DueDelivery {
 }
 
 /** Each enabled webhook's oldest pending delivery, when it is due and not claimed, soonest first. */
-function dueHeads(app: AppStore, at: string, limit: number) {
+function dueHeads(store: AppStore, at: string, limit: number) {
   return (
-    app.db
+    store.db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
       .select(['d.id', 'd.webhook_id as webhookId', 'd.body', 'w.url', 'w.secret'])
@@ -57,7 +57,7 @@ function dueHeads(app: AppStore, at: string, limit: number) {
  * still being retried, and a webhook whose oldest delivery is in flight elsewhere gets nothing.
  */
 export async function claimDueDeliveries(
-  app: AppStore,
+  store: AppStore,
   now: Date,
   skipWebhooks: ReadonlySet<number>,
   limit: number,
@@ -68,8 +68,8 @@ export async function claimDueDeliveries(
   const at = now.toISOString();
   // Most polls find nothing due: a plain read answers them, without a write transaction (on
   // app.db that would take the file's write lock every 2 s from the API's own writes).
-  if ((await dueHeads(app, at, 1).execute()).length === 0) return [];
-  return writeTransaction(app, async (tx) => {
+  if ((await dueHeads(store, at, 1).execute()).length === 0) return [];
+  return writeTransaction(store, async (tx) => {
     const rows = await dueHeads(tx, at, limit + skipWebhooks.size)
       .$call(lockingRows(tx, { of: 'd', skipLocked: true }))
       .execute();
@@ -94,8 +94,8 @@ export async function claimDueDeliveries(
  * whichever worker looks next), or with no claimant every claim: app.db's one delivering process
  * at its start, when any claim left is a dead process's.
  */
-export async function releaseClaims(app: AppStore, claimant?: string): Promise<number> {
-  const r = await app.db
+export async function releaseClaims(store: AppStore, claimant?: string): Promise<number> {
+  const r = await store.db
     .updateTable('webhook_deliveries')
     .set({ claimed_by: null, claimed_until: null })
     .where('claimed_by', 'is not', null)
@@ -117,7 +117,7 @@ export interface AttemptOutcome {
  * is not recorded: the delivery is the new holder's. A success always is.
  */
 export async function recordAttempt(
-  app: AppStore,
+  store: AppStore,
   id: string,
   outcome: AttemptOutcome,
   now: Date,
@@ -125,7 +125,7 @@ export async function recordAttempt(
   random?: number,
 ): Promise<void> {
   const at = now.toISOString();
-  await writeTransaction(app, async (tx) => {
+  await writeTransaction(store, async (tx) => {
     const row = await tx.db
       .selectFrom('webhook_deliveries')
       .select(['attempts', 'retry_until', 'claimed_by'])
@@ -179,9 +179,9 @@ export const KEEP_FINISHED_MS = 90 * 24 * 3600_000;
  * would otherwise pile up month after month. webhook_months keeps its rows, so a month is never
  * queued again. Returns the rows deleted.
  */
-export async function pruneFinished(app: AppStore, now: Date): Promise<number> {
+export async function pruneFinished(store: AppStore, now: Date): Promise<number> {
   const before = new Date(now.getTime() - KEEP_FINISHED_MS).toISOString();
-  const r = await app.db
+  const r = await store.db
     .deleteFrom('webhook_deliveries')
     .where('status', 'in', ['delivered', 'failed'])
     .where('created_at', '<', before)

@@ -3,8 +3,8 @@
 import type { AppStore } from '../../storage/app/store.ts';
 
 /** Pending deliveries, over all webhooks (an index range: webhook_deliveries_due). */
-export async function webhookQueueDepth(app: AppStore): Promise<number> {
-  const { n } = await app.db
+export async function webhookQueueDepth(store: AppStore): Promise<number> {
+  const { n } = await store.db
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('status', '=', 'pending')

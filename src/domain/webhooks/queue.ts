@@ -26,7 +26,7 @@ export interface ChangesBody {
 }
 
 async function insertDelivery(
-  app: AppStore,
+  store: AppStore,
   webhookId: number,
   event: 'changes' | 'test',
   month: string | null,
@@ -35,7 +35,7 @@ async function insertDelivery(
 ): Promise<string> {
   const id = randomUUID();
   const at = now.toISOString();
-  await app.db
+  await store.db
     .insertInto('webhook_deliveries')
     .values({
       id,
@@ -57,17 +57,17 @@ async function insertDelivery(
  * first. Cheap: a few small reads, run on every check.
  */
 export async function monthsToQueue(
-  app: AppStore,
+  store: AppStore,
   months: readonly HistoryMonth[],
 ): Promise<{ webhookId: number; accountId: number; month: string }[]> {
   if (months.length === 0) return [];
-  const hooks = await app.db
+  const hooks = await store.db
     .selectFrom('webhooks')
     .select(['id', 'account_id', 'created_at'])
     .where('enabled', '=', 1)
     .orderBy('id')
     .execute();
-  const queued = await app.db.selectFrom('webhook_months').select(['webhook_id', 'month']).execute();
+  const queued = await store.db.selectFrom('webhook_months').select(['webhook_id', 'month']).execute();
   const done = new Set(queued.map((r) => `${r.webhook_id} ${r.month}`));
   const ascending = [...months].sort((a, b) => a.month.localeCompare(b.month));
   const out: { webhookId: number; accountId: number; month: string }[] = [];
@@ -90,12 +90,12 @@ const SLICE = 100;
  * prepared its own two), which must not stall the requests the same process serves.
  */
 async function watchedChangesInSlices(
-  app: AppStore,
+  store: AppStore,
   history: Sqlite,
   accountId: number,
   month: string,
 ): Promise<ChangeItem[]> {
-  const cnpjs = await watchedCnpjs(app, accountId);
+  const cnpjs = await watchedCnpjs(store, accountId);
   const out: ChangeItem[] = [];
   for (let i = 0; i < cnpjs.length; i += SLICE) {
     if (i > 0) await new Promise((r) => setImmediate(r));
@@ -114,15 +114,15 @@ async function watchedChangesInSlices(
  * deliveries added.
  */
 export async function queueMonth(
-  app: AppStore,
+  store: AppStore,
   history: Sqlite,
   job: { webhookId: number; accountId: number; month: string },
   now: Date,
   batchSize = BATCH_SIZE,
 ): Promise<number> {
-  const changes = await watchedChangesInSlices(app, history, job.accountId, job.month);
+  const changes = await watchedChangesInSlices(store, history, job.accountId, job.month);
   const count = Math.ceil(changes.length / batchSize);
-  return writeTransaction(app, async (tx) => {
+  return writeTransaction(store, async (tx) => {
     // INSERT … SELECT: only for an enabled webhook that still exists. The CASTs type the
     // parameters for PostgreSQL, which reads an untyped one in a select list as text.
     const marked = await tx.db
@@ -168,8 +168,13 @@ export async function queueMonth(
 }
 
 /** A test event for one of the account's webhooks; returns its delivery id. */
-export async function queueTestEvent(app: AppStore, accountId: number, webhookId: number, now: Date): Promise<string> {
-  const owned = await app.db
+export async function queueTestEvent(
+  store: AppStore,
+  accountId: number,
+  webhookId: number,
+  now: Date,
+): Promise<string> {
+  const owned = await store.db
     .selectFrom('webhooks')
     .select('id')
     .where('id', '=', webhookId)
@@ -177,7 +182,7 @@ export async function queueTestEvent(app: AppStore, accountId: number, webhookId
     .executeTakeFirst();
   if (!owned) throw new WebhookError('not_found', 'Webhook não encontrado.');
   return insertDelivery(
-    app,
+    store,
     webhookId,
     'test',
     null,
@@ -190,8 +195,8 @@ export async function queueTestEvent(app: AppStore, accountId: number, webhookId
  * Sends a delivery again: same id, same body, back to pending now with a fresh 24 h window (also
  * "try now" for one waiting on its backoff).
  */
-export async function redeliver(app: AppStore, accountId: number, deliveryId: string, now: Date): Promise<void> {
-  const r = await app.db
+export async function redeliver(store: AppStore, accountId: number, deliveryId: string, now: Date): Promise<void> {
+  const r = await store.db
     .updateTable('webhook_deliveries')
     .set({
       status: 'pending',
@@ -225,26 +230,26 @@ export interface DeliveryInfo {
 }
 
 /** A field of the body's `batch`, read by the database (bodies are up to a few hundred KB). */
-function batchField(app: AppStore, field: 'index' | 'count') {
-  return jsonInteger(app, 'd.body', ['batch', field]);
+function batchField(store: AppStore, field: 'index' | 'count') {
+  return jsonInteger(store, 'd.body', ['batch', field]);
 }
 
 /** A webhook's newest deliveries first (the web app's list). */
 export async function recentDeliveries(
-  app: AppStore,
+  store: AppStore,
   accountId: number,
   webhookId: number,
   limit = 20,
 ): Promise<DeliveryInfo[]> {
-  return app.db
+  return store.db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
     .select([
       'd.id',
       'd.event',
       'd.month',
-      batchField(app, 'index').as('batchIndex'),
-      batchField(app, 'count').as('batchCount'),
+      batchField(store, 'index').as('batchIndex'),
+      batchField(store, 'count').as('batchCount'),
       'd.status',
       'd.attempts',
       'd.created_at as createdAt',

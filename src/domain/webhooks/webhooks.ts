@@ -23,8 +23,8 @@ export interface Webhook {
 
 const notFound = () => new WebhookError('not_found', 'Webhook não encontrado.');
 
-function selectWebhooks(app: AppStore) {
-  return app.db
+function selectWebhooks(store: AppStore) {
+  return store.db
     .selectFrom('webhooks as w')
     .select((eb) => [
       'w.id',
@@ -64,7 +64,7 @@ const toWebhook = (r: Row): Webhook => ({
 
 /** The secret is returned here only: the caller shows it once. */
 export async function createWebhook(
-  app: AppStore,
+  store: AppStore,
   input: { accountId: number; url: string; createdBy: string },
   policy: DestinationPolicy,
   now: () => Date = () => new Date(),
@@ -72,7 +72,7 @@ export async function createWebhook(
   const url = parseWebhookUrl(input.url, policy);
   await checkDestination(url, policy);
   const secret = newSecret();
-  const id = await writeTransaction(app, async (tx) => {
+  const id = await writeTransaction(store, async (tx) => {
     // Before the count: another node creating one for this account waits until this one commits.
     await lockFor(tx, 'webhooks', input.accountId);
     const { n } = await tx.db
@@ -99,40 +99,43 @@ export async function createWebhook(
       .executeTakeFirstOrThrow();
     return row.id;
   });
-  return { webhook: await getWebhook(app, input.accountId, id), secret };
+  return { webhook: await getWebhook(store, input.accountId, id), secret };
 }
 
-export async function listWebhooks(app: AppStore, accountId: number): Promise<Webhook[]> {
-  const rows = await selectWebhooks(app).where('w.account_id', '=', accountId).orderBy('w.id').execute();
+export async function listWebhooks(store: AppStore, accountId: number): Promise<Webhook[]> {
+  const rows = await selectWebhooks(store).where('w.account_id', '=', accountId).orderBy('w.id').execute();
   return rows.map(toWebhook);
 }
 
-export async function getWebhook(app: AppStore, accountId: number, id: number): Promise<Webhook> {
-  const row = await selectWebhooks(app).where('w.id', '=', id).where('w.account_id', '=', accountId).executeTakeFirst();
+export async function getWebhook(store: AppStore, accountId: number, id: number): Promise<Webhook> {
+  const row = await selectWebhooks(store)
+    .where('w.id', '=', id)
+    .where('w.account_id', '=', accountId)
+    .executeTakeFirst();
   if (!row) throw notFound();
   return toWebhook(row);
 }
 
 /** A disabled webhook gets nothing queued and nothing sent; its pending deliveries wait. */
 export async function setWebhookEnabled(
-  app: AppStore,
+  store: AppStore,
   accountId: number,
   id: number,
   enabled: boolean,
 ): Promise<Webhook> {
-  const r = await app.db
+  const r = await store.db
     .updateTable('webhooks')
     .set({ enabled: enabled ? 1 : 0 })
     .where('id', '=', id)
     .where('account_id', '=', accountId)
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) === 0) throw notFound();
-  return getWebhook(app, accountId, id);
+  return getWebhook(store, accountId, id);
 }
 
 /** Its deliveries and queued months go with it (ON DELETE CASCADE). */
-export async function deleteWebhook(app: AppStore, accountId: number, id: number): Promise<void> {
-  const r = await app.db
+export async function deleteWebhook(store: AppStore, accountId: number, id: number): Promise<void> {
+  const r = await store.db
     .deleteFrom('webhooks')
     .where('id', '=', id)
     .where('account_id', '=', accountId)

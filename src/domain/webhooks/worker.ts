@@ -15,7 +15,7 @@ import { monthsToQueue, queueMonth } from './queue.ts';
 import { LEASE_MS, sendDelivery, webhookAgent } from './send.ts';
 
 export interface WorkerOptions {
-  app: AppStore;
+  store: AppStore;
   history: HistoryReader;
   policy: DestinationPolicy;
   now?: () => Date;
@@ -61,7 +61,7 @@ export class WebhookWorker {
 
   start(): void {
     this.releasing = this.o.soleDeliverer
-      ? releaseClaims(this.o.app).catch((err: Error) => this.log(`webhooks: releasing claims failed: ${err.message}`))
+      ? releaseClaims(this.o.store).catch((err: Error) => this.log(`webhooks: releasing claims failed: ${err.message}`))
       : null;
     void this.queue();
     void this.pump();
@@ -80,14 +80,14 @@ export class WebhookWorker {
 
   private async queueOnce(): Promise<void> {
     try {
-      await pruneFinished(this.o.app, this.now());
+      await pruneFinished(this.o.store, this.now());
       this.said.delete('queueing');
       const months = this.o.history.months();
       const history = this.o.history.connection();
       if (history === null) return;
-      for (const job of await monthsToQueue(this.o.app, months)) {
+      for (const job of await monthsToQueue(this.o.store, months)) {
         if (this.stopping.signal.aborted) return;
-        const n = await queueMonth(this.o.app, history, job, this.now());
+        const n = await queueMonth(this.o.store, history, job, this.now());
         // 0: another node (or an earlier run) queued it.
         if (n > 0) this.log(`webhooks: queued ${n} deliveries of ${job.month} for webhook ${job.webhookId}`);
         void this.pump();
@@ -114,7 +114,7 @@ export class WebhookWorker {
       const room = (this.o.concurrency ?? 8) - this.inFlight.size;
       if (room <= 0) return;
       const due = await claimDueDeliveries(
-        this.o.app,
+        this.o.store,
         this.now(),
         new Set(this.inFlight.keys()),
         room,
@@ -140,7 +140,7 @@ export class WebhookWorker {
     try {
       const outcome = await sendDelivery(this.agent, d, this.o.policy, this.now(), this.stopping.signal);
       if (this.stopping.signal.aborted && !outcome.ok) return;
-      await recordAttempt(this.o.app, d.id, outcome, this.now(), this.claimant);
+      await recordAttempt(this.o.store, d.id, outcome, this.now(), this.claimant);
       if (!outcome.ok) this.log(`webhooks: delivery ${d.id} to webhook ${d.webhookId} failed: ${outcome.error}`);
     } catch (err) {
       if (!this.stopping.signal.aborted) this.log(`webhooks: delivery ${d.id} failed: ${(err as Error).message}`);
@@ -158,7 +158,7 @@ export class WebhookWorker {
     await Promise.allSettled([...this.inFlight.values(), this.queueing]);
     // A pump that was claiming when the stop came has finished too (it holds `pumping`).
     while (this.pumping) await new Promise((r) => setTimeout(r, 5));
-    await releaseClaims(this.o.app, this.claimant).catch(() => {});
+    await releaseClaims(this.o.store, this.claimant).catch(() => {});
     await this.agent.destroy().catch(() => {});
   }
 }

@@ -22,11 +22,11 @@ export const BATCH_BODY_LIMIT = 64 * 1024;
 
 export interface BatchDeps {
   access: AccessLayer;
-  reader: CompanyRegistry;
+  registry: CompanyRegistry;
 }
 
 export function batchHandler(deps: BatchDeps) {
-  const { access, reader } = deps;
+  const { access, registry } = deps;
   return identified(access, async (req, res, id, token) => {
     const body = await readJsonBody(req, BATCH_BODY_LIMIT);
     if (!body.ok) {
@@ -36,7 +36,7 @@ export function batchHandler(deps: BatchDeps) {
     }
     const request = readBatchRequest(body.value);
     if (!request.ok) return sendUncounted(res, access, token, 'invalid_body', request.message);
-    if (!reader.available) return sendUncounted(res, access, token, 'registry_unavailable');
+    if (!registry.available) return sendUncounted(res, access, token, 'registry_unavailable');
     const plan = planBatch(request.cnpjs);
     let headers: Record<string, number>;
     if (plan.distinct.length === 0) {
@@ -49,7 +49,7 @@ export function batchHandler(deps: BatchDeps) {
       if (!counted.ok) return sendDenied(res, counted);
       headers = rateLimitHeaders(counted.quota);
     }
-    const answer: BatchResponse = { results: answerBatch(plan, (cnpj) => reader.lookup(cnpj)) };
+    const answer: BatchResponse = { results: answerBatch(plan, (cnpj) => registry.lookup(cnpj)) };
     sendJson(res, 200, answer, headers);
   });
 }

@@ -36,7 +36,7 @@ export const HISTORY_ROUTE_SLASHED = '/api/v1/brazilian_companies/:a/:b/history'
 
 export interface ChangesDeps {
   access: AccessLayer;
-  reader: CompanyRegistry;
+  registry: CompanyRegistry;
   history: HistoryReader;
 }
 
@@ -97,7 +97,7 @@ export function changesHandler(deps: ChangesDeps) {
 }
 
 export function historyHandler(deps: ChangesDeps) {
-  const { access, reader, history } = deps;
+  const { access, registry, history } = deps;
   const readQuery = queryReader(HistoryQuerySchema);
   return identified(access, (req, res, id, token) => {
     const cnpj = pathCnpj(req);
@@ -109,7 +109,7 @@ export function historyHandler(deps: ChangesDeps) {
       const db = history.connection();
       const rows = db === null ? [] : changesOf(db, cnpj);
       // Known: a change of its own (its company's alone does not make a CNPJ), or in the snapshot.
-      if (!rows.some((r) => r.cnpj === cnpj) && reader.lookup(cnpj) === null)
+      if (!rows.some((r) => r.cnpj === cnpj) && registry.lookup(cnpj) === null)
         return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
       const body: CompanyHistory = { cnpj, data: historyItems(rows, cnpj) };
       sendJson(res, 200, body, rateLimitHeaders(counted.quota));

@@ -29,11 +29,11 @@ export function pathCnpj(req: RouteRequest): string | null {
 
 export interface CompanyDeps {
   access: AccessLayer;
-  reader: CompanyRegistry;
+  registry: CompanyRegistry;
 }
 
 export function companyHandler(deps: CompanyDeps) {
-  const { access, reader } = deps;
+  const { access, registry } = deps;
   // A rejection goes to the route table's wrapper: the app's logged 500 (503 for an outage).
   return identified(access, async (req, res, id, token) => {
     // Answers that count no call are checked afresh and still carry the quota headers (and
@@ -41,14 +41,14 @@ export function companyHandler(deps: CompanyDeps) {
     const uncounted = (key: ErrorKey) => sendUncounted(res, access, token, key);
     const cnpj = pathCnpj(req);
     if (cnpj === null) return uncounted('invalid_cnpj');
-    if (!reader.available) return uncounted('registry_unavailable');
+    if (!registry.available) return uncounted('registry_unavailable');
     // The calls arriving together share one durable batch, and each answer leaves only after its
     // count is on disk.
     const counted = await access.charge(id);
     if (!counted.ok) return sendDenied(res, counted);
     // The snapshot read on the next line names itself (a swap may have come while the call was counted).
-    const headers = { ...rateLimitHeaders(counted.quota), ...registryHeaders(reader.info) };
-    const body = reader.lookup(cnpj);
+    const headers = { ...rateLimitHeaders(counted.quota), ...registryHeaders(registry.info) };
+    const body = registry.lookup(cnpj);
     if (body === null) return sendError(res, 'not_found', headers);
     sendJson(res, 200, body, headers);
   });

@@ -11,6 +11,7 @@ import type { AccessDenied, AccessIdentity, AccessLayer } from '../../domain/met
 import { ERRORS, type ErrorKey } from '../../domain/api-errors.ts';
 import { isValidCnpj } from '../../domain/cnpj.ts';
 import { ibgeOfSiafi } from '../../domain/compat/ibge.ts';
+import { compatRowsOf } from '../../domain/compat/rows.ts';
 import type { CompatAnswer, CompatShape } from '../../domain/compat/shape.ts';
 import type { CompanyRegistry } from '../../domain/company/lookup.ts';
 import { decodeSafe } from '../../lib/uri.ts';
@@ -27,7 +28,7 @@ import { jsonpBody, jsonpCallback } from '../../domain/compat/jsonp.ts';
 
 export interface CompatDeps {
   access: AccessLayer;
-  reader: CompanyRegistry;
+  registry: CompanyRegistry;
   now: () => Date;
   /** Client addresses come from X-Forwarded-For (the tokenless bound needs the real one). */
   trustProxy?: boolean;
@@ -86,7 +87,7 @@ function sendRefused(
 
 /** The handler of one shape's lookup routes. */
 export function compatHandler(shape: CompatShape, deps: CompatDeps) {
-  const { access, reader } = deps;
+  const { access, registry } = deps;
   const windows = deps.open ? new AddressWindows(deps.open.perMinute) : null;
 
   return async (req: RouteRequest, res: ServerResponse): Promise<void> => {
@@ -134,16 +135,16 @@ export function compatHandler(shape: CompatShape, deps: CompatDeps) {
     // Well formed for the upstream but no CNPJ for us (fourteen zeros, wrong check digits where
     // the upstream does not check them): the upstream's 404, and no call counted.
     if (!isValidCnpj(cnpj)) return uncounted(res, token, shape.notFound(cnpj), jsonp);
-    if (!reader.available) {
+    if (!registry.available) {
       const def = ERRORS.registry_unavailable;
       return uncounted(res, token, shape.refused(def.status, def.error, def.message), jsonp);
     }
     const counted = await access.charge(id);
     if (!counted.ok) return sendRefused(res, shape, counted.error, counted.message, deniedHeaders(counted), jsonp);
     const quota = rateLimitHeaders(counted.quota);
-    const found = reader.compatRows(cnpj);
+    const found = compatRowsOf(registry, cnpj);
     if (found === null)
-      return send(res, shape, shape.notFound(cnpj), { ...quota, ...registryHeaders(reader.info) }, jsonp);
+      return send(res, shape, shape.notFound(cnpj), { ...quota, ...registryHeaders(registry.info) }, jsonp);
     const { snapshot } = found;
     const ctx = { codeTables: snapshot.codeTables, info: snapshot.info, ibge: ibgeOfSiafi };
     send(res, shape, shape.found(found.rows, ctx), { ...quota, ...registryHeaders(snapshot.info) }, jsonp);

@@ -19,11 +19,11 @@ export const ESTABLISHMENTS_ROUTE_SLASHED = '/api/v1/brazilian_companies/:a/:b/e
 
 export interface EstablishmentsDeps {
   access: AccessLayer;
-  reader: CompanyRegistry;
+  registry: CompanyRegistry;
 }
 
 export function establishmentsHandler(deps: EstablishmentsDeps) {
-  const { access, reader } = deps;
+  const { access, registry } = deps;
   const readQuery = queryReader(EstablishmentsQuerySchema);
   return identified(access, (req, res, id, token) => {
     const cnpj = pathCnpj(req);
@@ -35,11 +35,11 @@ export function establishmentsHandler(deps: EstablishmentsDeps) {
       after = readEstablishmentsCursor(cnpj, query.value.cursor);
       if (after === null) return sendUncounted(res, access, token, 'invalid_parameter', INVALID_CURSOR_MESSAGE);
     }
-    if (!reader.available) return sendUncounted(res, access, token, 'registry_unavailable');
+    if (!registry.available) return sendUncounted(res, access, token, 'registry_unavailable');
     const limit = query.value.limit;
     return access.charge(id).then((counted) => {
       if (!counted.ok) return sendDenied(res, counted);
-      const page = reader.establishments(cnpj, limit, after);
+      const page = registry.establishments(cnpj, limit, after);
       if (page === null) return sendError(res, 'not_found', rateLimitHeaders(counted.quota));
       sendJson(res, 200, page, rateLimitHeaders(counted.quota));
     });

@@ -12,7 +12,7 @@ import { sendJson } from './errors.ts';
 export const READYZ_ROUTE = '/readyz';
 
 export interface ReadinessDeps {
-  reader: CompanyRegistry;
+  registry: CompanyRegistry;
   /** app.db answers a trivial query (default: appDbAnswers on a fresh connection). */
   appDb: () => boolean;
   /** Fleet mode: the shared PostgreSQL's probe (is it reachable; the release every node must serve by now). */
@@ -25,9 +25,9 @@ type Reason = 'no_snapshot' | 'app_db' | 'shared_db' | 'behind_fleet';
 export async function notReadyReason(deps: ReadinessDeps): Promise<Reason | null> {
   if (!deps.appDb()) return 'app_db';
   if (deps.fleet && !(await deps.fleet.reachable())) return 'shared_db';
-  if (!deps.reader.info) return 'no_snapshot';
+  if (!deps.registry.info) return 'no_snapshot';
   const due = deps.fleet ? await deps.fleet.dueRelease() : null;
-  return due !== null && deps.reader.info.release !== due ? 'behind_fleet' : null;
+  return due !== null && deps.registry.info.release !== due ? 'behind_fleet' : null;
 }
 
 export function readyzHandler(deps: ReadinessDeps) {

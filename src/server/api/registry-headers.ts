@@ -35,9 +35,9 @@ export function setRegistryHeaders(res: ServerResponse, info: RegistryInfo | nul
  * included). The lookup and the compat shapes, the hot paths, pass registryHeaders() to the
  * answer they write instead, at the moment they read the snapshot.
  */
-export function registryRoute(reader: { readonly info: RegistryInfo | null }, handler: RouteHandler): RouteHandler {
+export function registryRoute(registry: { readonly info: RegistryInfo | null }, handler: RouteHandler): RouteHandler {
   return (req, res) => {
-    setRegistryHeaders(res, reader.info);
+    setRegistryHeaders(res, registry.info);
     return handler(req, res);
   };
 }

@@ -24,7 +24,7 @@ import { registryRoute } from './registry-headers.ts';
 
 export interface ApiDeps {
   access: AccessLayer;
-  reader: CompanyRegistry;
+  registry: CompanyRegistry;
   /** history.db, read by the change feed and the company history (one per server). */
   history: HistoryReader;
   now: () => Date;
@@ -51,12 +51,12 @@ function fixed(body: string, type: string, secure: (res: ServerResponse) => void
 
 export function apiRoutes(deps: ApiDeps): Route[] {
   // Every answer read from the snapshot or the history names the month and release served.
-  const registry = (h: Route['handler']) => registryRoute(deps.reader, h);
+  const registry = (h: Route['handler']) => registryRoute(deps.registry, h);
   const lookup = companyHandler(deps); // names the snapshot itself, in the answer it writes
   const establishments = registry(establishmentsHandler(deps));
   const history = registry(historyHandler(deps));
   const status = (_req: unknown, res: ServerResponse) => {
-    const info = deps.reader.info;
+    const info = deps.registry.info;
     const body: StatusBody = info
       ? {
           status: 'ok',
@@ -95,7 +95,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
       method: 'GET',
       path: READYZ_ROUTE,
       handler: readyzHandler({
-        reader: deps.reader,
+        registry: deps.registry,
         appDb: deps.appDbReady,
         fleet: deps.state.fleet,
       }),

@@ -21,7 +21,7 @@ export function searchHandler(deps: SearchDeps) {
     schema: CompanySearchQuerySchema,
     check: missingFilter,
     answer: (search, snap, v) => {
-      const { data, next } = companiesPage(deps.reader, search, snap, v);
+      const { data, next } = companiesPage(deps.registry, search, snap, v);
       if (v.format === 'csv') {
         const csv = companiesCsv(data);
         return (res, headers) => sendCsv(res, csv, next, headers);

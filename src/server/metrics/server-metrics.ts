@@ -20,7 +20,7 @@ export interface ServerMetricsDeps {
   /** Fleet mode with --follow: the release this node has staged (fetched, verified, not yet served). */
   staged?: () => string | null;
   /** App state (app.db or the fleet's PostgreSQL), for the webhook queue depth at scrape time. */
-  app: AppStore;
+  store: AppStore;
   now: () => Date;
 }
 
@@ -126,7 +126,7 @@ export function createServerMetrics(deps: ServerMetricsDeps): ServerMetrics {
     aggregator: 'max',
     registers,
     async collect() {
-      this.set(await webhookQueueDepth(deps.app));
+      this.set(await webhookQueueDepth(deps.store));
     },
   });
 

@@ -15,7 +15,7 @@ export interface WebContext {
   trustProxy?: boolean;
   /** The API's quota counting and registry: the Consulta page spends calls exactly like the API. */
   access: AccessLayer;
-  reader: CompanyRegistry;
+  registry: CompanyRegistry;
   /** Webhook URLs the operator allows (serve --webhooks-allow-http/-private). */
   webhooks?: DestinationPolicy;
   /** history.db: the Monitoramento page shows the newest month's changes of the watchlist. */

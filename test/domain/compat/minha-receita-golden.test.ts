@@ -29,6 +29,7 @@ import {
 } from '../../compat/reference/minha-receita.ts';
 import { DEMO_400, RECEITA_MINI } from '../../fixtures/index.ts';
 import { tempDataDir } from '../../server/helpers.ts';
+import { compatRowsOf } from '../../../src/domain/compat/rows.ts';
 
 const GOLDEN = fileURLToDir('../../fixtures/compat-golden');
 function fileURLToDir(rel: string): string {
@@ -147,7 +148,7 @@ after(() => {
 });
 
 function answers(m: Month, cnpj: string) {
-  const found = m.registry!.compatRows(cnpj);
+  const found = compatRowsOf(m.registry!, cnpj);
   if (found === null) return null;
   const ctx: CompatContext = { codeTables: found.snapshot.codeTables, info: found.snapshot.info, ibge: ibgeOfSiafi };
   return { mr: minhaReceita.found(found.rows, ctx).body, brasil: brasilApi.found(found.rows, ctx).body };

@@ -22,6 +22,7 @@ import { isCalendarDate } from '../../../src/lib/calendar.ts';
 import { openCnpjReference, type ReferenceAnswer } from '../../compat/reference/opencnpj.ts';
 import { DEMO_400, RECEITA_MINI } from '../../fixtures/index.ts';
 import { tempDataDir } from '../../server/helpers.ts';
+import { compatRowsOf } from '../../../src/domain/compat/rows.ts';
 
 const GOLDEN_DIR = fileURLToPath(new URL('../../fixtures/compat-golden/opencnpj', import.meta.url));
 
@@ -152,7 +153,7 @@ after(() => {
 });
 
 function answer(month: Month, cnpj: string): string | null {
-  const found = months[month].registry.compatRows(cnpj);
+  const found = compatRowsOf(months[month].registry, cnpj);
   if (found === null) return null;
   const { rows, snapshot } = found;
   return opencnpj.found(rows, { codeTables: snapshot.codeTables, info: snapshot.info, ibge: ibgeOfSiafi }).body;
@@ -169,7 +170,7 @@ for (const month of Object.keys(MONTHS) as Month[]) {
     const { registry, reference } = months[month];
     assert.ok(reference.size > 0);
     // Nothing upstream has is missing here, and nothing is here that upstream lacks.
-    const info = registry.compatRows(reference.keys().next().value!)!.snapshot.info;
+    const info = compatRowsOf(registry, reference.keys().next().value!)!.snapshot.info;
     assert.equal(info.counts.establishments, reference.size, 'establishments in our snapshot vs upstream');
     const failures: string[] = [];
     for (const [cnpj, candidates] of reference) {

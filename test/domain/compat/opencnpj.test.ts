@@ -11,6 +11,7 @@ import type { OpenCnpjBody } from '../../../src/domain/compat/opencnpj-schema.ts
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
 import type { CompanyRow, EstablishmentRow, PartnerRow, SimplesRow } from '../../../src/storage/snapshots/tables.ts';
 import { publish, tempDataDir, writeSnapshot, type SnapshotData } from '../../server/helpers.ts';
+import { compatRowsOf } from '../../../src/domain/compat/rows.ts';
 
 const INVALID = { status: 400, body: '{"error":"invalid cnpj"}' };
 
@@ -366,7 +367,7 @@ after(() => registry.close());
 
 for (const [i, c] of CASES.entries()) {
   test(`found: ${c.name}`, () => {
-    const found = registry.compatRows(cnpjOf(i));
+    const found = compatRowsOf(registry, cnpjOf(i));
     assert.ok(found !== null);
     const ctx = { codeTables: found.snapshot.codeTables, info: found.snapshot.info, ibge: ibgeOfSiafi };
     const answer = opencnpj.found(found.rows, ctx);

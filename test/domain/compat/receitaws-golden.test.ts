@@ -21,6 +21,7 @@ import { readRawMonth, type RawMonth } from '../../compat/raw-month.ts';
 import { receitawsReference } from '../../compat/reference/receitaws.ts';
 import { DEMO_400, RECEITA_MINI } from '../../fixtures/index.ts';
 import { tempDataDir } from '../../server/helpers.ts';
+import { compatRowsOf } from '../../../src/domain/compat/rows.ts';
 
 const GOLDEN_DIR = fileURLToPath(new URL('../../fixtures/compat-golden/receitaws', import.meta.url));
 /** A fixed import time, so the bodies do not change with the day the test runs. */
@@ -185,7 +186,7 @@ after(() => {
 
 /** Our body for a CNPJ of a month, with the fixed import time. */
 function ours(m: Month, cnpj: string): string {
-  const found = m.registry.compatRows(cnpj);
+  const found = compatRowsOf(m.registry, cnpj);
   assert.ok(found, `${m.name}: ${cnpj} not in the snapshot`);
   const answer = receitaWsShape.found(found.rows, m.ctx(found.snapshot.codeTables));
   assert.equal(answer.status, 200);

@@ -30,7 +30,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function worker(env: Env, extra: Partial<ConstructorParameters<typeof WebhookWorker>[0]> = {}) {
   return new WebhookWorker({
-    app: env.app,
+    store: env.app,
     history: new HistoryReader(env.dataDir),
     policy: loopback,
     pollMs: 50,

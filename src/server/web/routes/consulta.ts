@@ -58,7 +58,7 @@ async function searchPage(ctx: WebContext, viewer: Viewer, form: ConsultaForm, c
     identify: () => ctx.access.identifyAccount(viewer.account.id),
     read: () => readQuery(Object.fromEntries(queryOf(form, cursor))),
     check: missingFilter,
-    answer: (search, snap, v) => companiesPage(ctx.reader, search, snap, v),
+    answer: (search, snap, v) => companiesPage(ctx.registry, search, snap, v),
   });
   if (out.kind === 'denied') return new Refusal(out.denied.status, out.denied.message);
   if (out.kind === 'uncounted') return refuse(out.key, out.message);
@@ -104,11 +104,11 @@ export function consultaRoutes(ctx: WebContext) {
     if (id instanceof Refusal) return fail(id);
     const cnpj = normalizeCnpj(decodeSafe(req.params.cnpj ?? ''));
     if (cnpj === null) return fail(refuse('invalid_cnpj'));
-    if (!ctx.reader.available) return fail(refuse('registry_unavailable'));
+    if (!ctx.registry.available) return fail(refuse('registry_unavailable'));
     // As the API: a CNPJ not in the registry (404) is counted too.
     const counted = await ctx.access.charge(id);
     if (!counted.ok) return fail(new Refusal(counted.status, counted.message));
-    const found = ctx.reader.lookup(cnpj);
+    const found = ctx.registry.lookup(cnpj);
     if (found === null) return fail(refuse('not_found'));
     sendHtml(res, recordPage({ viewer: v, record: found }));
   });

@@ -2,9 +2,8 @@
 // four upstream answers between them show nearly all of the dump (fax, country, Simples dates, the
 // partners' representatives, the regimes' years), derived from the table definitions. The native
 // lookup keeps its own, narrower selection (domain/company/map.ts MAPPED_COLUMNS): a compat lookup
-// pays for its extra columns, the native one does not. Here rather than in domain/compat so that the registry
-// (domain/company/lookup.ts) can fetch them while the shapes reuse domain/company's formatters
-// without a folder cycle.
+// pays for its extra columns, the native one does not. The shapes read them from the snapshot
+// themselves (rows.ts), so the company registry knows nothing of them.
 import {
   companies,
   establishments,
@@ -14,7 +13,7 @@ import {
   type ColumnType,
   type RowOf,
 } from '../../storage/snapshots/tables.ts';
-import type { RegistryRows } from './rows.ts';
+import type { RegistryRows } from '../registry/rows.ts';
 
 type Def = { readonly columns: readonly (readonly [string, ColumnType])[] };
 
