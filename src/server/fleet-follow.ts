@@ -24,15 +24,14 @@ import { VERSION } from '../lib/version.ts';
 import { dataPaths } from '../lib/config.ts';
 import { openAppSqlite } from '../storage/app/sqlite.ts';
 import { openAppPostgres, type AppPostgres } from '../storage/app/postgres.ts';
-import { pgClient } from '../storage/app/pg-connect.ts';
-import type pg from 'pg';
 import type { AppDatabase } from '../storage/app/schema.ts';
 import {
   claimSwitch,
-  FLEET_CHANNEL,
+  listenForFleetChanges,
   liveFollowers,
   readFleetTarget,
   recordFollowerBeat,
+  type FleetListener,
   type FleetTarget,
 } from '../storage/app/fleet-release.ts';
 import { nodeIdentity } from '../storage/app/fleet-nodes.ts';
@@ -81,7 +80,7 @@ export function startFleetFollower(opts: FleetFollowOptions): Follower {
 
   let stopped = false;
   let pgStore: AppPostgres | null = null;
-  let listener: pg.Client | null = null;
+  let listener: FleetListener | null = null;
   let pointer: Sqlite | null = null;
   let stage: Stage | null = null;
   /** The database's clock minus ours, in ms, from the last read. */
@@ -107,24 +106,7 @@ export function startFleetFollower(opts: FleetFollowOptions): Follower {
 
   const connect = async (): Promise<Kysely<AppDatabase>> => {
     if (!pgStore) pgStore = await openAppPostgres(opts.databaseUrl, { maxConnections: 2 });
-    if (!listener) {
-      const c = pgClient(opts.databaseUrl, { connectionTimeoutMillis: 5000, keepAlive: true });
-      const drop = () => {
-        if (listener === c) listener = null;
-        c.end().catch(() => {});
-      };
-      c.on('error', drop);
-      c.on('end', drop);
-      c.on('notification', () => void check());
-      listener = c;
-      try {
-        await c.connect();
-        await c.query(`LISTEN ${FLEET_CHANNEL}`);
-      } catch (err) {
-        drop();
-        throw err;
-      }
-    }
+    if (!listener?.live) listener = await listenForFleetChanges(opts.databaseUrl, () => void check());
     return pgStore.db;
   };
 
@@ -341,7 +323,7 @@ export function startFleetFollower(opts: FleetFollowOptions): Follower {
       const s = stage;
       if (s && !s.switching) s.child.kill('SIGTERM');
       await s?.done;
-      await listener?.end().catch(() => {});
+      await listener?.close();
       await pgStore?.close();
       pointer?.close();
     },

@@ -10,7 +10,7 @@ import { Kysely, SqliteDialect, sql, type RawBuilder } from 'kysely';
 import { openNodeStore, writeTransaction, type AppBackend, type AppStore } from './store.ts';
 import type { AppDatabase } from './schema.ts';
 import { migrateToLatest } from './migrate.ts';
-import { migrations } from './migrations/sqlite/index.ts';
+import { sqliteMigrations } from './migrations/sqlite/index.ts';
 import { openSqlite } from '../sqlite.ts';
 
 /** Tables that belong to one node or one backend, never copied. */
@@ -276,7 +276,7 @@ export async function copyAppStateBetween(
   // which PostgreSQL's migration repeats.
   const fresh = new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: openSqlite(':memory:') }) });
   try {
-    await migrateToLatest(fresh, migrations, 'in-memory app.db');
+    await migrateToLatest(fresh, sqliteMigrations, 'in-memory app.db');
     const sqlite: AppStore = { backend: 'sqlite', db: store.local.db };
     const postgres: AppStore = { backend: 'postgres', db: store.db };
     const plan = await copyPlan(sqlite.db, postgres.db);

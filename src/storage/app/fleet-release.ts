@@ -6,8 +6,46 @@
 import { sql, type Kysely } from 'kysely';
 import type { AppDatabase } from './schema.ts';
 import { SEEN_WITHIN_SECONDS } from './fleet-nodes.ts';
+import { pgClient } from './pg-connect.ts';
 
 export const FLEET_CHANNEL = 'cnpj_api_fleet';
+
+export interface FleetListener {
+  /** Whether the connection still listens (it ends itself on any error: open another). */
+  readonly live: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * A connection of its own LISTENing on FLEET_CHANNEL: `onChange` at each announcement. A lost
+ * connection is not reopened here: `live` turns false, and the follower's next poll opens another.
+ */
+export async function listenForFleetChanges(databaseUrl: string, onChange: () => void): Promise<FleetListener> {
+  const c = pgClient(databaseUrl, { connectionTimeoutMillis: 5000, keepAlive: true });
+  let live = true;
+  const end = () => {
+    live = false;
+    return c.end().catch(() => {});
+  };
+  c.on('error', () => void end());
+  c.on('end', () => void end());
+  c.on('notification', onChange);
+  try {
+    await c.connect();
+    await c.query(`LISTEN ${FLEET_CHANNEL}`);
+  } catch (err) {
+    await end();
+    throw err;
+  }
+  return {
+    get live() {
+      return live;
+    },
+    close: async () => {
+      await end();
+    },
+  };
+}
 
 export interface FleetTarget {
   release: string;

@@ -1,4 +1,4 @@
-// The PostgreSQL twin of app-db.ts, for fleet mode (docs/fleet.md): app.db's tables in one
+// The PostgreSQL twin of sqlite.ts, for fleet mode (docs/fleet.md): app.db's tables in one
 // PostgreSQL shared by every node.
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { Kysely, SqliteDialect } from 'kysely';
 import { dataPaths } from '../../lib/config.ts';
 import { migrateToLatest } from './migrate.ts';
-import { migrations } from './migrations/sqlite/index.ts';
+import { sqliteMigrations } from './migrations/sqlite/index.ts';
 import type { AppDatabase } from './schema.ts';
 import { openSqlite, type Sqlite } from '../sqlite.ts';
 
@@ -53,7 +53,7 @@ export function openAppSqlite(dataDir: string, role: AppDbRole = 'main'): Sqlite
 export async function openAppDb(dataDir: string): Promise<AppDb> {
   const sqlite = openAppSqlite(dataDir);
   const db = new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
-  await migrateToLatest(db, migrations, 'app.db');
+  await migrateToLatest(db, sqliteMigrations, 'app.db');
   let closed = false;
   return {
     sqlite,

@@ -8,12 +8,12 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { openAppDb, openAppSqlite } from '../../../../src/storage/app/sqlite.ts';
-import { migrations } from '../../../../src/storage/app/migrations/sqlite/index.ts';
+import { sqliteMigrations } from '../../../../src/storage/app/migrations/sqlite/index.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'migration-0006-'));
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const provider = { getMigrations: async () => migrations };
+const provider = { getMigrations: async () => sqliteMigrations };
 const tables = (db: ReturnType<typeof openAppSqlite>) =>
   db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
 

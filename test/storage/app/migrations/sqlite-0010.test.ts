@@ -8,12 +8,12 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { openAppSqlite } from '../../../../src/storage/app/sqlite.ts';
-import { migrations } from '../../../../src/storage/app/migrations/sqlite/index.ts';
+import { sqliteMigrations } from '../../../../src/storage/app/migrations/sqlite/index.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'migration-0010-'));
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-const provider = { getMigrations: async () => migrations };
+const provider = { getMigrations: async () => sqliteMigrations };
 
 test('0010 gives every delivery its queue order, and each new one the next; down removes it', async () => {
   const s = openAppSqlite(dataDir);

@@ -12,7 +12,7 @@ import * as m0008 from './0008_webhook_claims.ts';
 import * as m0009 from './0009_snapshot_release.ts';
 import * as m0010 from './0010_webhook_delivery_seq.ts';
 
-export const migrations: Record<string, Migration> = {
+export const sqliteMigrations: Record<string, Migration> = {
   '0001_registry_snapshots': m0001,
   '0002_accounts': m0002,
   '0003_web_sessions': m0003,
