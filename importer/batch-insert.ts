@@ -1,7 +1,7 @@
 // Appends rows to one snapshot table through a multi-row INSERT: one statement execution per
 // group of rows instead of one per row. The fixed cost of a better-sqlite3 `run()` (the call into
 // the addon, step + reset, the result object) then counts once per group. Measured: inserting alone
-// is ~2× faster for the narrow tables; the establishments load is ~15% faster.
+// is much faster for the narrow tables, and the establishments load faster (docs/benchmarks.md).
 // Rows keep their order (the de-duplication keeps the row inserted last).
 import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../src/storage/sqlite.ts';

@@ -3,8 +3,8 @@
 // row from its index entry alone. Two 32-bit multiply-xor lanes over each value's type tag and
 // length, then its characters (or an integer's two words), so ['ab', 'c'] and ['a', 'bc'], NULL
 // and '', 12 and '12' all differ, as they do to SQLite's IS; a murmur3-style finaliser mixes both
-// lanes. Hand-written: it runs once per imported row (~170 M per month), ~0.5 µs for an
-// establishment, where a crypto hash call alone costs ~1 µs.
+// lanes. Hand-written: it runs once per imported row (~170 M per month), and costs less per
+// establishment than a crypto hash call alone (docs/benchmarks.md, "Row digests").
 import type { SqlParam } from './tables/source-table.ts';
 
 const M1 = 0x01000193;

@@ -82,9 +82,9 @@ export function runWriters(
 
 /**
  * A smaller V8 young generation for the children (8 MB semi-spaces instead of 16): the parser's
- * garbage dies young either way; measured, each writer peaks ~25 MB lower at the same speed (4 MB
- * saves more memory but costs ~10% CPU in scavenges). Through NODE_OPTIONS so that it also reaches
- * the standalone binary, which takes no node flags on argv.
+ * garbage dies young either way; measured, each writer peaks lower at the same speed (4 MB saves
+ * more memory but costs CPU in scavenges; docs/benchmarks.md). Through NODE_OPTIONS so that it
+ * also reaches the standalone binary, which takes no node flags on argv.
  */
 function childEnv(): NodeJS.ProcessEnv {
   const options = [process.env.NODE_OPTIONS, '--max-semi-space-size=8'].filter(Boolean).join(' ');

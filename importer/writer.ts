@@ -211,8 +211,8 @@ function dropDuplicateKeys(db: Sqlite, t: TableDef, key: string, st: TableStats)
  * index's columns (the key, then the digest of the rest), so one ordered scan of that index finds
  * the few groups worth reading (no sort, memory flat); within them, rows are compared column by
  * column with IS (type and value, NULL equal to NULL), so a digest collision keeps both rows.
- * Measured on 26.7 M partner rows (a full month): 9.2 s, 7.5 of them the scan; it runs in the
- * companies writer, which ends before the establishments one.
+ * On a full month's partners it takes seconds, most of them the scan (docs/benchmarks.md); it
+ * runs in the companies writer, which ends before the establishments one.
  */
 export function dropIdenticalSql(t: TableDef): string {
   const { name: index, columns: keys } = keyIndex(t);

@@ -9,9 +9,9 @@
 // Left to subjects.ts: closed establishments, and companies with no establishment in the new month.
 //
 // Why: at 60 M companies, reading these per subject by key was most of the recording's time
-// (~130 s of the establishments' ~177 s: ~1.1 M subjects, three random reads each, the two 24 GB
-// snapshots not fitting in RAM together; docs/benchmarks.md). Rows are stored in the dump's order,
-// unrelated to the key, so key order meant a random disk read per row.
+// (~1.1 M subjects, three random reads each, the two snapshots not fitting in RAM together;
+// docs/benchmarks.md). Rows are stored in the dump's order, unrelated to the key, so key order
+// meant a random disk read per row.
 //
 // The rows wait in a scratch database (an anonymous file SQLite deletes on close, so memory stays
 // flat whatever the month's size): the comparison's connection is busy streaming while they come.

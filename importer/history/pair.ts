@@ -59,8 +59,8 @@ export const headOfficeOr0001 = (found: string | null | undefined, base: string)
  * The (key, digest) pairs of `schema`'s `table` that `other`'s has not: rows new or changed, told
  * from the two key indexes alone. SQLite merges the two indexes, each read once in key order
  * (MERGE (EXCEPT) in the plan): no B-tree descent per row. Probing the other month's index for
- * each row instead cost a descent each: at 60 M companies the comparison took 343 s, mostly in
- * those ~390 M probes (docs/benchmarks.md).
+ * each row instead cost a descent each: at 60 M companies most of the comparison's time went to
+ * those ~390 M probes (docs/benchmarks.md, "The full month, measured").
  */
 const notIn = (schema: string, other: string, def: TableDef, digest: boolean) => {
   // The key index's own columns, in its order (the regimes' is (basico, ano, digest)): another

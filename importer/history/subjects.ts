@@ -11,9 +11,9 @@
 // filter examines most of the month (~3 M changes at full size) to fill a page. Here a filter is
 // an index seek in history.db and the rest a check on the same row, and the feed no longer
 // depends on which snapshot is active (a later month's import does not change an older month's
-// feed). Measured at 1 M companies, warm: a municipio with 4 subjects took 57-61 ms of CPU by the
-// join (every change of the month probed; linear in the month), 0.25 ms here. The cost is ~160
-// bytes per subject (docs/history.md).
+// feed). Measured at 1 M companies, warm: a rare municipio cost hundreds of times more CPU by the
+// join (every change of the month probed; linear in the month) than here (docs/benchmarks.md).
+// The cost is ~160 bytes per subject (docs/history.md).
 //
 // Company-level changes (8-character base) are shown under the company's head office: the new
 // month's matriz (first in CNPJ order), else its first establishment, else the same in the month

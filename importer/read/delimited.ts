@@ -79,9 +79,9 @@ export interface DelimitedParserOptions {
 /**
  * Push parser (like RecordParser: push(chunk) … end(), records handed to callbacks). Buffers input
  * until the first non-blank line is seen, sniffs the layout from it, then goes line by line. These
- * files are unquoted in practice, so a split is ~10× faster than csv-parse (10 M rows a month); a
- * line holding a quote goes through csv-parse to honour the quoting. Throws DelimitedLayoutError
- * from push()/end() on an unexpected header.
+ * files are unquoted in practice, so a split is much faster than csv-parse (10 M rows a month;
+ * docs/benchmarks.md); a line holding a quote goes through csv-parse to honour the quoting.
+ * Throws DelimitedLayoutError from push()/end() on an unexpected header.
  */
 export class DelimitedParser {
   private readonly expected: readonly string[];

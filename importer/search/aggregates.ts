@@ -1,8 +1,8 @@
 // The count tables of search.db (storage/snapshots/search-schema.ts), accumulated in memory while
 // the establishments are indexed: SQLite calls search_row() for each row of the same INSERT …
 // SELECT (document-sql.ts), which packs the row's values into one number per table and counts
-// it (packing in SQL cost ~2.5 µs a row, in JS ~0.3). Their size is bounded by the code tables
-// (UFs × municípios × situações × …), not by the number of rows.
+// it (packing in SQL cost several times as much a row as in JS: docs/benchmarks.md). Their size
+// is bounded by the code tables (UFs × municípios × situações × …), not by the number of rows.
 import type { Sqlite } from '../../src/storage/sqlite.ts';
 import { normalizeText } from '../../src/domain/search/normalize.ts';
 import { FLAG, term } from '../../src/domain/search/terms.ts';
@@ -48,9 +48,9 @@ function unpack(key: number | string, radices: readonly number[]): Value[] {
 }
 
 /**
- * Counts of packed keys. Keys beyond 2^31 are heap numbers in V8, slow as Map keys (~2 µs a row
- * for the two tables): they are collected in a typed array, sorted natively once it is full and
- * counted by runs, so the Map sees each distinct key once per batch.
+ * Counts of packed keys. Keys beyond 2^31 are heap numbers in V8, slow as Map keys (a cost per
+ * row that showed in the build: docs/benchmarks.md): they are collected in a typed array, sorted
+ * natively once it is full and counted by runs, so the Map sees each distinct key once per batch.
  */
 class KeyCounter {
   readonly counts = new Map<number | string, number>();

@@ -1,8 +1,9 @@
 // The FTS documents, written by SQLite itself: INSERT … SELECT builds each document's text in C
 // from the snapshot columns, so no row crosses into JS. Measured on 1 M companies: handing 19
-// columns per row to JS cost ~4 µs a row in better-sqlite3 (values made one by one through V8's
-// API), more than the SQL reading and the joins together; a multi-row INSERT into FTS5 cost twice
-// a single-row one. The filter terms are one printf (a concatenation per term cost ~3 µs a row).
+// columns per row to JS cost more in better-sqlite3 (values made one by one through V8's API)
+// than the SQL reading and the joins together; a multi-row INSERT into FTS5 cost more than a
+// single-row one. The filter terms are one printf (a concatenation per term cost more per row).
+// Figures: docs/benchmarks.md.
 //
 // Names. The FTS `ascii` tokenizer lowercases A–Z and splits on every other ASCII character
 // except `_` (a token character, for the filter terms): for a name of ASCII without `_` that is

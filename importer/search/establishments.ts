@@ -19,9 +19,10 @@ import { namePrefixTerms } from './name-prefixes.ts';
 
 /**
  * Rows per sorted chunk. Each chunk ends in a flush of FTS5's pending terms (the next one starts
- * at a smaller rowid), so its size bounds the segments 'optimize' merges: 100,000 made ~3,600 per
- * part of a full month with a 2 MB hash (part.ts). The sorter holds (rowid, document) of each,
- * ~125 MB: past the 16 MB cache it sorts in runs written to a temporary file (sequential I/O).
+ * at a smaller rowid), so its size bounds the segments 'optimize' merges: 100,000 made thousands
+ * per part of a full month with a 2 MB hash (part.ts; docs/benchmarks.md). The sorter holds
+ * (rowid, document) of each, far past the 16 MB cache: it sorts in runs written to a temporary
+ * file (sequential I/O).
  */
 export const CHUNK = 500_000;
 
@@ -38,8 +39,9 @@ export function registerDocumentFunctions(db: Sqlite, agg: Aggregates | null): v
       if (/^\d{1,7}$/.test(part.trim())) codes.add(part.trim().padStart(7, '0'));
     return [...codes].map((c) => ` ${term.cnae(c, true)}`).join('');
   });
-  // One call per establishment does both row-level jobs in JS (a call from SQLite costs ~0.25 µs
-  // before any work): count the row's values, and return its name prefix terms.
+  // One call per establishment does both row-level jobs in JS (a call from SQLite has a fixed
+  // cost before any work: docs/benchmarks.md): count the row's values, and return its name
+  // prefix terms.
   db.function(
     'search_row',
     { deterministic: false },

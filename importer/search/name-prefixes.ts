@@ -6,7 +6,8 @@
 // test/domain/search/words.test.ts).
 //
 // Runs for every establishment, so a scan of char codes writing bytes into one buffer: split,
-// lowercase and string concatenation cost ~1 µs a row on real names, this ~0.4.
+// lowercase and string concatenation cost more than twice as much a row on real names
+// (docs/benchmarks.md).
 import { normalizeText } from '../../src/domain/search/normalize.ts';
 import { MARK, NAME_PREFIX_LENGTH } from '../../src/domain/search/terms.ts';
 

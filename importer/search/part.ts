@@ -61,14 +61,14 @@ function ftsConfig(db: Sqlite, table: string, bulk: boolean): void {
   set('automerge', bulk ? 0 : 4);
   set('crisismerge', bulk ? 1900 : 16);
   // 8 MB of pending terms (the default is 1 MB): every flush is a segment for 'optimize' to merge.
-  // With 2 MB a segment held ~8,000 documents: ~3,600 per part of a full month, past crisismerge,
-  // so FTS5 merged during the build too. Measured on 1 M companies (with CHUNK 500,000): 63 → 13
-  // segments per part, 'optimize' 1.15 → 0.65 s. A 64 MB hash inserted 30–50% slower (cache misses).
+  // With 2 MB a part of a full month got thousands of segments, past crisismerge, so FTS5 merged
+  // during the build too; 8 MB means far fewer segments and a faster 'optimize', where a 64 MB hash
+  // inserted slower (cache misses). Measured: docs/benchmarks.md.
   set('hashsize', bulk ? 8 * 1024 * 1024 : 1024 * 1024);
   // Leaf pages of ~1000 bytes instead of 4050: an AND skips through a doclist by its index to a
   // page and then steps through the page; with 2-byte deltas a 4 KB page holds ~2,000 documents.
-  // Measured on 1 M companies: two common words + uf p99 14 → 7 ms, a date range + uf p50 2.4 →
-  // 0.7 ms, for 2% more bytes (500 bytes: another 4%, little faster).
+  // Measured on 1 M companies: queries that AND a common term markedly faster, for slightly more
+  // bytes (500 bytes: more bytes again, little faster; docs/benchmarks.md).
   set('pgsz', 1000);
 }
 
@@ -101,9 +101,9 @@ export async function buildSearchPart(
     attachSnapshot(write, job.dir);
     // The snapshot files are read-only here: map them. Every establishment looks up its
     // company and Simples row at random (4 B-tree descents); through SQLite's 16 MB cache each
-    // missed page is a pread and a 4 KB copy. Measured on 1 M companies: the joins 3.2 → 2.0 s
-    // CPU per part. The mapped pages are the OS cache's (they show in the peak RSS, but are not
-    // this process's memory).
+    // missed page is a pread and a 4 KB copy; mapped, the joins take markedly less CPU
+    // (docs/benchmarks.md). The mapped pages are the OS cache's (they show in the peak RSS, but
+    // are not this process's memory).
     for (const schema of ['est', 'reg']) write.pragma(`${schema}.mmap_size = ${SNAPSHOT_MMAP_BYTES}`);
     const agg = new Aggregates();
     registerDocumentFunctions(write, agg);

@@ -2,8 +2,8 @@
 // `import`. The server and the search build read the snapshot through a memory map, and a page
 // fault on an uncached part of a map reads around the page as much as the device's read-ahead.
 // Most disks have 128 KB; some VMs have 8 MB, and then every cold B-tree page of a random lookup
-// is an 8 MB read. Measured on a full month (docs/benchmarks.md): a partner search's first page,
-// cache dropped, 1,015 ms at 8 MB and 38 ms at 128 KB; a company search 265 and 21 ms.
+// is an 8 MB read: on a full month, cold first pages of searches took many times as long as at
+// 128 KB (docs/benchmarks.md, "Search on the full month (fifth measurement)", "The read-ahead").
 import fs from 'node:fs';
 import path from 'node:path';
 

@@ -4,8 +4,9 @@
 import Database from 'better-sqlite3';
 
 // Snapshots are ATTACHed as `file:…?mode=ro&immutable=1` URIs (immutable skips file locking on
-// every statement: a lookup 50 → 32 µs). SQLite reads URIs only with URI handling on, which
-// better-sqlite3 takes from this variable when its addon loads, at the first connection.
+// every statement, a good share of a lookup's time: docs/benchmarks.md). SQLite reads URIs only
+// with URI handling on, which better-sqlite3 takes from this variable when its addon loads, at
+// the first connection.
 process.env.SQLITE_USE_URI ??= '1';
 
 export type Sqlite = Database.Database;
@@ -30,8 +31,9 @@ export function openSqlite(file: string, options: OpenOptions = {}): Sqlite {
 /**
  * `journal_mode = OFF` for a file whose build is thrown away on any failure. better-sqlite3 opens
  * connections in SQLite's defensive mode, which silently keeps the old mode (the pragma answers
- * 'delete'): every bulk build wrote a rollback journal beside its file (2 GB per search part at
- * full size). Defensive mode is lifted for this pragma only, and the answer is checked.
+ * 'delete'): every bulk build wrote a rollback journal beside its file (gigabytes per search part
+ * at full size: docs/benchmarks.md). Defensive mode is lifted for this pragma only, and the answer
+ * is checked.
  */
 export function journalOff(db: Sqlite): void {
   db.unsafeMode(true);

@@ -45,7 +45,7 @@ export function hashPasswordSync(password: string): string {
   return encode(salt, scryptSync(password.normalize('NFC'), salt, KEY_LEN, { N, r: R, p: P, maxmem: MAXMEM }));
 }
 
-/** Async so a web request does not block the event loop for the ~50 ms scrypt takes. */
+/** Async so a web request does not block the event loop while scrypt works (docs/benchmarks.md). */
 export function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   return new Promise((resolve, reject) =>

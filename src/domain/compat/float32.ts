@@ -174,7 +174,7 @@ export function capitalFloat32(cents: number | string): number | null {
   if (v === undefined) {
     const x = float32OfCents(cents);
     v = Number.isFinite(x) ? Number(shortestFloat32(x)) : null;
-    // Capitals repeat a lot (round amounts): a bounded memo spares the ~2 µs digit search.
+    // Capitals repeat a lot (round amounts): a bounded memo spares the costly digit search.
     if (memo.size >= 4096) memo.clear();
     memo.set(cents, v);
   }

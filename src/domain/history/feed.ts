@@ -25,13 +25,14 @@ export interface FeedPage {
   next: FeedKey | null;
 }
 
-/** Subjects examined by one page at most: ~1-3 µs each warm (bench:changes), so a page stays within ~30 ms whatever the filters. */
+/** Subjects examined by one page at most: bounds a page's time whatever the filters (docs/benchmarks.md). */
 export const SCAN_BUDGET = 10_000;
 /**
- * With a tipo/campo filter, SQLite skips the subjects without those bits itself (~0.1 µs each,
- * against ~2.3 µs for one examined in JavaScript), walking the month in CNPJ ranges of these many
- * subjects, each range's end found first (an OFFSET seek): small first, so a page that fills at
- * once pays little, growing, at most their sum per page (a rare campo answers a short page then).
+ * With a tipo/campo filter, SQLite skips the subjects without those bits itself (far cheaper per
+ * subject than examining it in JavaScript: docs/benchmarks.md), walking the month in CNPJ ranges
+ * of these many subjects, each range's end found first (an OFFSET seek): small first, so a page
+ * that fills at once pays little, growing, at most their sum per page (a rare campo answers a
+ * short page then).
  */
 export const SCAN_RANGES = [2_000, 8_000, 32_000, 80_000] as const;
 

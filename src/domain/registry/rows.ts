@@ -38,8 +38,8 @@ export interface RegistryRows<C extends ColumnSelection> {
  * The whole lookup in ONE statement: SQLite writes the establishment, its company, Simples,
  * partners and regimes as one JSON text of arrays (only the selected columns, see
  * ColumnSelection), and JSON.parse turns it into values. Five statements returning rows took
- * 27–33 µs here, this 22–25 µs with the parse: better-sqlite3 creates each column's value
- * through V8's API one by one, JSON.parse makes them all in one pass.
+ * longer than this one with the parse (docs/benchmarks.md): better-sqlite3 creates each column's
+ * value through V8's API one by one, JSON.parse makes them all in one pass.
  * Names come from tables.ts and the caller's selection (our own code), never from input.
  */
 function lookupSql(m: ColumnSelection, importOrder: boolean): string {

@@ -1,5 +1,5 @@
-// `count`: how many establishments match. FTS5 counts by walking every match (~130 ns each: a
-// filter matching 12 M establishments takes ~1.6 s), so:
+// `count`: how many establishments match. FTS5 counts by walking every match (a cost per match:
+// too slow for a broad filter at full size, docs/benchmarks.md), so:
 // - filters the count tables cover (no `q`: UF with situation, head office, size, legal nature,
 //   Simples/MEI/e-mail/telephone; or município with situation, head office, size; or a primary
 //   CNAE with UF, situation, head office) are summed from them: exact, in ms;
@@ -23,7 +23,10 @@ export interface Count {
 }
 
 export const DEFAULT_COUNT_BOUND = 100_000;
-/** Rejections of a checked name prefix after which a count with `q` stops (~0.6 s of row checks at ~12 µs). */
+/**
+ * Rejections of a checked name prefix after which a count with `q` stops: bounds the time of its
+ * row checks (docs/benchmarks.md).
+ */
 export const COUNT_SCAN_BUDGET = 50_000;
 /** The most a count spends on a checked prefix's `word*` (plan.ts switchMs), in ms. */
 const COUNT_STAR_MS = 500;

@@ -23,7 +23,7 @@ export class Statements {
   }
 }
 
-/** Words of a prefix whose document counts are summed at most (~2 ms of a part's vocabulary). */
+/** Words of a prefix whose document counts are summed at most (bounds a part's vocabulary read: docs/benchmarks.md). */
 const MAX_SUMMED = 20_000;
 
 /** The exclusive upper bound of the strings starting with `prefix` ([a-z0-9_] terms: `{` sorts after them). */

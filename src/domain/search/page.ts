@@ -7,19 +7,21 @@
 // Keyset paging: the cursor is the last CNPJ, the next page starts at `rowid > cursor`, which
 // FTS5 reaches through each doclist's index, as fast as a first page. The bound must be bound as
 // an INTEGER (a BigInt here): FTS5 ignores a REAL one (a JS number) and SQLite then steps through
-// every match before it (~40 ns a document: half a second deep into "situação ativa" at full size).
+// every match before it (a cost per document that adds up deep into "situação ativa" at full
+// size: docs/benchmarks.md).
 //
 // A query may be several variants (checks.ts: a range's whole and cut terms, each with its own
 // row check); each has its streams, all merged. A page whose checks reject SCAN_BUDGET candidates
-// stops early, shorter, with a cursor to go on (~15–30 µs a check: a fetch of the row by CNPJ).
+// stops early, shorter, with a cursor to go on (each check is a fetch of the row by CNPJ).
 // A name prefix checked on the rows (prefix.ts) goes on from where its checks stop in its index
 // form when it has one (checks.ts indexOnly: the OR of its words, or `word*`), which gives the
 // same rows (so the two halves of the page join exactly) at a cost that does not follow its
 // rarity among the candidates: once the checks took as long as that form should (its clause's
 // `switchMs`). Paying for the checks up to the price of the alternative, then switching, costs
-// at most about twice the better of the two, whether the rows are cached (~10 µs a check: a
+// at most about twice the better of the two, whether the rows are cached (cheap checks: a
 // common prefix fills its page first, a rare one ends a short page at SCAN_BUDGET rejections as
-// any check does) or not (~4 ms each on a full month: the index form after a few dozen).
+// any check does) or not (a disk read each on a full month: the index form after a few dozen;
+// docs/benchmarks.md).
 import { matchSql, type Plan } from './plan.ts';
 import { ALNUM_BASE, boundsAfter, cnpjOfRowid } from './rowid.ts';
 import type { Statements } from './index-tables.ts';

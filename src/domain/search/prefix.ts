@@ -1,19 +1,18 @@
 // The word clauses of a name query (`q`, a partner's `nome`): every word exact, the last (2
 // characters or longer) also as a prefix, and how that prefix is looked up. FTS5's own `word*`
 // reads and merges the doclists of every word starting with it before returning the first row
-// (~0.4–1.2 µs per document holding one; `de*`, 1.4 M documents at 5 M companies: 0.7 s), but those
-// doclists lie side by side, so it costs little when they are short, even cold. The OR of the
-// exact words is walked lazily, like any other clause, but opening each word costs ~15 µs per
-// part and rowid range (and a random read when cold), and the vocabulary grows with the month.
+// (a cost per document holding one: heavy for a common prefix), but those doclists lie side by
+// side, so it costs little when they are short, even cold. The OR of the exact words is walked
+// lazily, like any other clause, but opening each word costs a seek per part and rowid range (and
+// a random read when cold), and the vocabulary grows with the month (figures: docs/benchmarks.md).
 // The vocabulary keeps each word's documents (establishments, partner rows), so:
 // - `word*` when the prefix is in at most PREFIX_QUERY_DOCS documents and in fewer than
-//   STAR_DOCS_PER_WORD per word it expands to (5 M companies: `ven` + SP, 403 words in 1,313
-//   names, 2 ms where the row checks took 11–27 ms; 25–38 k documents, an exact full page in
-//   11–40 ms where the checks end a short page in about the same time);
+//   STAR_DOCS_PER_WORD per word it expands to (there it is faster than the row checks, or as fast
+//   with an exact full page where the checks end a short one: docs/benchmarks.md);
 // - else, up to MAX_EXPANSION words, their OR;
 // - beyond, the prefix is CHECKED on the rows' names (checks.ts): the other clauses find the
 //   candidates, a cost that follows the share of names holding such a word, not the vocabulary
-//   (cheap for a common prefix: `de` + a UF, 2–3 ms). Once a page's checks have cost what its
+//   (cheap for a common prefix such as `de` + a UF). Once a page's checks have cost what its
 //   index form would, the OR of its words (at most MAX_OR) or, when at most PREFIX_FALLBACK_DOCS
 //   establishments hold it, `word*`, that form takes over (page.ts). Counts use these forms when
 //   they can.
@@ -38,17 +37,16 @@ const NEXT_CHARACTERS = [...'abcdefghijklmnopqrstuvwxyz0123456789'];
 export const MAX_OR = 2048;
 /**
  * A prefix held by at most this many documents (and by fewer than STAR_DOCS_PER_WORD per word it
- * expands to) is looked up with `word*`: ≤ ~50 ms warm at the bound (a full month: `bop` + SP,
- * 33 k documents, 40 ms, where checks and then `word*` took 62–73 ms). Above it the row checks
- * win when warm (they stop after SCAN_BUDGET rejections, ~25–40 ms; `cri`, 122 k documents at
- * 5 M companies: `cri*` 90 ms, checked 13–23 ms; `de*` 1.4 M documents: a second, checked 2 ms).
+ * expands to) is looked up with `word*`, which stays near the warm target (50 ms) at the bound
+ * and beats checks then `word*` there. Above it the row checks win when warm (they stop after
+ * SCAN_BUDGET rejections), while `word*` grows with the prefix's documents (docs/benchmarks.md).
  */
 export const PREFIX_QUERY_DOCS = 50_000;
 /**
- * The OR of a prefix's words opens each word's doclist: ~60 µs warm over two parts and rowid
- * ranges (and a random read when cold), the price of ~100 documents merged by `word*` (0.4–1.2
- * µs each, from adjacent doclists when cold). A prefix of up to ~15 words stays their OR: cheap
- * either way, and exact terms.
+ * The OR of a prefix's words opens each word's doclist over two parts and rowid ranges (and a
+ * random read when cold): warm, about the price of ~100 documents merged by `word*` (from adjacent
+ * doclists when cold; both measured: docs/benchmarks.md). A prefix of up to ~15 words stays their
+ * OR: cheap either way, and exact terms.
  */
 const STAR_DOCS_PER_WORD = 120;
 const MIN_STAR_WORDS = 16;
@@ -56,12 +54,12 @@ const MIN_STAR_WORDS = 16;
 /**
  * A checked `q` prefix of more than MAX_OR words held by at most this many establishments can go
  * on with `word*` once its row checks have cost about what `word*` would (page.ts). Warm, the
- * checks of so common a prefix fill a page long before that; cold (~4 ms a check on a full month)
- * they do not: `cha` + RJ (306 k documents) 9.3 s checked only, 0.8 s switching; `bru` + SC
- * (1.06 M) 8.4 s, 2.7 s. The bound keeps `word*`'s merged doclist small (a few MB).
+ * checks of so common a prefix fill a page long before that; cold (a disk read per check) they
+ * do not, and switching made such cold pages several times faster on a full month
+ * (docs/benchmarks.md). The bound keeps `word*`'s merged doclist small (a few MB).
  */
 export const PREFIX_FALLBACK_DOCS = 2_000_000;
-/** What `word*` costs per establishment holding the prefix, in ms (with a UF, warm: 0.85–1.2 µs on a full month). */
+/** What `word*` costs per establishment holding the prefix, in ms (with a UF, warm, full month: docs/benchmarks.md). */
 export const STAR_MS_PER_DOC = 0.001;
 /** What the OR of a prefix's words costs per word, in ms (a doclist opened per part and rowid range, warm). */
 export const OR_MS_PER_WORD = 0.06;

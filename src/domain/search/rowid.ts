@@ -7,8 +7,8 @@
 // - an alphanumeric one (IN RFB 2.229/2024, from July 2026) is 10^12 + its 12 characters read in
 //   base 36 ([0-9A-Z]: digits sort before letters in both ASCII and base 36, so this is CNPJ order
 //   among them). Base 36 for all would also keep CNPJ order, but spreads numeric CNPJs 3.6^12
-//   times further apart: ~2 bytes more per term and document (measured at 100 k companies: the
-//   index 44% larger).
+//   times further apart: ~2 bytes more per term and document (a much larger index, measured:
+//   docs/search.md).
 // Numeric and alphanumeric CNPJs interleave in CNPJ order, so a query reads the two rowid ranges
 // separately and merges them by CNPJ (page.ts). 10^12 + 36^12 < 2^63; above 2^53 JS needs BigInt.
 import { checkDigits } from '../cnpj.ts';

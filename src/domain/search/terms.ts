@@ -10,7 +10,8 @@
 //   other prefix is the OR of the subclasses present that start with it (cnae_codes: at most
 //   ~100 for a division, a few for a group or class).
 // - CEP at 2 and 5 digits: 3–4 digits are the OR of the 5-digit terms present; 6–8 digits are
-//   the 5-digit term plus a check of the row (an 8-digit term was 9% of the index).
+//   the 5-digit term plus a check of the row (an 8-digit term took too much of the index:
+//   docs/search.md).
 // - The four yes/no filters (Simples, MEI, e-mail, telephone) as ONE term of their 16
 //   combinations: one filter is the OR of 8 terms, two of 4; three terms fewer per document.
 // - Início de atividade as a year and a month term: a range is the OR of the years and months it
@@ -22,9 +23,9 @@
 //   doclist instead of the merge or OR of thousands of words, or row checks (prefix.ts), and a
 //   longer prefix checked on the rows gets it as its candidates. Written from JS (FTS5's own
 //   `prefix=` option indexes the start of every term, filter terms too: measured at 5 M
-//   companies, +64% index and +32% build time; these, +18% and +19%: docs/search.md). Not 2
+//   companies it cost far more index and build time than these terms: docs/search.md). Not 2
 //   characters: a 2-letter word is already exact as the OR of the 3-letter terms that continue
-//   it, and FTS5's `prefix='2 3'` made the index 2.2 times as large (1.11 against 0.50 GB).
+//   it, and FTS5's `prefix='2 3'` made the index far larger (docs/search.md).
 // - No block term any more: indexes built before 2026-11-26 also hold `_r` + the CNPJ's first
 //   two digits, which pages after a cursor once used to skip through doclists; they bind the
 //   cursor as an INTEGER now, which FTS5 seeks to directly (page.ts), and no query reads it.

@@ -81,13 +81,14 @@ export async function monthsToQueue(
   return out;
 }
 
-/** CNPJs read per turn of the event loop: one statement, two primary-key probes each (~4 µs a CNPJ). */
+/** CNPJs read per turn of the event loop: one statement, two primary-key probes each (docs/benchmarks.md). */
 const SLICE = 100;
 
 /**
  * The month's changes for the account's watchlist, read a slice at a time: a 50,000-CNPJ watchlist
- * is 100,000 index reads (~0.2 s in one statement; 2.4-10 s on a loaded machine when each CNPJ
- * prepared its own two), which must not stall the requests the same process serves.
+ * is 100,000 index reads (a fraction of a second in one statement, seconds when each CNPJ
+ * prepared its own two: docs/benchmarks.md), which must not stall the requests the same process
+ * serves.
  */
 async function watchedChangesInSlices(
   store: AppStore,

@@ -52,8 +52,9 @@ export function abandonBuild(buildDir: string): void {
 }
 
 /**
- * Refuses to start when the disk cannot hold the snapshot. A full month's zips (~7 GB) become
- * ~23 GB of snapshot, so 4× the compressed input plus 256 MB of slack is asked for.
+ * Refuses to start when the disk cannot hold the snapshot. A full month's snapshot is over three
+ * times its zips (docs/benchmarks.md), so 4× the compressed input plus 256 MB of slack is asked
+ * for.
  */
 export function checkFreeSpace(registryDir: string, compressedBytes: number): void {
   fs.mkdirSync(registryDir, { recursive: true });

@@ -21,9 +21,9 @@
 //   too, since INTEGER affinity would turn that text into a lossy REAL. Snapshots written before
 //   (INTEGER column) read the same way, so the schema version stays.
 // - 4 KiB pages: a lookup on a full month reads ~10 B-tree leaves beyond the 2 GB memory map, one
-//   pread each; 4 KiB copies a quarter of the bytes of 16 KiB. Full month, pinned server: 142 µs CPU
-//   per lookup instead of 169, 5.6 k lookups/s instead of 4.4 k; the snapshot is 1% bigger and the
-//   import no slower (docs/benchmarks.md). Snapshots written with 16 KiB pages still read fine.
+//   pread each; 4 KiB copies a quarter of the bytes of 16 KiB. On a full month: less CPU per lookup
+//   and more lookups/s, for a barely bigger snapshot and an import no slower (docs/benchmarks.md,
+//   "One lookup on one core"). Snapshots written with 16 KiB pages still read fine.
 //   About 170 bytes per establishment, index included.
 
 /**
@@ -216,7 +216,8 @@ export type RegimeRow = RowOf<typeof regimes>;
  * The row digest: a 47-bit hash of every column but the key (the first), written by the importer
  * (importer/row-digest.ts) after the table's own columns and appended to its lookup index. The
  * monthly comparison (importer/history/pair.ts) then tells an unchanged row from the index alone,
- * without reading the row: a table row read at random costs ~1.4 µs, an index probe ~0.3 µs.
+ * without reading the row: a table row read at random costs several times an index probe
+ * (docs/benchmarks.md).
  * 47 bits fit SQLite's 6-byte integer; two different rows share a digest with odds of 2^-47.
  * Snapshots written before it have no such column and are compared column by column.
  */
