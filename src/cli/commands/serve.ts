@@ -6,17 +6,13 @@ import fs from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../lib/config.ts';
 import { openNodeStore } from '../../storage/app/store.ts';
-import { boundHeapGrowth } from '../../server/heap.ts';
-import { startServer, type RunningServer } from '../../server/server.ts';
-import { clusterScrape } from '../../server/metrics/cluster.ts';
-import { startMetricsListener } from '../../server/metrics/listener.ts';
+import type { RunningServer } from '../../server/server.ts';
+import type { startMetricsListener } from '../../server/metrics/listener.ts';
 import { CliError } from '../errors.ts';
 import { assertCanListen, listenError } from '../listen.ts';
 import { readAheadWarning } from '../../lib/read-ahead.ts';
 import { parseDuration } from '../../lib/duration.ts';
-import { startFollower } from '../../server/follow.ts';
 import type { Follower } from '../../server/follow-state.ts';
-import { FLEET_POLL_MS, startFleetFollower } from '../../server/fleet-follow.ts';
 import {
   databaseUrlOf,
   dataDirOf,
@@ -97,6 +93,12 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
         : cluster.isWorker
           ? {}
           : { listen: { host: metricsHost, port: opts.metricsPort } };
+    // The server's modules load here, not with the command line: every other command starts
+    // without them (a second of module loading per CLI process).
+    const [{ boundHeapGrowth }, { startServer }] = await Promise.all([
+      import('../../server/heap.ts'),
+      import('../../server/server.ts'),
+    ]);
     // Old-generation garbage of a pipelining flood (server/heap.ts).
     boundHeapGrowth();
     // The same process writes the node's fleet heartbeat: the node has one row.
@@ -160,8 +162,13 @@ export async function serve(opts: ServeOptions): Promise<Serving> {
   }
   let metrics: Awaited<ReturnType<typeof startMetricsListener>> | undefined;
   try {
-    if (opts.metricsPort !== undefined)
+    if (opts.metricsPort !== undefined) {
+      const [{ startMetricsListener }, { clusterScrape }] = await Promise.all([
+        import('../../server/metrics/listener.ts'),
+        import('../../server/metrics/cluster.ts'),
+      ]);
       metrics = await startMetricsListener(metricsHost, opts.metricsPort, clusterScrape());
+    }
   } catch (err) {
     stopping = true;
     await stopWorkers();
@@ -299,6 +306,7 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
     let follower: Follower | undefined;
     const databaseUrl = databaseUrlOf(argv);
     if (follow && !cluster.isWorker && databaseUrl !== undefined) {
+      const { FLEET_POLL_MS, startFleetFollower } = await import('../../server/fleet-follow.ts');
       follower = startFleetFollower({
         dataDir: dataDirOf(argv),
         databaseUrl,
@@ -309,6 +317,7 @@ export const serveCommand: CommandModule<GlobalArgs, Args> = {
       });
       console.error(`following the fleet's release, pulled from ${follow.source}`);
     } else if (follow && !cluster.isWorker) {
+      const { startFollower } = await import('../../server/follow.ts');
       const intervalMs = follow.intervalMs ?? DEFAULT_FOLLOW_MS;
       follower = startFollower({ dataDir: dataDirOf(argv), ...follow, intervalMs });
       console.error(`following releases at ${follow.source} every ${argv['follow-interval'] ?? '10m'}`);
