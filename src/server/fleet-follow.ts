@@ -138,6 +138,9 @@ export function startFleetFollower(opts: FleetFollowOptions): Follower {
       } else if (msg.status === 'pulled' || msg.status === 'current') {
         state.lastResult = msg.status;
         state.lastRelease = release;
+        // Saved now, not when the pull exits: the server may serve the release (its registry
+        // polls the pointer) before then, and follow.json must not say otherwise meanwhile.
+        save();
         if (msg.status === 'pulled') log(`follow: now serving release ${release} (month ${msg.month})`);
       }
     };
