@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { bundleCli } from './binary/bundle.ts';
 
 /** What a unit test never does: start PostgreSQL, a browser, nginx, Swift, a child process. */
 const HEAVY =
@@ -114,7 +115,20 @@ const started = Date.now();
 const statuses = [run(unit, { CNPJ_TEST_BACKENDS: 'sqlite' }, !args.includes('--no-coverage'))];
 console.log(`unit lane: ${unit.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 if (!args.includes('--unit')) {
-  // Every lane runs even when one failed: CI shows all the failures at once.
-  statuses.push(run(rest, { CNPJ_TEST_BACKENDS: '' }), run(both, { CNPJ_TEST_BACKENDS: 'postgres' }));
+  // The full lane starts the CLI hundreds of times. From source, tsx loads each of its modules at
+  // every start; the CLI bundled once into one CommonJS file (as the standalone binary bundles it)
+  // starts about three times faster (docs/architecture.md, "Test lanes"). It lives under node_modules/ (where its
+  // require('better-sqlite3') finds the package) in a folder of this run's own, removed after.
+  const cliDir = path.join('node_modules', '.cache', `cnpj-api-test-cli-${process.pid}`);
+  try {
+    const cli = await bundleCli(path.resolve(cliDir, 'cnpj-api.cjs'), process.versions.node.split('.')[0]!, [
+      'better-sqlite3',
+    ]);
+    const env = { CNPJ_TEST_CLI: cli.file };
+    // Every lane runs even when one failed: CI shows all the failures at once.
+    statuses.push(run(rest, { ...env, CNPJ_TEST_BACKENDS: '' }), run(both, { ...env, CNPJ_TEST_BACKENDS: 'postgres' }));
+  } finally {
+    fs.rmSync(cliDir, { recursive: true, force: true });
+  }
 }
 process.exit(statuses.find((s) => s !== 0) ?? 0);

@@ -14,7 +14,11 @@ export interface Bundle {
   hasDynamicImport: boolean;
 }
 
-export async function bundleCli(outFile: string, nodeMajor: string): Promise<Bundle> {
+/**
+ * The CLI as one CommonJS file for Node `nodeMajor`. `external` packages stay `require` calls: the
+ * test lanes' bundle (scripts/test.ts) keeps better-sqlite3 out and loads it from node_modules.
+ */
+export async function bundleCli(outFile: string, nodeMajor: string, external: string[] = []): Promise<Bundle> {
   await esbuild.build({
     entryPoints: [ENTRY],
     outfile: outFile,
@@ -24,8 +28,12 @@ export async function bundleCli(outFile: string, nodeMajor: string): Promise<Bun
     target: `node${nodeMajor}`,
     // ESM code reading import.meta.url (yargs builds a createRequire and a locale path from it):
     // point it at the executable, which is what __filename is in a SEA main script.
+    // __cnpjBundleFile tells selfCommand (src/lib/runtime.ts) which script starts another copy.
     define: { 'import.meta.url': '__cnpjImportMetaUrl' },
-    banner: { js: 'var __cnpjImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    banner: {
+      js: 'var __cnpjImportMetaUrl = require("node:url").pathToFileURL(__filename).href; var __cnpjBundleFile = __filename;',
+    },
+    external,
     // yargs' `extends` config support calls import.meta.resolve; the CLI never uses it.
     logOverride: { 'empty-import-meta': 'silent' },
     legalComments: 'eof',

@@ -5,18 +5,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { sqliteMeter } from '../domain/metering/helpers/api-setup.ts';
 import { verifyLogin } from '../../src/domain/accounts/users.ts';
 import { requireAccount } from '../../src/domain/accounts/accounts.ts';
 import { listTokens } from '../../src/domain/accounts/tokens.ts';
 import { openNodeStore } from '../../src/storage/app/store.ts';
 import { forBackends, freshDatabaseUrl, tempDataDir } from '../helpers/app-backends.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { CLI } from '../helpers/cli.ts';
 
 function cli(dataDir: string, args: string[], input = '', env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'cnpj-api.js'), '--data-dir', dataDir, ...args], {
+  const r = spawnSync(process.execPath, [CLI, '--data-dir', dataDir, ...args], {
     input,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', ...env },
@@ -169,7 +167,7 @@ test('fleet mode: operator commands run off the nodes open no app.db and leave t
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete env.CNPJ_API_DATA_DIR;
     const run = (args: string[]) => {
-      const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'cnpj-api.js'), ...args, '--database-url', url], {
+      const r = spawnSync(process.execPath, [CLI, ...args, '--database-url', url], {
         cwd: empty,
         encoding: 'utf8',
         env,

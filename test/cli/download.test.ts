@@ -4,12 +4,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { openAppDb } from '../../src/storage/app/sqlite.ts';
 import { recordPublished } from '../../src/storage/snapshots/records.ts';
 import { sample, TestServer } from '../importer/download/server.ts';
+import { CLI } from '../helpers/cli.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/cnpj-api.js', import.meta.url));
+const BIN = CLI;
 
 // Async spawn: the test server lives in this process and must keep answering.
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -8,9 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { CLI } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = path.join(ROOT, 'bin', 'cnpj-api.js');
+const BIN = CLI;
 const STACK = /\n\s+at /;
 
 interface Run {

@@ -5,15 +5,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { getPlan } from '../../src/domain/accounts/plans.ts';
 import { openAppDb } from '../../src/storage/app/sqlite.ts';
 import { sqliteStore } from '../helpers/sqlite-store.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { CLI } from '../helpers/cli.ts';
 
 function cli(dataDir: string, args: string[]) {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'cnpj-api.js'), '--data-dir', dataDir, ...args], {
+  const r = spawnSync(process.execPath, [CLI, '--data-dir', dataDir, ...args], {
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
   });

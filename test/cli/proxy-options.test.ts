@@ -8,6 +8,7 @@ import { after, test } from 'node:test';
 import { PUBLIC_URL_ENV } from '../../src/lib/config.ts';
 import { proxyOptionsOf } from '../../src/cli/options.ts';
 import { killServe, spawnServe, tempDataDir } from '../server/helpers.ts';
+import { CLI } from '../helpers/cli.ts';
 
 const dataDir = tempDataDir();
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -65,7 +66,7 @@ test('a bad --public-url or CNPJ_API_PUBLIC_URL is refused with a sentence namin
 
 test('serve and start exit non-zero at once on a bad public URL, naming the flag or variable', () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, ['bin/cnpj-api.js', ...args, '--port', '0', '--data-dir', dataDir], {
+    spawnSync(process.execPath, [CLI, ...args, '--port', '0', '--data-dir', dataDir], {
       encoding: 'utf8',
       env: { ...process.env, ...env },
       timeout: 30_000,

@@ -4,12 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { CLI } from '../helpers/cli.ts';
 
 /** Runs `cnpj-api start` until its output matches `until`, returns the output and the process. */
 async function startUntil(dataDir: string, until: RegExp, args: string[] = []) {
   const child = spawn(
     process.execPath,
-    ['bin/cnpj-api.js', 'start', '--port', '0', '--companies', '2000', '--data-dir', dataDir, ...args],
+    [CLI, 'start', '--port', '0', '--companies', '2000', '--data-dir', dataDir, ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

@@ -5,14 +5,14 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { runImport, type ImportOptions } from '../../importer/run.ts';
 import { generateDump } from '../../src/demo/generate.ts';
 import { startServer } from '../../src/server/server.ts';
 import { TestServer } from './download/server.ts';
 import { active, rec, tempDir, writeZip } from './helpers.ts';
+import { CLI } from '../helpers/cli.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/cnpj-api.js', import.meta.url));
+const BIN = CLI;
 const MONTH = '2026-09';
 // Snapshot ids have a one-second resolution: the month before is imported first.
 const PREVIOUS = '2026-08';

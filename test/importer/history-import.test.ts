@@ -19,7 +19,7 @@ import { dataPaths } from '../../src/lib/config.ts';
 import { openSqlite } from '../../src/storage/sqlite.ts';
 import type { ChangeRow } from '../../src/storage/history/schema.ts';
 import { snapshotDir } from '../../scripts/evolve-check.ts';
-import { runCli } from '../helpers/cli.ts';
+import { CLI, runCli } from '../helpers/cli.ts';
 import { COMPANY_KINDS, ESTABLISHMENT_KINDS, snapshotLookup } from './history/snapshot-lookup.ts';
 
 let dir: string;
@@ -301,7 +301,7 @@ test('a killed import kills its comparison and leaves history.db as it was', asy
   const all = rows();
   const child = spawn(
     process.execPath,
-    ['bin/cnpj-api.js', 'import', input(2), '--month', month(2), '--keep', '3', '--data-dir', dataDir],
+    [CLI, 'import', input(2), '--month', month(2), '--keep', '3', '--data-dir', dataDir],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let err = '';

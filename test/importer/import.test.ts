@@ -9,8 +9,9 @@ import { runImport } from '../../importer/run.ts';
 import { MAX_REJECT_LINES } from '../../importer/writer.ts';
 import { RECEITA_MINI } from '../fixtures/index.ts';
 import { active, copySamples, estabelecimento, querySnapshot, rec, tempDir, writeZip } from './helpers.ts';
+import { CLI } from '../helpers/cli.ts';
 
-const BIN = path.resolve('bin/cnpj-api.js');
+const BIN = CLI;
 
 function buildingDirs(dataDir: string): string[] {
   const reg = path.join(dataDir, 'registry');

@@ -7,14 +7,14 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runImport, type ImportOptions } from '../../importer/run.ts';
 import { ZipWriter } from '../../src/demo/zip-writer.ts';
 import { snapshotLookup } from './history/snapshot-lookup.ts';
 import { active, querySnapshot, receitaMonth, tempDir } from './helpers.ts';
+import { CLI } from '../helpers/cli.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/cnpj-api.js', import.meta.url));
+const BIN = CLI;
 const SERPRO = '33683111000280';
 const latin1 = (s: string) => Buffer.from(s, 'latin1');
 

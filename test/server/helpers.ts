@@ -40,6 +40,7 @@ import {
 } from '../../src/storage/snapshots/tables.ts';
 import { startServer, type ServerOptions, type StartedServer } from '../../src/server/server.ts';
 import { sqliteStore } from '../helpers/sqlite-store.ts';
+import { CLI } from '../helpers/cli.ts';
 
 export interface SnapshotData {
   establishments: EstablishmentRow[];
@@ -248,7 +249,7 @@ export async function spawnServe(
   args: string[] = [],
   ready: (pid: number) => boolean = () => true,
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['bin/cnpj-api.js', 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
   });

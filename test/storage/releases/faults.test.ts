@@ -25,7 +25,7 @@ import { publishRelease } from '../../../src/storage/releases/publish.ts';
 import { generateKeyPair, readSecretKey, sign } from '../../../src/storage/releases/signing.ts';
 import { activeSnapshot } from '../../../src/storage/snapshots/records.ts';
 import { openSqlite } from '../../../src/storage/sqlite.ts';
-import type { CliResult } from '../../helpers/cli.ts';
+import { CLI, type CliResult } from '../../helpers/cli.ts';
 import { startNginx, type NginxServer } from '../../helpers/nginx.ts';
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy.ts';
 import { makeAccount, serve, type TestServer } from '../../server/helpers.ts';
@@ -79,7 +79,7 @@ async function closeServer(s: TestServer): Promise<void> {
 /** The CLI as a child process (test/helpers/cli.ts's runCli, with the child known to after()). */
 function runCli(args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/cnpj-api.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let out = '';
     let err = '';
@@ -288,7 +288,7 @@ describe('faults of a pull: refused or survived, and B serves what it should', {
     /** A pull through the throttled proxy, SIGKILLed once its staged files hold `fraction` of the bytes. */
     async function killAt(fraction: number): Promise<{ pid: number; err: string; staged: number }> {
       const args = ['release', 'pull', '--from', slow.url, '--trust', trust, '--data-dir', b.dir, '--parallel', '1'];
-      const child = spawn(process.execPath, ['bin/cnpj-api.js', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
       children.add(child);
       let err = '';
       child.stderr.on('data', (d) => (err += d));
