@@ -21,7 +21,9 @@ export interface SeaInput {
 export function makeBlob(input: SeaInput): string {
   const blob = path.join(input.workDir, 'sea-prep.blob');
   const config = {
-    main: input.mainScript,
+    // Relative to workDir (the cwd below): the blob records this name, and a path holding the
+    // build's temp folder would make every build's binary differ.
+    main: path.relative(input.workDir, input.mainScript),
     output: blob,
     disableExperimentalSEAWarning: true,
     useSnapshot: false,

@@ -113,6 +113,25 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
     return `--- podman logs ${name}\n${(r.out + r.err).slice(-4000)}`;
   };
 
+  /** `npm run build:image`'s script; its progress lines, as diagnostics. */
+  async function buildImage(): Promise<string> {
+    try {
+      const { stdout } = await execFileP(process.execPath, ['--import', 'tsx', 'scripts/build-image.ts'], {
+        cwd: repo,
+        env: { ...env, CNPJ_IMAGE_ENGINE: 'podman' },
+        maxBuffer: 64 << 20,
+      });
+      return stdout
+        .split('\n')
+        .filter((l) => l.startsWith('[build-image]'))
+        .map((l) => `# ${l}`)
+        .join('\n');
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; message: string };
+      throw new Error(`build-image failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`, { cause: err });
+    }
+  }
+
   before(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cnpj-container-'));
     fs.writeFileSync(path.join(tmp, 'containers.conf'), containersConf(tmp));
@@ -123,23 +142,7 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
       CONTAINERS_STORAGE_CONF: path.join(tmp, 'storage.conf'),
     };
     const started = Date.now();
-    try {
-      const { stdout } = await execFileP(process.execPath, ['--import', 'tsx', 'scripts/build-image.ts'], {
-        cwd: repo,
-        env: { ...env, CNPJ_IMAGE_ENGINE: 'podman' },
-        maxBuffer: 64 << 20,
-      });
-      console.log(
-        stdout
-          .split('\n')
-          .filter((l) => l.startsWith('[build-image]'))
-          .map((l) => `# ${l}`)
-          .join('\n'),
-      );
-    } catch (err) {
-      const e = err as { stdout?: string; stderr?: string; message: string };
-      throw new Error(`build-image failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`, { cause: err });
-    }
+    console.log(await buildImage());
     console.log(`# image built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
 
@@ -194,6 +197,13 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
     // uid, which cannot use that folder, writes its own copy to /tmp (src/cli/binary-entry.ts).
     assert.equal((await podman(['run', '--rm', '--read-only', IMAGE, '--version'])).out, `${version}\n`);
     assert.equal((await podman(['run', '--rm', '--user', '12345:12345', IMAGE, '--version'])).out, `${version}\n`);
+  });
+
+  test('the same commit builds the same image, byte for byte (the same image ID)', async () => {
+    const idOf = async () => (await podman(['image', 'inspect', IMAGE, '--format', '{{.Id}}'])).out.trim();
+    const first = await idOf();
+    await buildImage();
+    assert.equal(await idOf(), first);
   });
 
   test('one box: import the real sample read-only into a named volume, a token, serve on loopback, stop', async () => {
@@ -332,8 +342,12 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
       '--database-url',
       url,
     ]);
-    await cli(['accounts', 'create', '--name', 'Frota', '--plan', 'Bronze', '--database-url', url]);
-    const token = await cli(['tokens', 'create', '--account', 'Frota', '--name', 'ci', '--database-url', url]);
+    // The operator's commands in fleet mode, from a container too: they write to PostgreSQL only.
+    const inFleet = async (args: string[]) =>
+      (await podman(['run', '--rm', '--network', 'host', IMAGE, ...args, '--database-url', url])).out.trim();
+    await inFleet(['accounts', 'create', '--name', 'Frota', '--plan', 'Bronze']);
+    const token = await inFleet(['tokens', 'create', '--account', 'Frota', '--name', 'ci']);
+    assert.match(token, /^cnpj_\w+$/);
 
     // The node: an empty /data (the image's volume), the releases and the key mounted read-only.
     await podman([
