@@ -35,24 +35,36 @@ export function startFollower(opts: FollowOptions): Follower {
       args.push(...(opts.pullArgs ?? []));
       state.pulling = true;
       save();
+      // The pull prints its result once the release is published (app.db's pointer moved), and
+      // the server may serve it before the pull process exits: follow.json says so at once.
+      let reported = false;
       let out = '';
-      const p = (pull = spawnPull(args, { log, onResult: (l) => (out += `${l}\n`) }));
+      const onResult = (line: string) => {
+        // The result is one indented JSON object over several lines: parsed once it is whole.
+        out += `${line}\n`;
+        let r: { status: string; release: string; month: string };
+        try {
+          r = JSON.parse(out) as typeof r;
+        } catch {
+          return;
+        }
+        reported = true;
+        state.lastResult = r.status;
+        state.lastRelease = r.release;
+        state.lastError = null;
+        state.lastCheckAt = new Date().toISOString();
+        save();
+        if (r.status === 'pulled') log(`follow: now serving release ${r.release} (month ${r.month})`);
+      };
+      const p = (pull = spawnPull(args, { log, onResult }));
       p.child.on('close', (code) => {
         pull = null;
         state.pulling = false;
         state.lastCheckAt = new Date().toISOString();
-        if (code === 0) {
-          try {
-            const r = JSON.parse(out) as { status: string; release: string; month: string };
-            state.lastResult = r.status;
-            state.lastRelease = r.release;
-            state.lastError = null;
-            if (r.status === 'pulled') log(`follow: now serving release ${r.release} (month ${r.month})`);
-          } catch {
-            state.lastResult = 'failed';
-            state.lastError = 'the pull printed no result';
-          }
-        } else {
+        if (code === 0 && !reported) {
+          state.lastResult = 'failed';
+          state.lastError = 'the pull printed no result';
+        } else if (code !== 0) {
           state.lastResult = 'failed';
           const why = pullFailure(p, code);
           state.lastError = why;

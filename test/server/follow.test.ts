@@ -102,6 +102,14 @@ describe('serve --follow', () => {
       await r.arrayBuffer();
       return r.headers.get('x-registry-release') === release1 ? true : undefined;
     });
+    // follow.json (what `status` shows) names it as soon as the pull reports it.
+    await waitFor('follow.json naming the new release', async () => {
+      const saved = JSON.parse(fs.readFileSync(path.join(dir('B'), 'follow.json'), 'utf8')) as {
+        lastRelease: string | null;
+        lastResult: string | null;
+      };
+      return saved.lastRelease === release1 && saved.lastResult === 'pulled' ? true : undefined;
+    });
     // The change history came with it: the feed answers for the new month.
     const changes = await fetch(`${node.url}/api/v1/changes?limit=5`, { headers });
     assert.equal(changes.status, 200, await changes.clone().text());
