@@ -27,7 +27,7 @@ export class ContactsCopy {
   get(cnpj: string): readonly ContatoExtra[] {
     if (this.byCnpj !== null) return this.byCnpj.get(cnpj) ?? NONE;
     const rows = this.store.lookup?.(cnpj) ?? [];
-    return rows.length === 0 ? NONE : (contactsByCnpj(rows).get(cnpj) ?? NONE);
+    return rows.length === 0 ? NONE : Object.freeze(rows.map(contactOf));
   }
 
   /** Reloads the copy when `epoch` is not the one it holds; nothing to wait for otherwise. */
@@ -45,14 +45,20 @@ export class ContactsCopy {
   }
 }
 
+/** One row as the answer shows it, frozen: the same object may be in many answers. */
+function contactOf([, tipo_contato, tipo_website, contato]: ContactRow): ContatoExtra {
+  return Object.freeze({ tipo_contato, tipo_website, contato });
+}
+
 /**
  * Each CNPJ's list from rows in file order, shared by every lookup of it, so frozen (no caller can
  * change another's answer).
  */
 export function contactsByCnpj(rows: Iterable<ContactRow>): Map<string, ContatoExtra[]> {
   const map = new Map<string, ContatoExtra[]>();
-  for (const [cnpj, tipo_contato, tipo_website, contato] of rows) {
-    const c: ContatoExtra = Object.freeze({ tipo_contato, tipo_website, contato });
+  for (const row of rows) {
+    const c = contactOf(row);
+    const cnpj = row[0];
     const list = map.get(cnpj);
     if (list) list.push(c);
     else map.set(cnpj, [c]);

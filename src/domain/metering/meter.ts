@@ -127,7 +127,7 @@ export class Meter implements AccessLayer {
       const tokens: number[] = [];
       const calls: number[] = [];
       const limits: number[] = [];
-      const touch: number[] = [];
+      const touching = new Set<number>();
       let epoch = Number.POSITIVE_INFINITY;
       for (let i = 0; i < ids.length; i++) {
         const id = ids[i];
@@ -139,7 +139,7 @@ export class Meter implements AccessLayer {
         limits.push(id.limit);
         epoch = Math.min(epoch, id.epoch ?? -1);
         if (id.tokenId !== NO_TOKEN && ms - (this.lastTouch.get(id.tokenId) ?? 0) >= TOUCH_INTERVAL_MS) {
-          if (!touch.includes(id.tokenId)) touch.push(id.tokenId);
+          touching.add(id.tokenId);
         }
       }
       if (idx.length === 0) return ids as AccessResult[];
@@ -151,7 +151,7 @@ export class Meter implements AccessLayer {
         epoch,
         month: spMonth(at),
         day: spDay(at),
-        touch,
+        touch: [...touching],
         at,
         touchBefore: new Date(ms - TOUCH_INTERVAL_MS),
       });
@@ -168,7 +168,7 @@ export class Meter implements AccessLayer {
         const ok = counted.fit.ok[j];
         const used = counted.fit.used[j];
         if (!ok) this.observer?.quotaRefused();
-        else if (touch.length > 0 && touch.includes(id.tokenId)) this.lastTouch.set(id.tokenId, ms);
+        else if (touching.has(id.tokenId)) this.lastTouch.set(id.tokenId, ms);
         out[i] = countAnswer(id, ok ? used : undefined, at, calls[j], used);
       }
       return out;

@@ -17,6 +17,7 @@ import type {
   TokenRecord,
 } from './metering.ts';
 import type { WalSync } from './wal-sync.ts';
+import { busyWaitOff } from './write-retry.ts';
 
 /** How long a batch keeps retrying for the write lock before its calls fail (500). */
 const LOCK_WAIT_MS = 10_000;
@@ -42,9 +43,6 @@ export class SqliteMetering implements MeteringStore, ContactsStore {
   private readonly contactsOf: Statement<[string], ContactRow>;
   /** The batch transaction, BEGIN IMMEDIATE … COMMIT: the write lock up front, all or nothing. */
   private readonly tx: (batch: CountBatch) => Counted;
-  /** busy_timeout off / back on around the batch transaction (with a WalSync only). */
-  private readonly noWait: (() => void) | undefined;
-  private readonly wait: (() => void) | undefined;
 
   /**
    * `walSync`: the batch commits with synchronous=NORMAL and is durable once this WAL flush is
@@ -95,12 +93,6 @@ export class SqliteMetering implements MeteringStore, ContactsStore {
       .raw();
     const tx = sqlite.transaction((batch: CountBatch) => this.countNow(batch));
     this.tx = (batch) => tx.immediate(batch);
-    if (walSync) {
-      const timeout = Number(sqlite.pragma('busy_timeout', { simple: true }));
-      // A PRAGMA acts when prepared, not when run: a prepared one cannot be reused.
-      this.noWait = () => sqlite.pragma('busy_timeout = 0');
-      this.wait = () => sqlite.pragma(`busy_timeout = ${Number.isInteger(timeout) ? timeout : 10_000}`);
-    }
   }
 
   tokenByHash(hash: string, month?: string): Promise<TokenRead> {
@@ -150,12 +142,13 @@ export class SqliteMetering implements MeteringStore, ContactsStore {
   }
 
   private runBatch(batch: CountBatch): Counted {
-    if (!this.noWait) return this.tx(batch);
-    this.noWait();
+    // With a WalSync the batch never waits for the lock on the event loop: retry() tries it again.
+    if (!this.walSync) return this.tx(batch);
+    const restore = busyWaitOff(this.sqlite);
     try {
       return this.tx(batch);
     } finally {
-      this.wait!();
+      restore();
     }
   }
 
