@@ -117,8 +117,9 @@ console.log(`unit lane: ${unit.length} files in ${((Date.now() - started) / 1000
 if (!args.includes('--unit')) {
   // The full lane starts the CLI hundreds of times. From source, tsx loads each of its modules at
   // every start; the CLI bundled once into one CommonJS file (as the standalone binary bundles it)
-  // starts about three times faster (docs/architecture.md, "Test lanes"). It lives under node_modules/ (where its
-  // require('better-sqlite3') finds the package) in a folder of this run's own, removed after.
+  // starts about three times faster (docs/architecture.md, "Test lanes"). It lives under
+  // node_modules/ (where its require('better-sqlite3') finds the package) in a folder of this
+  // run's own, removed after.
   const cliDir = path.join('node_modules', '.cache', `cnpj-api-test-cli-${process.pid}`);
   try {
     const cli = await bundleCli(path.resolve(cliDir, 'cnpj-api.cjs'), process.versions.node.split('.')[0]!, [

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { run } from '../binary/util.ts';
-import { copyrightOf, debianPackages, libraryInPackage, sharedLibraries, type DebianPackage } from './libraries.ts';
+import { copyrightOf, debianPackages, libraryInPackage, sharedLibraries } from './libraries.ts';
 import { log } from './log.ts';
 
 /** The user the container runs as: numeric, so Kubernetes' runAsNonRoot can check it. */
@@ -20,14 +20,13 @@ const LIB_DIR = 'usr/lib/x86_64-linux-gnu';
 export interface Rootfs {
   /** The layer, a tar with owners and modes set (unpacked by the engine's ADD). */
   tar: string;
-  packages: DebianPackage[];
   libraries: { soname: string; from: string; bytes: number }[];
 }
 
-function write(root: string, rel: string, text: string, mode = 0o644): void {
+function write(root: string, rel: string, text: string): void {
   const file = path.join(root, rel);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text, { mode });
+  fs.writeFileSync(file, text, { mode: 0o644 });
 }
 
 /**
@@ -74,7 +73,8 @@ export function buildRootfs(opts: {
   fs.symlinkSync('usr/lib64', path.join(root, 'lib64'));
 
   // The licences of what is inside: each package's copyright file, Node's, ours.
-  const unique = [...new Map([...packages.values()].map((p) => [p.name, p])).values()];
+  // debianPackages gives the libraries of one package the same object.
+  const unique = [...new Set(packages.values())];
   for (const pkg of unique) {
     const bare = pkg.name.split(':')[0]!;
     const copyright = copyrightOf(pkg, opts.debCache);
@@ -91,10 +91,7 @@ export function buildRootfs(opts: {
   );
   write(root, 'etc/group', `root:x:0:\n${IMAGE_USER}:x:${IMAGE_UID}:\n`);
   write(root, 'etc/nsswitch.conf', 'passwd: files\ngroup: files\nhosts: files dns\n');
-  for (const dir of ['tmp', 'root', 'etc', 'var/cache', 'home'])
-    fs.mkdirSync(path.join(root, dir), { recursive: true });
-  fs.mkdirSync(path.join(root, DATA_DIR), { recursive: true });
-  fs.mkdirSync(path.join(root, HOME_DIR), { recursive: true });
+  for (const dir of ['tmp', 'root', DATA_DIR, HOME_DIR]) fs.mkdirSync(path.join(root, dir), { recursive: true });
   // Modes the layer carries whatever the umask: a sticky /tmp, private user folders.
   fs.chmodSync(path.join(root, 'tmp'), 0o1777);
   fs.chmodSync(path.join(root, 'root'), 0o700);
@@ -119,5 +116,5 @@ export function buildRootfs(opts: {
   ]);
   run('tar', ['--append', '--file', tar, `--owner=${IMAGE_UID}`, `--group=${IMAGE_UID}`, ...common, ...userOwned]);
   log(`root filesystem: ${libraries.length} libraries from ${unique.map((p) => p.name).join(', ')}`);
-  return { tar, packages: unique, libraries };
+  return { tar, libraries };
 }

@@ -350,6 +350,12 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
     assert.match(token, /^cnpj_\w+$/);
 
     // The node: an empty /data (the image's volume), the releases and the key mounted read-only.
+    const releaseMounts = [
+      '--volume',
+      `${dir('releases')}:/releases:ro`,
+      '--volume',
+      `${dir('keys/release.pub')}:/keys/release.pub:ro`,
+    ];
     await podman([
       'run',
       '--detach',
@@ -357,10 +363,7 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
       'node1',
       '--network',
       'host',
-      '--volume',
-      `${dir('releases')}:/releases:ro`,
-      '--volume',
-      `${dir('keys/release.pub')}:/keys/release.pub:ro`,
+      ...releaseMounts,
       IMAGE,
       'serve',
       '--host',
@@ -402,10 +405,7 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
       'run',
       '--rm',
       ...pulled,
-      '--volume',
-      `${dir('releases')}:/releases:ro`,
-      '--volume',
-      `${dir('keys/release.pub')}:/keys/release.pub:ro`,
+      ...releaseMounts,
       IMAGE,
       'release',
       'pull',
