@@ -103,8 +103,8 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     process.exit(130);
   };
   try {
-    for (const name of cleanStaleBuilds(paths.registryDir))
-      log(`removed the unfinished snapshot of an interrupted import: ${name}`);
+    const removed = cleanStaleBuilds(paths.registryDir);
+    for (const name of removed) log(`removed the unfinished snapshot of an interrupted import: ${name}`);
     const plan = await planImport(opts.inputs);
     if (!plan.sources.length) throw new ImportError(`no Receita file recognised in ${opts.inputs.join(', ')}`);
     const month = opts.month ?? plan.detectedMonth;
@@ -118,7 +118,7 @@ export async function runImport(opts: ImportOptions): Promise<ImportSummary> {
     if (regimes) log(`warning: ${regimes}`);
     if (!opts.skipSpaceCheck) checkFreeSpace(paths.registryDir, plan.compressedBytes);
 
-    const id = newSnapshotId(paths.registryDir, month);
+    const id = newSnapshotId(paths.registryDir, month, new Date(), removed);
     buildDir = startBuild(paths.registryDir, id);
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);

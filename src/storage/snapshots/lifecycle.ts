@@ -10,11 +10,23 @@ import { listSnapshots, markDeleted, recordPublished, type SnapshotStats } from 
 const BUILDING_PREFIX = '.building-';
 const LOCK = 'importer.pid';
 
-/** `<month>_<UTC stamp to the second>`, with `-2`, `-3`… when an import of the same second exists. */
-export function newSnapshotId(registryDir: string, month: string, now = new Date()): string {
+/**
+ * `<month>_<UTC stamp to the second>`, with `-2`, `-3`… when an import of the same second exists.
+ * `removed` names the build folders this import just cleaned away: their ids stay taken, because
+ * a killed importer's writer processes may still be starting and would open their files by the
+ * old path, inside a new build of the same name.
+ */
+export function newSnapshotId(
+  registryDir: string,
+  month: string,
+  now = new Date(),
+  removed: readonly string[] = [],
+): string {
   const base = `${month}_${now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`;
   const taken = (id: string) =>
-    fs.existsSync(path.join(registryDir, id)) || fs.existsSync(path.join(registryDir, BUILDING_PREFIX + id));
+    removed.includes(BUILDING_PREFIX + id) ||
+    fs.existsSync(path.join(registryDir, id)) ||
+    fs.existsSync(path.join(registryDir, BUILDING_PREFIX + id));
   let id = base;
   for (let n = 2; taken(id); n++) id = `${base}-${n}`;
   return id;

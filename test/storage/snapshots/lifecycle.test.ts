@@ -22,6 +22,16 @@ test('two imports of the same month within one second get distinct snapshot ids'
   assert.equal(newSnapshotId(registryDir, '2026-09', now), '2026-09_20261001-120000-3');
 });
 
+test("a stale build cleaned away in the same second keeps its id: a killed importer's late writers cannot open the new build's files", () => {
+  const registryDir = registry('reuse');
+  const now = new Date('2026-10-01T12:00:00.250Z');
+  const killed = newSnapshotId(registryDir, '2026-09', now);
+  fs.mkdirSync(path.join(registryDir, `.building-${killed}`), { recursive: true }); // no lock: its importer is gone
+  const removed = cleanStaleBuilds(registryDir);
+  assert.deepEqual(removed, [`.building-${killed}`]);
+  assert.equal(newSnapshotId(registryDir, '2026-09', now, removed), `${killed}-2`);
+});
+
 test("a build's lock names its importer; a live one refuses a new import, dead or missing ones are cleaned away", () => {
   const registryDir = registry('stale');
   const mine = startBuild(registryDir, '2026-09_20261001-120000');
