@@ -231,7 +231,19 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
 
     const [port] = await freePorts(1);
     const base = `http://127.0.0.1:${port}`;
-    await podman(['run', '--detach', '--name', 'box', ...data, '--publish', `127.0.0.1:${port}:8080`, IMAGE]);
+    // The health check as docs/container.md gives it, run by hand (no timer: no systemd here).
+    const health = ['--health-cmd', '["cnpj-api","probe"]', '--health-interval', 'disable'];
+    await podman([
+      'run',
+      '--detach',
+      '--name',
+      'box',
+      ...data,
+      ...health,
+      '--publish',
+      `127.0.0.1:${port}:8080`,
+      IMAGE,
+    ]);
     const ready = await waitFor(
       'the container to answer /readyz 200',
       async () => ((await get(`${base}/readyz`)).status === 200 ? true : undefined),
@@ -246,6 +258,9 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
     // Byte for byte the answer the golden file holds for this lookup (test/fixtures/api-golden).
     assert.equal(sha256(answer.body), golden.sha256, answer.body);
     assert.equal((await get(`${base}${LOOKUP}`, 'cnpj_wrong')).status, 401);
+    assert.equal((await podman(['healthcheck', 'run', 'box'], { ok: false })).code, 0, 'healthy');
+    const probed = await podman(['exec', 'box', 'cnpj-api', 'probe']);
+    assert.equal(probed.out.trim(), 'ready: http://127.0.0.1:8080/readyz');
 
     // Clients in flight while the container stops: an answer begun is finished, none cut off.
     let stopping = false;

@@ -5,6 +5,7 @@ import { appStateCommand } from './app-state.ts';
 import { backupCommand } from './backup.ts';
 import { contactsCommand } from './contacts.ts';
 import { plansCommand } from './plans.ts';
+import { probeCommand } from './probe.ts';
 import { tokensCommand } from './tokens.ts';
 import { usersCommand } from './users.ts';
 import { downloadCommand } from './download.ts';
@@ -22,6 +23,7 @@ export const commands: CommandModule<any, any>[] = [
   serveCommand,
   importCommand,
   statusCommand,
+  probeCommand,
   downloadCommand,
   updateCommand,
   accountsCommand,
