@@ -21,9 +21,12 @@ export const cacheRoot = path.resolve(
     ),
 );
 
-export function log(msg: string): void {
-  console.log(`[build-binary] ${msg}`);
+/** A progress logger whose lines start with `[name]`, on stdout. */
+export function logger(name: string): (msg: string) => void {
+  return (msg) => console.log(`[${name}] ${msg}`);
 }
+
+export const log = logger('build-binary');
 
 /** Runs a command, inheriting stdio unless told otherwise; throws with its output on failure. */
 export function run(cmd: string, args: string[], opts: SpawnSyncOptions = {}): string {

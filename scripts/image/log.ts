@@ -1,4 +1,4 @@
 // The image build's progress lines, on stdout like the binary build's.
-export function log(msg: string): void {
-  console.log(`[build-image] ${msg}`);
-}
+import { logger } from '../binary/util.ts';
+
+export const log = logger('build-image');
