@@ -40,8 +40,10 @@ export function startFollower(opts: FollowOptions): Follower {
       let reported = false;
       let out = '';
       const onResult = (line: string) => {
-        // The result is one indented JSON object over several lines: parsed once it is whole.
+        // The result is one indented JSON object over several lines: parsed once it is whole, at
+        // its closing brace (the only line that is `}` alone).
         out += `${line}\n`;
+        if (line !== '}') return;
         let r: { status: string; release: string; month: string };
         try {
           r = JSON.parse(out) as typeof r;
