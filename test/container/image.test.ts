@@ -113,6 +113,19 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
     return `--- podman logs ${name}\n${(r.out + r.err).slice(-4000)}`;
   };
 
+  /** The image's default command in a container, the port published on loopback; its URL once /readyz answers 200. */
+  async function serveOn(name: string, args: string[]): Promise<string> {
+    const [port] = await freePorts(1);
+    const base = `http://127.0.0.1:${port}`;
+    await podman(['run', '--detach', '--name', name, ...args, '--publish', `127.0.0.1:${port}:8080`, IMAGE]);
+    await waitFor(
+      `${name} to answer /readyz 200`,
+      async () => ((await get(`${base}/readyz`)).status === 200 ? true : undefined),
+      { ms: 60_000, context: () => '' },
+    ).catch(async (err: Error) => assert.fail(`${err.message}\n${await logsOf(name)}`));
+    return base;
+  }
+
   /** `npm run build:image`'s script; its progress lines, as diagnostics. */
   async function buildImage(): Promise<string> {
     try {
@@ -229,27 +242,9 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
     ).out.trim();
     assert.match(token, /^cnpj_\w+$/);
 
-    const [port] = await freePorts(1);
-    const base = `http://127.0.0.1:${port}`;
     // The health check as docs/container.md gives it, run by hand (no timer: no systemd here).
     const health = ['--health-cmd', '["cnpj-api","probe"]', '--health-interval', 'disable'];
-    await podman([
-      'run',
-      '--detach',
-      '--name',
-      'box',
-      ...data,
-      ...health,
-      '--publish',
-      `127.0.0.1:${port}:8080`,
-      IMAGE,
-    ]);
-    const ready = await waitFor(
-      'the container to answer /readyz 200',
-      async () => ((await get(`${base}/readyz`)).status === 200 ? true : undefined),
-      { ms: 60_000, context: () => '' },
-    ).catch(async (err: Error) => assert.fail(`${err.message}\n${await logsOf('box')}`));
-    assert.equal(ready, true);
+    const base = await serveOn('box', [...data, ...health]);
 
     const answer = await get(`${base}${LOOKUP}`, token);
     assert.equal(answer.status, 200, answer.body);
@@ -292,6 +287,11 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
     assert.ok(stopped.ms < 10_000, `${stopped.ms} ms`);
     assert.equal(cut, 0, 'answers cut off by the stop');
     assert.ok(answered > 0);
+
+    // The same volume served from a read-only root filesystem, /tmp a tmpfs (docs/container.md).
+    const readOnly = await serveOn('box-ro', [...data, '--read-only', '--tmpfs', '/tmp']);
+    assert.equal(sha256((await get(`${readOnly}${LOOKUP}`, token)).body), golden.sha256);
+    assert.equal((await stop('box-ro')).exitCode, 0, await logsOf('box-ro'));
   });
 
   test('update: download the newest month from a mirror on the host and import it into an empty volume', async () => {
