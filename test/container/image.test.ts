@@ -292,6 +292,11 @@ describe('container image (npm run build:image) run with podman', { skip, timeou
     const readOnly = await serveOn('box-ro', [...data, '--read-only', '--tmpfs', '/tmp']);
     assert.equal(sha256((await get(`${readOnly}${LOOKUP}`, token)).body), golden.sha256);
     assert.equal((await stop('box-ro')).exitCode, 0, await logsOf('box-ro'));
+
+    // And as another user, the volume handed to it (podman's `:U`); the addon then goes to /tmp.
+    const other = await serveOn('box-user', ['--user', '12345:12345', '--volume', `${volume}:/data:U`]);
+    assert.equal(sha256((await get(`${other}${LOOKUP}`, token)).body), golden.sha256);
+    assert.equal((await stop('box-user')).exitCode, 0, await logsOf('box-user'));
   });
 
   test('update: download the newest month from a mirror on the host and import it into an empty volume', async () => {
