@@ -26,6 +26,7 @@ import { createServerMetrics } from './metrics/server-metrics.ts';
 import { startHeartbeat, type Heartbeat } from './heartbeat.ts';
 import { readFollowState } from './follow-state.ts';
 import { nodeIdentity } from '../storage/app/fleet-nodes.ts';
+import { hostPort } from '../lib/uri.ts';
 import { VERSION } from '../lib/version.ts';
 
 export interface ServerOptions {
@@ -185,8 +186,7 @@ export async function startServer(opts: ServerOptions): Promise<StartedServer> {
       });
     });
     const addr = server.address() as AddressInfo;
-    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-    const url = `http://${host}:${addr.port}`;
+    const url = `http://${hostPort(addr.address, addr.port)}`;
     // Registered before the event loop can deliver the first request.
     const { handle, routes } = buildApp({
       state,

@@ -3,6 +3,7 @@
 // quota refusals) is for the operator, and a scrape must not count against the API's bounds.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostPort } from '../../lib/uri.ts';
 
 export interface Scrape {
   /** The text format of every metric (a cluster primary: the sum over its workers). */
@@ -35,9 +36,8 @@ export async function startMetricsListener(host: string, port: number, scrape: S
     });
   });
   const addr = server.address() as AddressInfo;
-  const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
-    url: `http://${shown}:${addr.port}/metrics`,
+    url: `http://${hostPort(addr.address, addr.port)}/metrics`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

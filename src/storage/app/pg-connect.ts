@@ -5,6 +5,7 @@
 // connection that lands on a standby is refused. After a failover the next connection finds the
 // new primary by itself (docs/fleet.md, "Failover").
 import pg from 'pg';
+import { hostPort } from '../../lib/uri.ts';
 
 /** libpq's target_session_attrs values that make sense for a node, which writes. */
 export const SESSION_ATTRS = ['any', 'read-write', 'primary'] as const;
@@ -84,8 +85,7 @@ export function parseDatabaseUrl(url: string): PgTarget {
 }
 
 /** How a host is named in logs and errors. */
-export const hostName = (h: PgHost) =>
-  h.host.startsWith('/') ? `${h.host}:${h.port}` : `${h.host.includes(':') ? `[${h.host}]` : h.host}:${h.port}`;
+export const hostName = (h: PgHost) => (h.host.startsWith('/') ? `${h.host}:${h.port}` : hostPort(h.host, h.port));
 
 type Config = Omit<pg.ClientConfig, 'connectionString' | 'host' | 'port'>;
 
