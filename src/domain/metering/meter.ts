@@ -41,6 +41,12 @@ export class Meter implements AccessLayer {
   private readonly contacts: MeterOptions['contacts'];
   private readonly tokens = new TokenCache();
   private readonly lastTouch = new Map<number, number>();
+  /**
+   * Accounts seen with no call left, and the month (São Paulo) they were seen in: their tokens are
+   * decided on fresh records with their usage at each call (one read, no route work) until the
+   * month turns or a read finds room again (a plan raised, usage reset).
+   */
+  private readonly exhausted = new Map<number, string>();
   /** One batch on its way at a time; the calls arriving meanwhile go in the next. */
   private readonly queue: BatchQueue<Charge, AccessResult>;
 
@@ -73,15 +79,28 @@ export class Meter implements AccessLayer {
     const t = tokenText(token);
     if (typeof t !== 'string') return t;
     const hash = hashToken(t);
+    const at = this.now();
     const r = this.tokens.get(hash);
     if (r !== undefined) {
-      const d = decide(r, this.now());
-      if (d.ok) {
+      const d = decide(r, at);
+      if (d.ok && this.exhausted.get(d.accountId) !== spMonth(at)) {
         d.epoch = this.tokens.epoch;
         return d;
       }
     }
-    return this.decideRead(await this.store.tokenByHash(hash));
+    // Decided on fresh records with this month's usage: a token whose quota is used up is refused
+    // here, before the route's work (a search's engine), not only when its call is counted.
+    const month = spMonth(at);
+    const read = await this.store.tokenByHash(hash, month);
+    const id = this.decideRead(read);
+    if (!id.ok) return id;
+    const state = usageState(id, read.monthCalls, at);
+    if (state.ok) {
+      this.exhausted.delete(id.accountId);
+      return id;
+    }
+    this.exhausted.set(id.accountId, month);
+    return state;
   }
 
   /**
@@ -167,8 +186,10 @@ export class Meter implements AccessLayer {
         const id = ids[i] as AccessIdentity;
         const ok = counted.fit.ok[j];
         const used = counted.fit.used[j];
-        if (!ok) this.observer?.quotaRefused();
-        else if (touching.has(id.tokenId)) this.lastTouch.set(id.tokenId, ms);
+        if (!ok) {
+          this.observer?.quotaRefused();
+          if (used >= limits[j]) this.exhausted.set(id.accountId, spMonth(at));
+        } else if (touching.has(id.tokenId)) this.lastTouch.set(id.tokenId, ms);
         out[i] = countAnswer(id, ok ? used : undefined, at, calls[j], used);
       }
       return out;

@@ -7,7 +7,10 @@
 //   of its cut terms checked one by one;
 // - anything else is counted through the FTS index, variant by variant (checks.ts), exactly; with
 //   `q` it stops past `bound` and says `exact: false` (a name query can match millions: "ltda"),
-//   and also after COUNT_SCAN_BUDGET candidates fail a checked name prefix (the count a minimum).
+//   and also after COUNT_SCAN_BUDGET candidates fail a checked name prefix (the count a minimum);
+// - whatever the filters, a count through the index stops once it has run `ms` (COUNT_MS): it
+//   walks its matches in slices of COUNT_SLICE and looks at the clock between them, so no count
+//   holds the event loop much past its budget (the count so far, `exact: false`: a minimum).
 import type { CompanyFilters } from './filters.ts';
 import type { Statements } from './index-tables.ts';
 import { matchSql, type Clause, type Plan } from './plan.ts';
@@ -30,6 +33,35 @@ export const DEFAULT_COUNT_BOUND = 100_000;
 export const COUNT_SCAN_BUDGET = 50_000;
 /** The most a count spends on a checked prefix's `word*` (plan.ts switchMs), in ms. */
 const COUNT_STAR_MS = 500;
+/**
+ * How long a count through the index may walk matches, in ms: then it answers the count so far,
+ * `exact: false`. Under the ~250 ms a request may hold a worker (issue #46): a count over filters
+ * the count tables do not cover once walked millions of matches for seconds.
+ */
+export const COUNT_MS = 200;
+/** Matches walked between two looks at the clock: ~130 ns each, so a slice is ~10–30 ms. */
+export const COUNT_SLICE = 100_000;
+
+/** How much a count may walk: `ms` in all, looking at the clock every `slice` matches (tests: small slices). */
+export interface CountBudget {
+  ms: number;
+  slice: number;
+}
+
+/** When a count stops: past `until` (performance.now()), the count then not exact. */
+class Deadline {
+  private readonly until: number;
+  readonly slice: number;
+  expired = false;
+  constructor(budget: CountBudget) {
+    this.until = performance.now() + budget.ms;
+    this.slice = budget.slice;
+  }
+  passed(): boolean {
+    if (!this.expired && performance.now() >= this.until) this.expired = true;
+    return this.expired;
+  }
+}
 
 /** Count-table columns of each clause, and how a term of that clause gives the column's value. */
 const COLUMNS: Partial<Record<Clause['param'], [string, (t: string) => string | number]>> = {
@@ -105,18 +137,31 @@ function fromTables(st: Statements, clauses: readonly Clause[], secondary: boole
     .get(...args) as number;
 }
 
-/** FTS count of `clauses` over every part, stopping once past `stopAfter`. */
-function ftsCount(st: Statements, clauses: readonly Clause[], stopAfter: number): number {
+/**
+ * FTS count of `clauses` over every part, stopping once past `stopAfter` or at the deadline: in
+ * slices of COUNT_SLICE matches, each one statement that resumes after the last rowid of the one
+ * before (through the doclist index, no walk over what was counted).
+ */
+function ftsCount(st: Statements, clauses: readonly Clause[], stopAfter: number, deadline: Deadline): number {
   const match = matchSql(clauses);
   if (match === null) return 0;
   let n = 0;
   for (const p of st.files.parts) {
-    if (n > stopAfter) break;
-    const limit = Number.isFinite(stopAfter) ? stopAfter + 1 - n : -1;
-    n += st
-      .get(`SELECT count(*) FROM (SELECT 1 FROM ${p}.est_fts WHERE est_fts MATCH ? LIMIT ?)`)
-      .pluck()
-      .get(match, limit) as number;
+    const slice = st
+      .get(
+        `SELECT count(*), max(r) FROM (SELECT rowid AS r FROM ${p}.est_fts WHERE est_fts MATCH ? AND rowid > ? ORDER BY rowid LIMIT ?)`,
+      )
+      .raw(true)
+      .safeIntegers(true);
+    let after = -1n;
+    for (;;) {
+      if (n > stopAfter || deadline.passed()) return n;
+      const want = Math.min(deadline.slice, Number.isFinite(stopAfter) ? stopAfter + 1 - n : deadline.slice);
+      const [got, last] = slice.get(match, after, want) as [bigint, bigint | null];
+      n += Number(got);
+      if (Number(got) < want || last === null) break;
+      after = last;
+    }
   }
   return n;
 }
@@ -131,13 +176,17 @@ function checkedCount(
   check: (cnpj: string) => boolean,
   stopAfter: number,
   maxRejected: number,
+  deadline: Deadline,
 ): { n: number; complete: boolean } {
   const match = matchSql(clauses)!;
   let n = 0;
   let rejected = 0;
+  let seen = 0;
   for (const p of st.files.parts) {
     const stmt = st.get(`SELECT rowid FROM ${p}.est_fts WHERE est_fts MATCH ?`).pluck(true).safeIntegers(true);
     for (const rowid of stmt.iterate(match) as Iterable<bigint>) {
+      // A check is a fetch of the row: the clock is looked at every 256 of them.
+      if ((++seen & 255) === 0 && deadline.passed()) return { n, complete: false };
       if (check(cnpjOfRowid(rowid))) {
         if (++n > stopAfter) return { n, complete: true };
       } else if (++rejected >= maxRejected) {
@@ -148,8 +197,15 @@ function checkedCount(
   return { n, complete: true };
 }
 
-export function countPlan(st: Statements, checkedPlan: Plan, f: CompanyFilters, bound = DEFAULT_COUNT_BOUND): Count {
+export function countPlan(
+  st: Statements,
+  checkedPlan: Plan,
+  f: CompanyFilters,
+  bound = DEFAULT_COUNT_BOUND,
+  budget: CountBudget = { ms: COUNT_MS, slice: COUNT_SLICE },
+): Count {
   if (checkedPlan.empty) return { count: 0, exact: true, source: 'tables' };
+  const deadline = new Deadline(budget);
   // A count reads every match: a checked prefix's index form, when it has one, beats checking
   // rows; but `word*` merges all its documents first, so only up to COUNT_STAR_MS.
   const dear = checkedPlan.clauses.some((c) => c.checked && !c.terms.length && (c.switchMs ?? 0) > COUNT_STAR_MS);
@@ -166,21 +222,21 @@ export function countPlan(st: Statements, checkedPlan: Plan, f: CompanyFilters, 
     const docs = st.get(`SELECT n FROM ${st.main}.term_docs WHERE term = ?`).pluck();
     for (const t of r.whole) n += (docs.get(t) as number | undefined) ?? 0;
     if (r.cut.length)
-      n += checkedCount(st, [rangeClause(r, r.cut)], rowCheck(st, [r], null, [])!, Infinity, Infinity).n;
-    return { count: n, exact: true, source: 'tables' };
+      n += checkedCount(st, [rangeClause(r, r.cut)], rowCheck(st, [r], null, [])!, Infinity, Infinity, deadline).n;
+    return { count: n, exact: !deadline.expired, source: 'tables' };
   }
   // The variants (checks.ts) are disjoint, so their counts add up. Only a checked name prefix
   // (with `q`) may stop on rejections: without `q` a count is exact.
   const maxRejected = checkedPrefixes(plan).length ? COUNT_SCAN_BUDGET : Infinity;
   for (const v of variantsOf(st, plan)) {
     if (n > stopAfter) break;
-    if (v.check === null) {
-      n += ftsCount(st, v.clauses, stopAfter - n);
-      continue;
+    if (v.check === null) n += ftsCount(st, v.clauses, stopAfter - n, deadline);
+    else {
+      const c = checkedCount(st, v.clauses, v.check, stopAfter - n, maxRejected, deadline);
+      n += c.n;
+      if (!c.complete) return { count: n, exact: false, source: 'index' };
     }
-    const c = checkedCount(st, v.clauses, v.check, stopAfter - n, maxRejected);
-    n += c.n;
-    if (!c.complete) return { count: n, exact: false, source: 'index' };
+    if (deadline.expired) return { count: Math.min(n, bound), exact: false, source: 'index' };
   }
   return n > stopAfter ? { count: bound, exact: false, source: 'index' } : { count: n, exact: true, source: 'index' };
 }

@@ -9,7 +9,7 @@
 //   const partners = search.partners({ nome: 'maria silva' }, { limit: 20 });
 import type { OpenSnapshot } from '../registry/reader.ts';
 import type { ColumnSelection } from '../registry/rows.ts';
-import { countPlan, DEFAULT_COUNT_BOUND, type Count } from './count.ts';
+import { COUNT_MS, COUNT_SLICE, countPlan, DEFAULT_COUNT_BOUND, type Count, type CountBudget } from './count.ts';
 import { hasFilter, InvalidFilter, type CompanyFilters, type PartnerFilters } from './filters.ts';
 import { SnapshotIndexTables, Statements } from './index-tables.ts';
 import { compilePlan } from './match.ts';
@@ -70,9 +70,13 @@ export class SearchIndex {
     return searchPage(this.st, planOf(f, this.tables, this.plans), checkLimit(page.limit), after);
   }
 
-  /** How many establishments match: exact without `q`; with `q`, `exact: false` past `bound`. */
-  count(f: CompanyFilters, opts: { bound?: number } = {}): Count {
-    return countPlan(this.st, planOf(f, this.tables, this.plans), f, opts.bound ?? DEFAULT_COUNT_BOUND);
+  /**
+   * How many establishments match: exact, but with `q` `exact: false` past `bound`, and whatever
+   * the filters `exact: false` (the count so far) once it has walked matches for `ms` (COUNT_MS).
+   */
+  count(f: CompanyFilters, opts: { bound?: number } & Partial<CountBudget> = {}): Count {
+    const budget = { ms: opts.ms ?? COUNT_MS, slice: opts.slice ?? COUNT_SLICE };
+    return countPlan(this.st, planOf(f, this.tables, this.plans), f, opts.bound ?? DEFAULT_COUNT_BOUND, budget);
   }
 
   /** Partner rows by name words and/or cnpj_cpf, in the partners table's order, after rowid `after`. */

@@ -30,7 +30,7 @@ forBackends('API access', ({ open }) => {
     const t = await addToken(app, acc);
     const { access, close } = accessFor(app);
     try {
-      const id = granted((await access.authenticate(t.token)) as never);
+      const id = granted(await access.authenticate(t.token));
       assert.equal(id.quota.remaining, 5);
       const hot = await access.identifyForCount(t.token);
       assert.ok(hot.ok);

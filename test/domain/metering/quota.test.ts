@@ -12,6 +12,8 @@ import { currentUsage, dailyUsage } from '../../../src/domain/accounts/usage.ts'
 import { denied, granted, sqliteMeter } from './helpers/api-setup.ts';
 import { manualClock, tempAppDb } from '../accounts/helpers/setup.ts';
 import { sqliteStore } from '../../helpers/sqlite-store.ts';
+import type { CompanyRegistry } from '../../../src/domain/company/lookup.ts';
+import { countedSearch } from '../../../src/domain/search/counted.ts';
 
 test('quota: consume counts exactly, 429 with Retry-After when used up; authenticate does not count', async () => {
   const { app, cleanup } = await tempAppDb();
@@ -184,6 +186,65 @@ test('grouped: a batch and single calls in one turn, each request its own all-or
       [9, 3, 'quota_exceeded:3', 0, 'quota_exceeded:0'],
     );
     assert.equal((await currentUsage(sqliteStore(app), acc.id)).calls, 10);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('a token whose quota is used up is refused before the route works (a search runs no engine), until the quota has room', async () => {
+  const { app, cleanup } = await tempAppDb();
+  try {
+    const clock = manualClock('2026-03-31T23:30:00-03:00');
+    await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 2 });
+    const access = sqliteMeter(app.sqlite, { now: clock });
+    const acc = await createAccount(sqliteStore(app), { name: 'Acme', plan: 'Mini' }, clock);
+    const t = await createToken(sqliteStore(app), { accountId: acc.id, name: 'a', createdBy: 'cli' }, clock);
+
+    // What a counted search does before and during its work, counted: the snapshot read and the engine's answer.
+    let snapshotReads = 0;
+    let engineRuns = 0;
+    const registry = {
+      get snapshot() {
+        snapshotReads++;
+        return null;
+      },
+    } as unknown as CompanyRegistry;
+    const searchOnce = (meter: typeof access) =>
+      countedSearch(
+        { access: meter, registry },
+        {
+          identify: () => meter.identifyForCount(t.token),
+          read: () => ({ ok: true, value: {} }),
+          answer: () => engineRuns++,
+        },
+      );
+
+    for (let i = 0; i < 2; i++) granted(await access.charge(granted(await access.identifyForCount(t.token))));
+    // The token is in memory, granted a moment ago: the count that finds the quota used up marks it.
+    const over = denied(await access.charge(granted(await access.identifyForCount(t.token))));
+    assert.equal(over.error, 'quota_exceeded');
+
+    const refused = await searchOnce(access);
+    assert.equal(refused.kind, 'denied');
+    assert.equal(refused.kind === 'denied' && refused.denied.error, 'quota_exceeded');
+    assert.equal(refused.kind === 'denied' && refused.denied.retryAfter, 1800);
+    // A process that never counted for this token (another worker, a restart) refuses it at once too.
+    const fresh = sqliteMeter(app.sqlite, { now: clock });
+    const refusedFresh = await searchOnce(fresh);
+    assert.equal(refusedFresh.kind === 'denied' && refusedFresh.denied.error, 'quota_exceeded');
+    assert.deepEqual([snapshotReads, engineRuns], [0, 0]);
+
+    // Room again (the plan raised): the very next call goes on to the route's work.
+    await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 5 });
+    const again = await searchOnce(access);
+    assert.deepEqual([again.kind, again.kind === 'uncounted' && again.key], ['uncounted', 'registry_unavailable']);
+    assert.equal(snapshotReads, 1);
+    // The month turned: the mark of March is not April's.
+    await setPlan(sqliteStore(app), 'Mini', { monthlyQuota: 2 });
+    assert.equal(denied(await access.charge(granted(await access.identifyForCount(t.token)))).error, 'quota_exceeded');
+    assert.equal(denied(await access.identifyForCount(t.token)).error, 'quota_exceeded');
+    clock.set('2026-04-01T00:30:00-03:00');
+    granted(await access.identifyForCount(t.token));
   } finally {
     await cleanup();
   }

@@ -182,3 +182,23 @@ test('counts: with q past the bound, exact:false', () => {
     cut,
   );
 });
+
+test('counts: a work budget; walked in slices, exact when it ends in time, a minimum with exact:false when not', () => {
+  // Filters the count tables do not cover: counted through the index, slice after slice.
+  const f: CompanyFilters = {
+    has_email: true,
+    cep: ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'].map((d) => `${d}${d}`),
+  };
+  const all = m.oracle.companies(f).length;
+  assert.ok(all > 10, `a broad uncovered count (${all})`);
+  assert.deepEqual(m.search.count(f, { slice: 3 }), { count: all, exact: true, source: 'index' });
+  assert.deepEqual(m.search.count(f, { slice: 1 }), { count: all, exact: true, source: 'index' });
+  // Out of time before the first slice: nothing counted, and said so.
+  assert.deepEqual(m.search.count(f, { ms: 0, slice: 3 }), { count: 0, exact: false, source: 'index' });
+  // With q and a checked variant the budget holds too.
+  const q = m.search.count({ q: 'ltda', uf: ['SP'] }, { ms: 0 });
+  assert.equal(q.exact, false);
+  // A count summed from the count tables walks nothing: exact whatever the budget.
+  const sp = m.oracle.companies({ uf: ['SP'] }).length;
+  assert.deepEqual(m.search.count({ uf: ['SP'] }, { ms: 0 }), { count: sp, exact: true, source: 'tables' });
+});

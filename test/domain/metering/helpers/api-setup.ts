@@ -18,9 +18,9 @@ export function denied(r: AccessResult | AccessIdentity | AccessDenied) {
   return r as Extract<AccessResult, { ok: false }>;
 }
 
-export function granted(r: AccessResult) {
+export function granted<R extends AccessResult | AccessIdentity | AccessDenied>(r: R): Extract<R, { ok: true }> {
   assert.ok(r.ok, `expected access, got ${JSON.stringify(r)}`);
-  return r;
+  return r as Extract<R, { ok: true }>;
 }
 
 /**
