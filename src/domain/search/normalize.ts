@@ -25,3 +25,37 @@ export function words(s: string | null): string[] {
   const t = normalizeText(s);
   return t === '' ? [] : [...new Set(t.split(' '))];
 }
+
+/**
+ * Legal forms and connectors (normalised): a query never requires them of a name (issue #46), since
+ * the dump and the people typing spell them every way ("LTDA", "S/A", "S.A.", "SA", "& CIA") or
+ * leave them out. "S/A" and "S.A." normalise to the two words `s a`, dropped as a pair.
+ */
+export const NAME_STOP_WORDS: ReadonlySet<string> = new Set([
+  'ltda',
+  'limitada',
+  'sa',
+  'cia',
+  'companhia',
+  'me',
+  'epp',
+  'eireli',
+  'de',
+  'da',
+  'do',
+  'dos',
+  'das',
+  'e',
+]);
+
+/**
+ * The words of a normalised query a name must hold: all but the legal forms and connectors, in
+ * order and once each; all of them when nothing else is left (a query "LTDA" still means it).
+ */
+export function requiredWords(normalised: string): string[] {
+  if (normalised === '') return [];
+  const all = normalised.split(' ');
+  const pair = (i: number) => (all[i] === 's' && all[i + 1] === 'a') || (all[i] === 'a' && all[i - 1] === 's');
+  const kept = all.filter((w, i) => !NAME_STOP_WORDS.has(w) && !pair(i));
+  return [...new Set(kept.length ? kept : all)];
+}

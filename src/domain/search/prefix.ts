@@ -26,7 +26,7 @@
 // start (`_wbra` for `bras`) instead of every match of the other filters: far fewer checks for a
 // prefix rare among those.
 import { InvalidFilter } from './filters.ts';
-import { normalizeText } from './normalize.ts';
+import { normalizeText, requiredWords } from './normalize.ts';
 import type { Clause, IndexTables, NameDocuments } from './plan.ts';
 import { term } from './terms.ts';
 
@@ -82,10 +82,12 @@ export const PLAN_DEFAULTS: PlanOptions = {
   orMsPerWord: OR_MS_PER_WORD,
 };
 
-/** The normalised words of a name query (the same function the build used on the names). */
+/**
+ * The normalised words of a name query a name must hold (the same normalisation the build used on
+ * the names), legal forms and connectors left out (normalize.ts requiredWords).
+ */
 export function queryWords(q: string): string[] {
-  const t = normalizeText(q);
-  return t === '' ? [] : [...new Set(t.split(' '))];
+  return requiredWords(normalizeText(q));
 }
 
 /**

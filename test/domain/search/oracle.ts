@@ -37,7 +37,7 @@ export class Oracle {
       a.push(...values);
     };
     if (f.q !== undefined) {
-      const words = [...new Set(normalizeText(f.q).split(' '))];
+      const words = needed(f.q);
       words.forEach((word, i) => {
         const prefix = i === words.length - 1 && word.length >= 2;
         w.push(`(norm(c.razao_social) || norm(e.nome_fantasia)) LIKE ?`);
@@ -116,7 +116,7 @@ export class Oracle {
       nome: string | null;
       cnpj_cpf: string | null;
     }[];
-    const words = f.nome === undefined ? [] : [...new Set(normalizeText(f.nome).split(' '))];
+    const words = f.nome === undefined ? [] : needed(f.nome);
     return rows
       .filter((r) => {
         const name = ` ${normalizeText(r.nome ?? '')} `;
@@ -131,4 +131,38 @@ export class Oracle {
   close(): void {
     this.db.close();
   }
+}
+
+/** Legal forms and connectors, which a query never requires of a name (issue #46). */
+const OPTIONAL = [
+  'ltda',
+  'limitada',
+  'sa',
+  'cia',
+  'companhia',
+  'me',
+  'epp',
+  'eireli',
+  'de',
+  'da',
+  'do',
+  'dos',
+  'das',
+  'e',
+];
+
+/** The words of a query a name must hold: the brute-force reading of the rule, `s a` (S/A, S.A.) as a pair. */
+function needed(q: string): string[] {
+  const all = normalizeText(q)
+    .split(' ')
+    .filter((w) => w !== '');
+  const keep: string[] = [];
+  for (let i = 0; i < all.length; i++) {
+    if (all[i] === 's' && all[i + 1] === 'a') {
+      i++;
+      continue;
+    }
+    if (!OPTIONAL.includes(all[i])) keep.push(all[i]);
+  }
+  return [...new Set(keep.length ? keep : all)];
 }

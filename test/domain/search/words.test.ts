@@ -193,6 +193,22 @@ test('accents and case: "sao joao" finds SÃO JOÃO and SAO JOAO; each word from
   );
 });
 
+test('legal forms and connectors are never required: LTDA, S/A, S.A., ME, EPP, EIRELI, DE…', () => {
+  const padaria = ['11111111', '11111111'];
+  assert.deepEqual(find('padaria sao joao'), padaria);
+  assert.deepEqual(find('Padaria São João S/A'), padaria, 'S/A for a LTDA');
+  assert.deepEqual(find('PADARIA SAO JOAO S.A.'), padaria);
+  assert.deepEqual(find('padaria sao joao sa'), padaria);
+  assert.deepEqual(find('padaria de sao joao eireli'), padaria);
+  assert.deepEqual(find('sao joao comercio paes'), ['22222222'], 'without DE and LTDA');
+  assert.deepEqual(find('sao joao comercio de paes ltda'), ['22222222']);
+  assert.deepEqual(find('JOANA DARC AÇOUGUE EPP'), ['33333333'], 'EPP for a ME');
+  assert.deepEqual(find('comercial josefina & cia'), ['44444444']);
+  // Only legal forms and connectors: then they are the query.
+  assert.deepEqual(find('ltda'), ['11111111', '11111111', '22222222']);
+  assert.deepEqual(m.search.count({ q: 'padaria sao joao s/a' }), { count: 2, exact: true, source: 'index' });
+});
+
 test('the last word is also a prefix (2 characters or more); the others are exact', () => {
   assert.deepEqual(
     find('jo'),
