@@ -63,11 +63,14 @@ export class SearchIndex {
     return planOf(f, this.tables, this.plans);
   }
 
-  /** Establishments matching every filter, in CNPJ order, after the CNPJ `after` (the previous page's `next`). */
-  search(f: CompanyFilters, page: { limit: number; after?: string | null }): Page {
+  /**
+   * Establishments matching every filter, in CNPJ order, after the CNPJ `after` (the previous
+   * page's `next`); a page that has examined candidates for `ms` (PAGE_MS) ends shorter, with its cursor.
+   */
+  search(f: CompanyFilters, page: { limit: number; after?: string | null; ms?: number }): Page {
     const after = page.after ?? null;
     if (after !== null && !CNPJ_BODY.test(after)) throw new InvalidFilter('cursor', 'not a cursor of this search');
-    return searchPage(this.st, planOf(f, this.tables, this.plans), checkLimit(page.limit), after);
+    return searchPage(this.st, planOf(f, this.tables, this.plans), checkLimit(page.limit), after, page.ms);
   }
 
   /**

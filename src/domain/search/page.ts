@@ -28,11 +28,22 @@ import type { Statements } from './index-tables.ts';
 import { checkedPrefixes, indexOnly, variantsOf } from './checks.ts';
 
 export const SCAN_BUDGET = 2_000;
+/**
+ * How long a page may examine candidates, in ms: then it ends, shorter, with the cursor of the
+ * last candidate examined (issue #46: no request holds a worker much past ~250 ms). Looked at
+ * after each candidate, so at least one is always examined and paging always moves on.
+ */
+export const PAGE_MS = 200;
 
-/** When a scan stops early: after `rejections`, or once it ran `ms` (looked at every 16 rejections). */
+/**
+ * When a scan stops early: after `rejections`, once it ran `ms` (looked at every 16 rejections;
+ * for a checked prefix, to hand over to its index form), or at `until` (performance.now(): the
+ * page's whole budget, looked at after every candidate).
+ */
 interface Budget {
   rejections: number;
   ms?: number;
+  until: number;
 }
 
 export interface Page {
@@ -59,16 +70,17 @@ function* stream(
     yield cnpjOfRowid(rowid);
 }
 
-export function searchPage(st: Statements, plan: Plan, limit: number, after: string | null): Page {
+export function searchPage(st: Statements, plan: Plan, limit: number, after: string | null, pageMs = PAGE_MS): Page {
   if (plan.empty) return { cnpjs: [], next: null };
+  const until = performance.now() + pageMs;
   // A checked prefix has an index form exactly when its clause says what that form costs.
   const alternative = checkedPrefixes(plan).length ? indexOnly(plan) : null;
   const switchMs = plan.clauses.find((c) => c.switchMs !== undefined)?.switchMs;
-  const first = scan(st, plan, limit, after, { rejections: SCAN_BUDGET, ms: switchMs });
+  const first = scan(st, plan, limit, after, { rejections: SCAN_BUDGET, ms: switchMs, until });
   // Only time hands the rest of the page to the index form: SCAN_BUDGET rejections end a short
   // page, cheaply.
   if (alternative === null || first.stopped !== 'time') return first;
-  const rest = scan(st, alternative, limit - first.cnpjs.length, first.next, { rejections: SCAN_BUDGET });
+  const rest = scan(st, alternative, limit - first.cnpjs.length, first.next, { rejections: SCAN_BUDGET, until });
   return { cnpjs: [...first.cnpjs, ...rest.cnpjs], next: rest.next };
 }
 
@@ -79,7 +91,7 @@ function scan(
   limit: number,
   after: string | null,
   budget: Budget,
-): Page & { stopped?: 'rejections' | 'time' } {
+): Page & { stopped?: 'rejections' | 'time' | 'budget' } {
   const until = budget.ms === undefined ? Infinity : performance.now() + budget.ms;
   const streams: Generator<string>[] = [];
   const checks: (((cnpj: string) => boolean) | null)[] = [];
@@ -111,6 +123,9 @@ function scan(
       if (check === null || check(cnpj)) cnpjs.push(cnpj);
       else if (++rejected >= budget.rejections) return { cnpjs, next: cnpj, stopped: 'rejections' };
       else if ((rejected & 15) === 0 && performance.now() >= until) return { cnpjs, next: cnpj, stopped: 'time' };
+      // Out of the page's time: a shorter page, its cursor the candidate just examined (the next
+      // page may then be empty: whether more follow is not known without more work).
+      if (cnpjs.length < limit && performance.now() >= budget.until) return { cnpjs, next: cnpj, stopped: 'budget' };
     }
   } finally {
     // Ends the statements still open (a generator's return runs its iterator's cleanup).

@@ -202,3 +202,20 @@ test('counts: a work budget; walked in slices, exact when it ends in time, a min
   const sp = m.oracle.companies({ uf: ['SP'] }).length;
   assert.deepEqual(m.search.count({ uf: ['SP'] }, { ms: 0 }), { count: sp, exact: true, source: 'tables' });
 });
+
+test('pages: a work budget; out of time a page ends shorter with its cursor, and the pages still join with no repeat or gap', () => {
+  const cases: CompanyFilters[] = [{ uf: ['SP'] }, { q: 'ltda' }, { situacao_cadastral: ['ativa'], porte: [1, 3] }];
+  for (const f of cases) {
+    const expected = m.oracle.companies(f);
+    assert.ok(expected.length > 5, JSON.stringify(f));
+    const page = m.search.search(f, { limit: 100, ms: 0 });
+    // No time at all: one candidate examined, then the page ends with a cursor.
+    assert.equal(page.cnpjs.length, 1, JSON.stringify(f));
+    assert.equal(page.next, page.cnpjs[0]);
+    const walked = allPages(m.search, f, 100, 0);
+    assert.deepEqual(walked.cnpjs, expected, JSON.stringify(f));
+    // One candidate a page, and an empty last page when the last one ran out of time too.
+    assert.ok(walked.pages - expected.length <= 1, `${walked.pages} pages for ${expected.length}`);
+    assert.deepEqual(allPages(m.search, f, 100).cnpjs, expected, 'in time: full pages');
+  }
+});

@@ -48,12 +48,13 @@ export function allPages(
   search: SearchIndex,
   filters: Parameters<SearchIndex['search']>[0],
   limit: number,
+  ms?: number,
 ): { cnpjs: string[]; pages: number } {
   const cnpjs: string[] = [];
   let after: string | null = null;
   let pages = 0;
   for (;;) {
-    const page = search.search(filters, { limit, after });
+    const page = search.search(filters, { limit, after, ms });
     pages++;
     cnpjs.push(...page.cnpjs);
     if (page.next === null) return { cnpjs, pages };

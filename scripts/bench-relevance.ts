@@ -1,0 +1,166 @@
+// Relevance benchmark of the name search (issue #46): labelled queries built from companies drawn
+// by a fixed seed, in the variants people type, scored by where their company comes.
+//   npm run bench:relevance -- --data-dir /path/to/data [--companies 1000] [--seed 1]
+// A query is right at rank k when the k-th distinct company (CNPJ root) of its first page (limit
+// 100) is the drawn one, or one whose normalised razão social is the same (identical names are
+// equally right). Companies are grouped here, by the client, in the order the engine returns its
+// establishments: the engine itself gives no grouping yet. Prints, per variant, the queries made,
+// the share right first and in the first five, and the engine's p50/p99 for the page.
+import path from 'node:path';
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { numberOption } from '../src/cli/options.ts';
+import { dataPaths } from '../src/lib/config.ts';
+import { CompanyRegistry } from '../src/domain/company/lookup.ts';
+import { SearchIndex, type CompanyFilters } from '../src/domain/search/index.ts';
+import { NAME_STOP_WORDS, normalizeText } from '../src/domain/search/normalize.ts';
+import { Rng } from '../src/demo/prng.ts';
+import { openSqlite } from '../src/storage/sqlite.ts';
+import { attachSnapshot } from '../src/storage/snapshots/attach.ts';
+
+const argv = await yargs(hideBin(process.argv))
+  .locale('en')
+  .option('data-dir', { type: 'string', demandOption: true })
+  .option('companies', numberOption('companies', { integer: true, min: 1 }, { default: 1000 }))
+  .option('seed', numberOption('seed', { integer: true }, { default: 1 }))
+  .option('verbose', { type: 'boolean', default: false, describe: 'print every query that is not right first' })
+  .strict()
+  .parse();
+
+const registry = new CompanyRegistry({ dataDir: argv['data-dir'], contacts: () => [], pollMs: 0, log: () => {} });
+if (registry.snapshot?.search == null) throw new Error('no snapshot with a search index in this data dir');
+const search = new SearchIndex(registry.snapshot);
+const data = openSqlite(':memory:');
+attachSnapshot(data, path.join(dataPaths(argv['data-dir']).registryDir, registry.info!.id));
+const rng = new Rng(argv.seed);
+
+interface Drawn {
+  basico: string;
+  razao: string;
+  fantasia: string | null;
+  uf: string | null;
+}
+
+/** Companies drawn by rowid (seeded), each with its head office's nome fantasia and UF. */
+function draw(n: number): Drawn[] {
+  const max = data.prepare('SELECT max(rowid) FROM reg.companies').pluck().get() as number;
+  const company = data.prepare('SELECT basico, razao_social FROM reg.companies WHERE rowid = ?');
+  const office = data.prepare(
+    `SELECT nome_fantasia, uf FROM est.establishments WHERE cnpj >= ? AND cnpj < ? ORDER BY matriz_filial, cnpj LIMIT 1`,
+  );
+  const out: Drawn[] = [];
+  const seen = new Set<string>();
+  while (out.length < n) {
+    const c = company.get(1 + rng.int(max)) as { basico: string; razao_social: string | null } | undefined;
+    if (c === undefined || c.razao_social === null || seen.has(c.basico) || normalizeText(c.razao_social) === '')
+      continue;
+    seen.add(c.basico);
+    const e = office.get(c.basico, `${c.basico}~`) as { nome_fantasia: string | null; uf: string | null } | undefined;
+    out.push({ basico: c.basico, razao: c.razao_social, fantasia: e?.nome_fantasia ?? null, uf: e?.uf ?? null });
+  }
+  return out;
+}
+
+const LEGAL = /(\s+(LTDA|LIMITADA|S\/A|S\.A\.?|SA|ME|EPP|EIRELI|CIA))+\.?\s*$/i;
+const stripAccents = (s: string) => s.normalize('NFKD').replace(/\p{M}+/gu, '');
+const content = (s: string) => s.split(/\s+/).filter((w) => w !== '' && !NAME_STOP_WORDS.has(normalizeText(w)));
+
+/** One letter of the first content word of 6+ letters changed (seeded), or null. */
+function typo(s: string): string | null {
+  const ws = s.split(/\s+/);
+  const i = ws.findIndex((w) => /^[A-Za-zÀ-ÿ]{6,}$/.test(w) && !NAME_STOP_WORDS.has(normalizeText(w)));
+  if (i < 0) return null;
+  const w = ws[i];
+  const at = 1 + rng.int(w.length - 2);
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.replace(w[at].toUpperCase(), '');
+  ws[i] = w.slice(0, at) + letters[rng.int(letters.length)] + w.slice(at + 1);
+  return ws.join(' ');
+}
+
+/** Two adjacent content words joined into one, or null. */
+function joined(s: string): string | null {
+  const ws = content(s);
+  if (ws.length < 2) return null;
+  const i = rng.int(ws.length - 1);
+  return [...ws.slice(0, i), ws[i] + ws[i + 1], ...ws.slice(i + 2)].join(' ');
+}
+
+/** The content words in another order (reversed), or null for one word. */
+function outOfOrder(s: string): string | null {
+  const ws = content(s);
+  return ws.length < 2 ? null : [...ws].reverse().join(' ');
+}
+
+type Variant = [string, (d: Drawn) => CompanyFilters | null];
+const VARIANTS: Variant[] = [
+  ['exact razão social', (d) => ({ q: d.razao })],
+  ['without legal form', (d) => (LEGAL.test(d.razao) ? { q: d.razao.replace(LEGAL, '') } : null)],
+  ['nome fantasia', (d) => (d.fantasia && normalizeText(d.fantasia) ? { q: d.fantasia } : null)],
+  ['accents dropped', (d) => (stripAccents(d.razao) !== d.razao ? { q: stripAccents(d.razao) } : null)],
+  ['one letter changed', (d) => (typo(d.razao) === null ? null : { q: typo(d.razao)! })],
+  ['two words joined', (d) => (joined(d.razao) === null ? null : { q: joined(d.razao)! })],
+  ['words out of order', (d) => (outOfOrder(d.razao) === null ? null : { q: outOfOrder(d.razao)! })],
+  [
+    'first two words + uf',
+    (d) => {
+      const ws = content(d.razao);
+      return ws.length < 2 || d.uf === null ? null : { q: ws.slice(0, 2).join(' '), uf: [d.uf] };
+    },
+  ],
+];
+
+const razaoOf = data.prepare('SELECT razao_social FROM reg.companies WHERE basico = ?').pluck();
+/** The 1-based rank of the first right company among the page's distinct roots, or null. */
+function rankOf(d: Drawn, cnpjs: readonly string[]): number | null {
+  const want = normalizeText(d.razao);
+  const roots = [...new Set(cnpjs.map((c) => c.slice(0, 8)))];
+  for (let i = 0; i < roots.length; i++) {
+    if (roots[i] === d.basico) return i + 1;
+    const r = razaoOf.get(roots[i]) as string | null;
+    if (r !== null && normalizeText(r) === want) return i + 1;
+  }
+  return null;
+}
+
+const quantile = (xs: number[], p: number) =>
+  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] : NaN;
+const pct = (k: number, n: number) => (n ? `${((100 * k) / n).toFixed(1)} %` : '-');
+
+const drawn = draw(argv.companies);
+console.log(
+  `${drawn.length} companies drawn (seed ${argv.seed}) from ${registry.info!.id}; first page of 100 establishments, roots grouped by the client`,
+);
+console.log(
+  `${'variant'.padEnd(24)} ${'queries'.padStart(8)} ${'first'.padStart(8)} ${'top 5'.padStart(8)}   page p50 / p99`,
+);
+let total = 0;
+for (const [name, make] of VARIANTS) {
+  let n = 0;
+  let first = 0;
+  let top5 = 0;
+  const ms: number[] = [];
+  for (const d of drawn) {
+    const f = make(d);
+    if (f === null) continue;
+    let cnpjs: string[] = [];
+    const t = performance.now();
+    try {
+      cnpjs = search.search(f, { limit: 100 }).cnpjs;
+    } catch (e) {
+      if (!(e instanceof Error && e.name === 'InvalidFilter')) throw e;
+    }
+    ms.push(performance.now() - t);
+    const rank = rankOf(d, cnpjs);
+    n++;
+    if (rank === 1) first++;
+    if (rank !== null && rank <= 5) top5++;
+    if (argv.verbose && rank !== 1) console.log(`  ${name}: ${JSON.stringify(f)} → ${rank ?? 'not in the page'}`);
+  }
+  total += n;
+  console.log(
+    `${name.padEnd(24)} ${String(n).padStart(8)} ${pct(first, n).padStart(8)} ${pct(top5, n).padStart(8)}   ${quantile(ms, 0.5).toFixed(2)} / ${quantile(ms, 0.99).toFixed(2)} ms`,
+  );
+}
+console.log(`${total} labelled queries`);
+registry.close();
+data.close();
