@@ -3,7 +3,7 @@
 // docs/search.md. Name words use the one normalisation function (its own tests cover it).
 import { openSqlite, type Sqlite } from '../../../src/storage/sqlite.ts';
 import { attachSnapshot } from '../../../src/storage/snapshots/attach.ts';
-import { normalizeText } from '../../../src/domain/search/normalize.ts';
+import { NAME_STOP_WORDS, normalizeText } from '../../../src/domain/search/normalize.ts';
 import {
   parseIsoDate,
   SITUACOES,
@@ -133,24 +133,6 @@ export class Oracle {
   }
 }
 
-/** Legal forms and connectors, which a query never requires of a name (issue #46). */
-const OPTIONAL = [
-  'ltda',
-  'limitada',
-  'sa',
-  'cia',
-  'companhia',
-  'me',
-  'epp',
-  'eireli',
-  'de',
-  'da',
-  'do',
-  'dos',
-  'das',
-  'e',
-];
-
 /** The words of a query a name must hold: the brute-force reading of the rule, `s a` (S/A, S.A.) as a pair. */
 function needed(q: string): string[] {
   const all = normalizeText(q)
@@ -162,7 +144,7 @@ function needed(q: string): string[] {
       i++;
       continue;
     }
-    if (!OPTIONAL.includes(all[i])) keep.push(all[i]);
+    if (!NAME_STOP_WORDS.has(all[i])) keep.push(all[i]);
   }
   return [...new Set(keep.length ? keep : all)];
 }
