@@ -19,7 +19,7 @@ export const COMPANY_FILTER_PARAMETERS = {
     Type.String({
       maxLength: 200,
       description:
-        'Palavras da razão social e do nome fantasia, sem distinção de maiúsculas e acentos ("sao joao" encontra "SÃO JOÃO"). Cada palavra deve estar em um dos dois nomes, exceto formas jurídicas e conectivos (LTDA, S/A, S.A., SA, CIA, ME, EPP, EIRELI, DE, DA, DO, DOS, DAS, E), que nunca são exigidos; a última vale também como prefixo (2 caracteres ou mais).',
+        'Palavras da razão social e do nome fantasia, sem distinção de maiúsculas e acentos ("sao joao" encontra "SÃO JOÃO"). Cada palavra deve estar em um dos dois nomes; a última vale também como prefixo (2 caracteres ou mais).',
     }),
   ),
   uf: list(
@@ -128,7 +128,7 @@ export const PartnerSearchQuerySchema = Type.Object(
       Type.String({
         maxLength: 200,
         description:
-          'Palavras do nome do sócio, com as regras de q: sem distinção de maiúsculas e acentos, conectivos (DE, DA, DOS…) não exigidos, a última também como prefixo.',
+          'Palavras do nome do sócio, com as regras de q: sem distinção de maiúsculas e acentos, a última também como prefixo.',
       }),
     ),
     cnpj_cpf: Type.Optional(
