@@ -83,7 +83,7 @@ export class Meter implements AccessLayer {
     const r = this.tokens.get(hash);
     if (r !== undefined) {
       const d = decide(r, at);
-      if (d.ok && this.exhausted.get(d.accountId) !== spMonth(at)) {
+      if (d.ok && !this.isExhausted(d.accountId, at)) {
         d.epoch = this.tokens.epoch;
         return d;
       }
@@ -219,6 +219,12 @@ export class Meter implements AccessLayer {
         ? (byAccount.get(c.accountId) ?? deny('account_suspended'))
         : (byToken.get(c.tokenId) ?? deny('invalid_token')),
     );
+  }
+
+  /** Marked with no call left in the month of `at` (the month read only for a marked account: the hot path). */
+  private isExhausted(accountId: number, at: Date): boolean {
+    const month = this.exhausted.get(accountId);
+    return month !== undefined && month === spMonth(at);
   }
 
   /** A fresh read: the cache brought to its epoch, the record kept, the decision. */
