@@ -92,7 +92,7 @@ function scan(
   after: string | null,
   budget: Budget,
 ): Page & { stopped?: 'rejections' | 'time' | 'budget' } {
-  const until = budget.ms === undefined ? Infinity : performance.now() + budget.ms;
+  const switchAt = budget.ms === undefined ? Infinity : performance.now() + budget.ms;
   const streams: Generator<string>[] = [];
   const checks: (((cnpj: string) => boolean) | null)[] = [];
   for (const [i, v] of variantsOf(st, plan).entries()) {
@@ -122,7 +122,7 @@ function scan(
       const check = checks[best];
       if (check === null || check(cnpj)) cnpjs.push(cnpj);
       else if (++rejected >= budget.rejections) return { cnpjs, next: cnpj, stopped: 'rejections' };
-      else if ((rejected & 15) === 0 && performance.now() >= until) return { cnpjs, next: cnpj, stopped: 'time' };
+      else if ((rejected & 15) === 0 && performance.now() >= switchAt) return { cnpjs, next: cnpj, stopped: 'time' };
       // Out of the page's time: a shorter page, its cursor the candidate just examined (the next
       // page may then be empty: whether more follow is not known without more work).
       if (cnpjs.length < limit && performance.now() >= budget.until) return { cnpjs, next: cnpj, stopped: 'budget' };
