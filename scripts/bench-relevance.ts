@@ -92,14 +92,16 @@ function outOfOrder(s: string): string | null {
 }
 
 type Variant = [string, (d: Drawn) => CompanyFilters | null];
+/** A variant's query text as filters; each variant's text is drawn once (typo and joined draw from the seed). */
+const query = (q: string | null): CompanyFilters | null => (q === null ? null : { q });
 const VARIANTS: Variant[] = [
   ['exact razão social', (d) => ({ q: d.razao })],
   ['without legal form', (d) => (LEGAL.test(d.razao) ? { q: d.razao.replace(LEGAL, '') } : null)],
   ['nome fantasia', (d) => (d.fantasia && normalizeText(d.fantasia) ? { q: d.fantasia } : null)],
   ['accents dropped', (d) => (stripAccents(d.razao) !== d.razao ? { q: stripAccents(d.razao) } : null)],
-  ['one letter changed', (d) => (typo(d.razao) === null ? null : { q: typo(d.razao)! })],
-  ['two words joined', (d) => (joined(d.razao) === null ? null : { q: joined(d.razao)! })],
-  ['words out of order', (d) => (outOfOrder(d.razao) === null ? null : { q: outOfOrder(d.razao)! })],
+  ['one letter changed', (d) => query(typo(d.razao))],
+  ['two words joined', (d) => query(joined(d.razao))],
+  ['words out of order', (d) => query(outOfOrder(d.razao))],
   [
     'first two words + uf',
     (d) => {
