@@ -49,6 +49,8 @@ export class Meter implements AccessLayer {
   private readonly exhausted = new Map<number, string>();
   /** One batch on its way at a time; the calls arriving meanwhile go in the next. */
   private readonly queue: BatchQueue<Charge, AccessResult>;
+  /** The token hashes of exhausted accounts' calls, read again in batches like the counts. */
+  private readonly rechecks = new BatchQueue<string, AccessResult>((hashes) => this.recheck(hashes));
 
   constructor(
     private readonly store: MeteringStore,
@@ -73,7 +75,9 @@ export class Meter implements AccessLayer {
 
   /**
    * The hot path's check: a token in memory is granted at once (its count compares the epoch it
-   * was read under); denials and tokens not in memory are decided on fresh records.
+   * was read under); denials and tokens not in memory are decided on fresh records with this
+   * month's usage, so a token whose quota is used up is refused here, before the route's work (a
+   * search's engine), not only when its call is counted.
    */
   async identifyForCount(token: string | undefined | null): Promise<AccessIdentity | AccessDenied> {
     const t = tokenText(token);
@@ -87,33 +91,22 @@ export class Meter implements AccessLayer {
         d.epoch = this.tokens.epoch;
         return d;
       }
+      // Its account had no call left: read again in a batch per event-loop turn, as counts are, so
+      // a flood of its calls waits for its turn instead of being answered in one run of microtasks
+      // (app.db answers a read at once) while other clients' sockets wait.
+      if (d.ok) return this.rechecks.submit(hash);
     }
-    // Decided on fresh records with this month's usage: a token whose quota is used up is refused
-    // here, before the route's work (a search's engine), not only when its call is counted.
-    const month = spMonth(at);
-    const read = await this.store.tokenByHash(hash, month);
-    const id = this.decideRead(read);
-    if (!id.ok) return id;
-    const state = usageState(id, read.monthCalls, at);
-    if (state.ok) {
-      this.exhausted.delete(id.accountId);
-      return id;
-    }
-    this.exhausted.set(id.accountId, month);
-    return state;
+    return this.readWithUsage(hash, at);
   }
 
   /**
    * identify() plus this month's usage, read together: the quota state for an answer that counts
    * no call (400, 503), or quota_exceeded when nothing is left.
    */
-  async authenticate(token: string | undefined | null): Promise<AccessResult> {
+  authenticate(token: string | undefined | null): Promise<AccessResult> {
     const t = tokenText(token);
-    if (typeof t !== 'string') return t;
-    const at = this.now();
-    const read = await this.store.tokenByHash(hashToken(t), spMonth(at));
-    const id = this.decideRead(read);
-    return id.ok ? usageState(id, read.monthCalls, at) : id;
+    if (typeof t !== 'string') return Promise.resolve(t);
+    return this.readWithUsage(hashToken(t), this.now());
   }
 
   /**
@@ -219,6 +212,27 @@ export class Meter implements AccessLayer {
         ? (byAccount.get(c.accountId) ?? deny('account_suspended'))
         : (byToken.get(c.tokenId) ?? deny('invalid_token')),
     );
+  }
+
+  /** The token decided on fresh records with its account's usage in the month of `at`; the exhausted mark kept up to date. */
+  private async readWithUsage(hash: string, at: Date): Promise<AccessResult> {
+    const month = spMonth(at);
+    const read = await this.store.tokenByHash(hash, month);
+    const id = this.decideRead(read);
+    if (!id.ok) return id;
+    const state = usageState(id, read.monthCalls, at);
+    if (state.ok) this.exhausted.delete(id.accountId);
+    else this.exhausted.set(id.accountId, month);
+    return state;
+  }
+
+  /** The tokens of a batch of rechecks, each distinct one read once. */
+  private async recheck(hashes: string[]): Promise<AccessResult[]> {
+    const at = this.now();
+    const distinct = [...new Set(hashes)];
+    const decided = await Promise.all(distinct.map((h) => this.readWithUsage(h, at)));
+    const byHash = new Map(distinct.map((h, i) => [h, decided[i]]));
+    return hashes.map((h) => ({ ...byHash.get(h)! }));
   }
 
   /** Marked with no call left in the month of `at` (the month read only for a marked account: the hot path). */
