@@ -4,7 +4,8 @@ import type { Sqlite } from '../../src/storage/sqlite.ts';
 
 /**
  * Runs `insertSql` (parameters: first rowid, end rowid exclusive) over the rows of `table` whose
- * rowid is in `range(max rowid)`, `chunk` rows at a time; returns how many rows it inserted.
+ * rowid is in `range(max rowid)`, `chunk` rows at a time (then `afterChunk`, with the connection
+ * free again); returns how many rows it inserted.
  */
 export async function insertByRowidChunks(
   db: Sqlite,
@@ -13,6 +14,7 @@ export async function insertByRowidChunks(
   chunk: number,
   range: (maxRowid: number) => [number, number],
   onProgress: (done: number) => void,
+  afterChunk?: () => void,
 ): Promise<number> {
   const insert = db.prepare(insertSql);
   const maxRowid = (db.prepare(`SELECT max(rowid) AS m FROM ${table}`).get() as { m: number | null }).m ?? 0;
@@ -20,6 +22,7 @@ export async function insertByRowidChunks(
   let done = 0;
   for (let from = first; from < last; from += chunk) {
     done += insert.run(from, Math.min(from + chunk, last)).changes;
+    afterChunk?.();
     onProgress(done);
     // Let the progress message out: the build is otherwise synchronous.
     await new Promise(setImmediate);

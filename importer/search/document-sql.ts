@@ -82,7 +82,7 @@ export const INSERT_ESTABLISHMENTS = `
            ${words(`coalesce(c.razao_social, '') || ' ' || coalesce(e.nome_fantasia, '')`)}
            || printf('${TERMS.map(([m]) => ` ${m}%s`).join('')}', ${TERMS.map(([, v]) => v).join(', ')})
            || ${SECONDARY}
-           || search_row(c.razao_social, e.nome_fantasia, e.uf, e.municipio, e.situacao_cadastral, e.matriz_filial, c.porte, c.natureza_juridica, ${FLAGS_SQL},
+           || search_row(e.cnpj, c.razao_social, e.nome_fantasia, e.uf, e.municipio, e.situacao_cadastral, e.matriz_filial, c.porte, c.natureza_juridica, ${FLAGS_SQL},
                            ${CNAE}, ${INICIO_SQL} / 100, ${CAPITAL_BUCKET_SQL}) AS doc
     FROM est.establishments e
     LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8)

@@ -16,6 +16,7 @@ import type { Aggregates } from './aggregates.ts';
 import { insertByRowidChunks } from './chunks.ts';
 import { INSERT_ESTABLISHMENTS } from './document-sql.ts';
 import { namePrefixTerms } from './name-prefixes.ts';
+import type { NameKeys } from './name-keys.ts';
 
 /**
  * Rows per sorted chunk. Each chunk ends in a flush of FTS5's pending terms (the next one starts
@@ -27,7 +28,7 @@ import { namePrefixTerms } from './name-prefixes.ts';
 export const CHUNK = 500_000;
 
 /** The JS functions the document SQL calls (on the connection that runs it). */
-export function registerDocumentFunctions(db: Sqlite, agg: Aggregates | null): void {
+export function registerDocumentFunctions(db: Sqlite, agg: Aggregates | null, keys: NameKeys | null = null): void {
   db.function('search_norm', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? normalizeText(s) : ''));
   db.function('search_alnum_rowid', { deterministic: true, safeIntegers: true }, (cnpj: unknown) =>
     BigInt(rowidOfCnpj(String(cnpj))),
@@ -39,14 +40,15 @@ export function registerDocumentFunctions(db: Sqlite, agg: Aggregates | null): v
       if (/^\d{1,7}$/.test(part.trim())) codes.add(part.trim().padStart(7, '0'));
     return [...codes].map((c) => ` ${term.cnae(c, true)}`).join('');
   });
-  // One call per establishment does both row-level jobs in JS (a call from SQLite has a fixed
-  // cost before any work: docs/benchmarks.md): count the row's values, and return its name
-  // prefix terms.
+  // One call per establishment does the row-level jobs in JS (a call from SQLite has a fixed
+  // cost before any work: docs/benchmarks.md): count the row's values, hold its name keys
+  // (name-keys.ts), and return its name prefix terms.
   db.function(
     'search_row',
     { deterministic: false },
-    (razao, fantasia, uf, mun, sit, mf, porte, nat, flags, cnae, month, bucket) => {
+    (cnpj, razao, fantasia, uf, mun, sit, mf, porte, nat, flags, cnae, month, bucket) => {
       agg?.add(uf, mun, sit, mf, porte, nat, flags, cnae, month, bucket);
+      keys?.add(cnpj, razao, fantasia);
       return namePrefixTerms(razao, fantasia);
     },
   );
@@ -57,6 +59,7 @@ export function indexEstablishments(
   db: Sqlite,
   range: (maxRowid: number) => [number, number],
   onProgress: (done: number) => void,
+  afterChunk?: () => void,
 ): Promise<number> {
-  return insertByRowidChunks(db, INSERT_ESTABLISHMENTS, 'est.establishments', CHUNK, range, onProgress);
+  return insertByRowidChunks(db, INSERT_ESTABLISHMENTS, 'est.establishments', CHUNK, range, onProgress, afterChunk);
 }

@@ -48,6 +48,8 @@ export function finishSearch(dir: string, results: SearchPartResult[]): void {
       meta.run('parts', String(results.length));
       // The establishments' documents hold name prefix terms of this length (domain/search/terms.ts).
       meta.run('name_prefix_terms', String(NAME_PREFIX_LENGTH));
+      // Every part holds name_keys (importer/search/name-keys.ts): the relevance order's exact tiers.
+      meta.run('name_keys', '1');
       meta.run('search_version', String(SEARCH_SCHEMA_VERSION));
     })();
   } finally {

@@ -14,6 +14,7 @@ import { Aggregates } from './aggregates.ts';
 import { indexEstablishments, registerDocumentFunctions } from './establishments.ts';
 import { indexPartners } from './partners.ts';
 import { buildVocabulary } from './vocabulary.ts';
+import { NameKeys } from './name-keys.ts';
 import { term } from '../../src/domain/search/terms.ts';
 
 export interface SearchPartJob {
@@ -35,6 +36,8 @@ export interface SearchPartResult {
   /** Seconds per step. */
   seconds: {
     establishments: number;
+    /** The name_keys table sorted from the chunks' keys (name-keys.ts). */
+    nameKeys: number;
     partners: number;
     optimize: number;
     vocabulary: number;
@@ -106,13 +109,19 @@ export async function buildSearchPart(
     // are not this process's memory).
     for (const schema of ['est', 'reg']) write.pragma(`${schema}.mmap_size = ${SNAPSHOT_MMAP_BYTES}`);
     const agg = new Aggregates();
-    registerDocumentFunctions(write, agg);
+    const keys = new NameKeys(write);
+    registerDocumentFunctions(write, agg, keys);
 
     const range = (max: number) => partRange(max, job.part, job.parts);
-    const est = await indexEstablishments(write, range, (done) =>
-      onProgress({ part: job.part, step: 'establishments', done }),
+    const est = await indexEstablishments(
+      write,
+      range,
+      (done) => onProgress({ part: job.part, step: 'establishments', done }),
+      () => keys.flush(),
     );
     const tEst = lap();
+    keys.finish();
+    const tNameKeys = lap();
     const partners = await indexPartners(write, range, (done) =>
       onProgress({ part: job.part, step: 'partners', done: est + done }),
     );
@@ -137,6 +146,7 @@ export async function buildSearchPart(
       documents: { establishments: est, partners },
       seconds: {
         establishments: tEst,
+        nameKeys: tNameKeys,
         partners: tPartners,
         optimize: tOptimize,
         vocabulary: tVocabulary,

@@ -56,3 +56,9 @@ export function boundsAfter(after: string | null): { numeric: number; alnum: big
   const head = i === 0 ? ALNUM_BASE : (Number(after.slice(0, i)) + 1) * 10 ** (12 - i);
   return { numeric: Math.min(head, ALNUM_BASE) - 1, alnum };
 }
+
+/** The rowid ranges [lo, hi] that hold the establishments of CNPJ root `root` (its first 8 characters). */
+export function rootRowidRanges(root: string): [bigint, bigint][] {
+  const alnum: [bigint, bigint] = [ALNUM_BASE_N + base36(`${root}0000`), ALNUM_BASE_N + base36(`${root}ZZZZ`)];
+  return /^\d{8}$/.test(root) ? [[BigInt(root) * 10000n, BigInt(root) * 10000n + 9999n], alnum] : [alnum];
+}
