@@ -13,8 +13,13 @@ import type { ErrorKey } from '../api-errors.ts';
 import type { CompanyRegistry } from '../company/lookup.ts';
 import type { Company } from '../company/schema.ts';
 import { InvalidFilter, searchOf, type SearchIndex } from './index.ts';
-import { cursorKey, filterMessage, nextCursor, scopeOf } from './paging.ts';
-import { toCompanyFilters, type CompanySearchQuerySchema } from './query-schema.ts';
+import { cursorKey, filterMessage, nextCursor, relevanceOrder, scopeOf } from './paging.ts';
+import {
+  toCompanyFilters,
+  type CompanySearchQuerySchema,
+  type SuggestQuerySchema,
+  type SuggestResponse,
+} from './query-schema.ts';
 
 export type Snapshot = NonNullable<CompanyRegistry['snapshot']>;
 
@@ -71,17 +76,58 @@ export async function countedSearch<V, T>(
   return counted.ok ? { kind: 'answered', value, quota: counted.quota } : { kind: 'denied', denied: counted };
 }
 
+/** A company of a search page; grouped, with how many of its establishments were found. */
+export type FoundCompany = Company & { estabelecimentos_encontrados?: number };
+
 /**
  * One page of the company search (the API's JSON and CSV, the Consulta page and its CSV): the
- * companies of the page in CNPJ order and the next page's cursor. May throw InvalidFilter.
+ * companies of the page, in the relevance order with `q` (unless order=cnpj), else in CNPJ
+ * order, and the next page's cursor. May throw InvalidFilter.
  */
 export function companiesPage(
   registry: CompanyRegistry,
   search: SearchIndex,
   snap: Snapshot,
   v: Static<typeof CompanySearchQuerySchema>,
-): { data: Company[]; next: string | null } {
+): { data: FoundCompany[]; next: string | null } {
   const scope = scopeOf(v);
-  const page = search.search(toCompanyFilters(v), { limit: v.limit, after: cursorKey(scope, v.cursor) });
-  return { data: registry.companies(snap, page.cnpjs), next: nextCursor(scope, page.next) };
+  const f = toCompanyFilters(v);
+  const after = cursorKey(scope, v.cursor);
+  if (!relevanceOrder(v)) {
+    if (v.group !== undefined) throw new InvalidFilter('group', 'only with q in the relevance order');
+    const page = search.search(f, { limit: v.limit, after });
+    return { data: registry.companies(snap, page.cnpjs), next: nextCursor(scope, page.next) };
+  }
+  const page = search.ranked(f, { limit: v.limit, after, group: v.group === 'company' });
+  const found = new Map(page.items.map((i) => [i.cnpj, i.found]));
+  const data = registry
+    .companies(
+      snap,
+      page.items.map((i) => i.cnpj),
+    )
+    .map((c): FoundCompany => {
+      const n = found.get(c.cnpj);
+      return n === undefined ? c : { ...c, estabelecimentos_encontrados: n };
+    });
+  return { data, next: nextCursor(scope, page.next) };
+}
+
+/** The suggestions for a name being typed (GET …/suggest, the web app's Consulta). May throw InvalidFilter. */
+export function suggestions(
+  registry: CompanyRegistry,
+  search: SearchIndex,
+  snap: Snapshot,
+  v: Static<typeof SuggestQuerySchema>,
+): SuggestResponse['data'] {
+  const cnpjs = search.suggest(toCompanyFilters(v), v.limit);
+  return registry
+    .companies(snap, cnpjs)
+    .map(({ cnpj, razao_social, nome_fantasia, uf, municipio, situacao_cadastral }) => ({
+      cnpj,
+      razao_social,
+      nome_fantasia,
+      uf,
+      municipio,
+      situacao_cadastral,
+    }));
 }

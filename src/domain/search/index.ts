@@ -17,6 +17,10 @@ import type { IndexTables, Plan } from './plan.ts';
 import { PLAN_DEFAULTS, type PlanOptions } from './prefix.ts';
 import { searchPage, type Page } from './page.ts';
 import { partnerClauses, searchPartners, type PartnerPage } from './partners.ts';
+import { spellings, WordCounts } from './forgiving.ts';
+import { coreWords } from './name-key.ts';
+import { normalizeText } from './normalize.ts';
+import { BadCursor, exactTier, Ranker, type NameQuery, type RankedPage } from './relevance.ts';
 
 export type { CompanyFilters, PartnerFilters, Situacao } from './filters.ts';
 export { InvalidFilter, hasFilter, SITUACOES, parseIsoDate } from './filters.ts';
@@ -24,9 +28,15 @@ export { queryWords } from './prefix.ts';
 export { partnerKeyTerm } from './partner-key.ts';
 export type { Page } from './page.ts';
 export type { Count } from './count.ts';
+export type { RankedItem, RankedPage } from './relevance.ts';
 export type { PartnerHit, PartnerPage, PartnerCompany } from './partners.ts';
 
 export const MAX_LIMIT = 100;
+/** Suggestions per call at most. */
+export const MAX_SUGGEST = 20;
+/** Companies of the relevance order a suggestion reorders, and the time it may take to find them. */
+export const SUGGEST_POOL = 40;
+export const SUGGEST_MS = 60;
 
 /** What the engine needs of a snapshot (OpenSnapshot, of any column selection). */
 export type SearchableSnapshot = Pick<OpenSnapshot<ColumnSelection>, 'search' | 'codeTables'>;
@@ -80,6 +90,81 @@ export class SearchIndex {
   count(f: CompanyFilters, opts: { bound?: number } & Partial<CountBudget> = {}): Count {
     const budget = { ms: opts.ms ?? COUNT_MS, slice: opts.slice ?? COUNT_SLICE };
     return countPlan(this.st, planOf(f, this.tables, this.plans), f, opts.bound ?? DEFAULT_COUNT_BOUND, budget);
+  }
+
+  /**
+   * With `q`, in the relevance order (relevance.ts): exact names first, then every word, then
+   * the forgiving spellings; `group`: one item per CNPJ root. `after` is the previous page's `next`.
+   */
+  ranked(f: CompanyFilters, page: { limit: number; after?: string | null; ms?: number; group?: boolean }): RankedPage {
+    if (f.q === undefined) throw new InvalidFilter('q', 'the relevance order needs q');
+    const ranker = new Ranker(this.st, this.nameQuery(f), page.group === true);
+    try {
+      return ranker.page(checkLimit(page.limit), page.after ?? null, page.ms);
+    } catch (e) {
+      if (e instanceof BadCursor) throw new InvalidFilter('cursor', 'not a cursor of this search');
+      throw e;
+    }
+  }
+
+  /**
+   * Typeahead (issue #46): up to `limit` companies, one per root, best first, for a name being
+   * typed. The relevance order's first SUGGEST_POOL companies, within SUGGEST_MS, reordered
+   * within each tier by what matters to someone typing: a name that starts with the text typed,
+   * active, more establishments (the words tier is in CNPJ order, which says nothing).
+   */
+  suggest(f: CompanyFilters, limit: number): string[] {
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SUGGEST)
+      throw new InvalidFilter('limit', `expected 1 to ${MAX_SUGGEST}`);
+    const q = this.nameQuery(f);
+    const pool = new Ranker(this.st, q, true, false).page(SUGGEST_POOL, null, SUGGEST_MS).items;
+    const row = this.st.get(
+      'SELECT c.razao_social, e.nome_fantasia, e.situacao_cadastral FROM est.establishments e ' +
+        'LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8) WHERE e.cnpj = ?',
+    );
+    const size = this.st.get('SELECT count(*) FROM est.establishments WHERE cnpj >= ? AND cnpj < ?').pluck();
+    const ranked = pool.map((item, at) => {
+      const r = row.raw().get(item.cnpj) as [string | null, string | null, number | null] | undefined;
+      const starts = [r?.[0], r?.[1]].some((n) => typeof n === 'string' && normalizeText(n).startsWith(q.text));
+      const root = item.cnpj.slice(0, 8);
+      // Exact tiers are already in their order; the words tiers get the typeahead signals.
+      const key = exactTier(item.tier)
+        ? [item.tier, at, 0, 0, 0]
+        : [item.tier, starts ? 0 : 1, r?.[2] === 2 ? 0 : 1, -Number(size.get(root, `${root}{`)), at];
+      return { cnpj: item.cnpj, key };
+    });
+    ranked.sort((a, b) => {
+      for (let i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i];
+      return 0;
+    });
+    return ranked.slice(0, limit).map((r) => r.cnpj);
+  }
+
+  /** The spellings of `q` and their plans, the other filters' plan (relevance.ts NameQuery). */
+  private nameQuery(f: CompanyFilters): NameQuery {
+    const typed = planOf(f, this.tables, this.plans);
+    const words = coreWords(f.q!);
+    const rest: CompanyFilters = { ...f, q: undefined };
+    const others = hasFilter(rest) ? compilePlan(rest, this.tables, this.plans) : null;
+    const filters = others !== null && (others.clauses.length || others.ranges.length) ? others : null;
+    // Known words are corrected too only when the query as typed finds nothing.
+    const none = typed.empty || searchPage(this.st, typed, 1, null).cnpjs.length === 0;
+    const other = spellings(words, new WordCounts(this.st), none);
+    return {
+      text: normalizeText(f.q!),
+      spellings: [words, ...other],
+      plans: [typed, ...other.map((w) => compilePlan({ ...f, q: w.join(' ') }, this.tables, this.plans))],
+      filters,
+      hasKeys: this.hasNameKeys(),
+    };
+  }
+
+  private nameKeys: boolean | undefined;
+  private hasNameKeys(): boolean {
+    // Indexes built before the name keys (issue #46) have no such meta key: no exact tiers.
+    this.nameKeys ??=
+      this.st.get(`SELECT 1 FROM ${this.st.main}.meta WHERE key = 'name_keys'`).pluck().get() !== undefined;
+    return this.nameKeys;
   }
 
   /** Partner rows by name words and/or cnpj_cpf, in the partners table's order, after rowid `after`. */

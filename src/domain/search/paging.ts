@@ -5,8 +5,16 @@ import { decodeCursor, encodeCursor, INVALID_CURSOR_MESSAGE } from '../cursor.ts
 import { hasFilter, InvalidFilter } from './filters.ts';
 import { toCompanyFilters, type CompanyFilterValues } from './query-schema.ts';
 
-/** The cursor's scope: the route and every filter, in the schema's order (another filter set's cursor fails). */
-export const scopeOf = (v: CompanyFilterValues) => `companies ${JSON.stringify(toCompanyFilters(v))}`;
+/**
+ * The cursor's scope: the route, every filter in the schema's order, and the order and grouping
+ * when given (another filter set's, order's or grouping's cursor fails).
+ */
+export const scopeOf = (v: CompanyFilterValues & { order?: string; group?: string }) =>
+  `companies ${JSON.stringify(toCompanyFilters(v))}` +
+  (v.order !== undefined || v.group !== undefined ? ` ${JSON.stringify({ order: v.order, group: v.group })}` : '');
+
+/** Whether a company search is in the relevance order (q, and no order=cnpj). */
+export const relevanceOrder = (v: { q?: string; order?: string }) => v.q !== undefined && v.order !== 'cnpj';
 
 /** The partner search's cursor scope: its two filters. */
 export const partnersScope = (f: { nome?: string; cnpj_cpf?: string }) =>

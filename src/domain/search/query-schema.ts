@@ -82,9 +82,26 @@ export const COMPANY_FILTER_PARAMETERS = {
   ),
 };
 
+/** The order and grouping of a company search (issue #46; docs/search.md "Relevance"). */
+export const ORDER_PARAMETERS = {
+  order: Type.Optional(
+    Type.Union([Type.Literal('relevance'), Type.Literal('cnpj')], {
+      description:
+        'Com q: relevance (padrão) traz primeiro o nome igual ao buscado, depois os que têm todas as palavras, e por fim os encontrados com correção (letra trocada, palavras juntas ou separadas); cnpj mantém a ordem de CNPJ, sem correções, para percorrer tudo. Sem q a ordem é sempre a de CNPJ.',
+    }),
+  ),
+  group: Type.Optional(
+    Type.Literal('company', {
+      description:
+        'company: um item por empresa (raiz do CNPJ), o da matriz quando ela é encontrada, com estabelecimentos_encontrados (quantos estabelecimentos da empresa a busca encontra). Só com q na ordem relevance.',
+    }),
+  ),
+};
+
 export const CompanySearchQuerySchema = Type.Object(
   {
     ...COMPANY_FILTER_PARAMETERS,
+    ...ORDER_PARAMETERS,
     ...PAGING_PARAMETERS,
     format: Type.Optional(
       Type.Union([Type.Literal('json'), Type.Literal('csv')], {
@@ -161,9 +178,61 @@ export const PartnerHitSchema = Type.Composite([SocioSchema, Type.Object({ compa
   description: 'Um sócio em uma empresa.',
 });
 
-export const CompanySearchPageSchema = pageSchema(
+/** An item of a grouped search: the company object and how many of its establishments were found. */
+export const GroupedCompanySchema = Type.Composite([
   CompanySchema,
-  'Estabelecimentos que atendem a todos os filtros, em ordem de CNPJ. Cada item é o objeto company da consulta por CNPJ. Uma página pode vir com menos itens que limit e ainda ter next_cursor: continue até next_cursor ser null.',
+  Type.Object({
+    estabelecimentos_encontrados: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'Só com group=company: quantos estabelecimentos desta empresa (raiz do CNPJ) a busca encontra.',
+      }),
+    ),
+  }),
+]);
+
+export const CompanySearchPageSchema = pageSchema(
+  GroupedCompanySchema,
+  'Estabelecimentos que atendem a todos os filtros: com q, na ordem de relevância (veja order); sem q ou com order=cnpj, em ordem de CNPJ. Cada item é o objeto company da consulta por CNPJ. Uma página pode vir com menos itens que limit e ainda ter next_cursor: continue até next_cursor ser null.',
+);
+
+/** GET /api/v1/brazilian_companies/suggest: a name being typed, and the filters that may narrow it. */
+export const SuggestQuerySchema = Type.Object(
+  {
+    ...COMPANY_FILTER_PARAMETERS,
+    q: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      'x-allowed': 'um texto de 1 a 200 caracteres',
+      description:
+        'O nome sendo digitado: a última palavra vale como prefixo, as outras com as mesmas tolerâncias da busca (acentos, letra trocada, palavras juntas ou separadas, forma jurídica).',
+    }),
+    limit: Type.Integer({ minimum: 1, maximum: 20, default: 10, description: 'Sugestões, de 1 a 20 (padrão 10).' }),
+  },
+  { additionalProperties: false },
+);
+
+const suggested = (description: string) =>
+  Type.String({ description: `${description} Texto vazio ("") quando a Receita não informa.` });
+export const SuggestionSchema = Type.Object(
+  {
+    cnpj: Type.String({ description: 'CNPJ do estabelecimento sugerido (a matriz quando encontrada), 14 caracteres.' }),
+    razao_social: suggested('Razão social.'),
+    nome_fantasia: suggested('Nome fantasia do estabelecimento.'),
+    uf: suggested('UF, 2 letras.'),
+    municipio: suggested('Nome do município.'),
+    situacao_cadastral: suggested('Situação cadastral: NULA, ATIVA, SUSPENSA, INAPTA ou BAIXADA.'),
+  },
+  { additionalProperties: false },
+);
+export const SuggestResponseSchema = Type.Object(
+  {
+    data: Type.Array(SuggestionSchema, {
+      description:
+        'Até limit empresas, uma por raiz do CNPJ, a melhor primeiro. Contada como uma chamada, como a busca.',
+    }),
+  },
+  { additionalProperties: false },
 );
 export const PartnersPageSchema = pageSchema(
   PartnerHitSchema,
@@ -171,3 +240,4 @@ export const PartnersPageSchema = pageSchema(
 );
 export type CompanySearchPage = Static<typeof CompanySearchPageSchema>;
 export type PartnersPage = Static<typeof PartnersPageSchema>;
+export type SuggestResponse = Static<typeof SuggestResponseSchema>;

@@ -13,7 +13,7 @@ import { COMPANY_ROUTE, COMPANY_ROUTE_SLASHED, companyHandler } from './company.
 import { ESTABLISHMENTS_ROUTE, ESTABLISHMENTS_ROUTE_SLASHED, establishmentsHandler } from './establishments.ts';
 import { buildDocsHtml } from '../docs/docs.ts';
 import { PARTNERS_ROUTE, partnersHandler } from './partners.ts';
-import { COUNT_ROUTE, countHandler, SEARCH_ROUTE, searchHandler } from './search.ts';
+import { COUNT_ROUTE, countHandler, SEARCH_ROUTE, searchHandler, SUGGEST_ROUTE, suggestHandler } from './search.ts';
 import { sendJson } from './errors.ts';
 import { buildOpenApi } from '../docs/openapi.ts';
 import { setSecurityHeaders } from '../web/http.ts';
@@ -80,6 +80,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     { method: 'GET', path: ESTABLISHMENTS_ROUTE_SLASHED, handler: establishments },
     { method: 'GET', path: SEARCH_ROUTE, handler: registry(searchHandler(deps)) },
     { method: 'GET', path: COUNT_ROUTE, handler: registry(countHandler(deps)) },
+    { method: 'GET', path: SUGGEST_ROUTE, handler: registry(suggestHandler(deps)) },
     { method: 'GET', path: PARTNERS_ROUTE, handler: registry(partnersHandler(deps)) },
     { method: 'POST', path: BATCH_ROUTE, handler: registry(batchHandler(deps)) },
     { method: 'GET', path: CHANGES_ROUTE, handler: registry(changesHandler(deps)) },

@@ -2,11 +2,12 @@
 // and GET /api/v1/brazilian_companies/count?<filters> ({count, exact}), over the snapshot's
 // search index (domain/search, docs/search-api.md). One call of quota per request. `format=csv`
 // answers the same page as CSV (csv.ts); the filters, not the format, scope the cursor.
-import { companiesPage } from '../../domain/search/counted.ts';
+import { companiesPage, suggestions } from '../../domain/search/counted.ts';
 import { missingFilter } from '../../domain/search/paging.ts';
 import {
   CompanyCountQuerySchema,
   CompanySearchQuerySchema,
+  SuggestQuerySchema,
   toCompanyFilters,
 } from '../../domain/search/query-schema.ts';
 import { companiesCsv, sendCsv } from './csv.ts';
@@ -15,6 +16,7 @@ import { searchRoute, type SearchDeps } from './search-route.ts';
 
 export const SEARCH_ROUTE = '/api/v1/brazilian_companies';
 export const COUNT_ROUTE = '/api/v1/brazilian_companies/count';
+export const SUGGEST_ROUTE = '/api/v1/brazilian_companies/suggest';
 
 export function searchHandler(deps: SearchDeps) {
   return searchRoute(deps, {
@@ -40,6 +42,16 @@ export function countHandler(deps: SearchDeps & { countBound?: number }) {
       // The engine's `source` is for logs and benchmarks, not the API.
       const { count, exact } = search.count(toCompanyFilters(v), { bound: deps.countBound });
       return (res, headers) => sendJson(res, 200, { count, exact }, headers);
+    },
+  });
+}
+
+export function suggestHandler(deps: SearchDeps) {
+  return searchRoute(deps, {
+    schema: SuggestQuerySchema,
+    answer: (search, snap, v) => {
+      const body = { data: suggestions(deps.registry, search, snap, v) };
+      return (res, headers) => sendJson(res, 200, body, headers);
     },
   });
 }

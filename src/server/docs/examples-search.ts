@@ -2,7 +2,7 @@
 // and answers built by the real code (mapping, cursor scopes), so the documentation cannot drift.
 import { encodeCursor } from '../../domain/cursor.ts';
 import { exampleResponse } from '../../domain/company/example.ts';
-import type { CompanySearchPage, PartnersPage } from '../../domain/search/query-schema.ts';
+import type { CompanySearchPage, PartnersPage, SuggestResponse } from '../../domain/search/query-schema.ts';
 import { partnersScope, scopeOf } from '../../domain/search/paging.ts';
 
 const root = (baseUrl: string) => baseUrl.replace(/\/+$/, '');
@@ -27,10 +27,20 @@ export const partnersCurl = (baseUrl: string) =>
 
 export function searchExample(): CompanySearchPage {
   const company = exampleResponse().company;
-  return { data: [company], next_cursor: encodeCursor(scopeOf(SEARCH_EXAMPLE_VALUES), company.cnpj) };
+  // With q the cursor names the relevance tier (here: every word present) and the last CNPJ.
+  return { data: [company], next_cursor: encodeCursor(scopeOf(SEARCH_EXAMPLE_VALUES), `1:${company.cnpj}`) };
 }
 
 export const countExample = () => ({ count: 128, exact: true });
+
+export const suggestCurl = (baseUrl: string) =>
+  `${AUTH} "${root(baseUrl)}/api/v1/brazilian_companies/suggest?q=serpr&uf=DF&limit=5"`;
+
+export function suggestExample(): SuggestResponse {
+  const c = exampleResponse().company;
+  const { cnpj, razao_social, nome_fantasia, uf, municipio, situacao_cadastral } = c;
+  return { data: [{ cnpj, razao_social, nome_fantasia, uf, municipio, situacao_cadastral }] };
+}
 
 export function partnersExample(): PartnersPage {
   const { company, socios } = exampleResponse();

@@ -5,6 +5,7 @@ import {
   CompanyCountQuerySchema,
   CompanySearchQuerySchema,
   PartnerSearchQuerySchema,
+  SuggestQuerySchema,
   type CompanySearchPage,
 } from '../../domain/search/query-schema.ts';
 import {
@@ -15,6 +16,8 @@ import {
   searchCsvCurl,
   searchCurl,
   searchExample,
+  suggestCurl,
+  suggestExample,
 } from './examples-search.ts';
 import { COMMON_ERRORS, RATE_HEADERS, curlSample, errorResponses, okJson, queryParameters } from './openapi-parts.ts';
 import { EXAMPLE_CNPJ, EXAMPLE_CNPJ_PRETTY } from '../../domain/cnpj.ts';
@@ -31,7 +34,8 @@ export function searchPaths(baseUrl: string): Record<string, unknown> {
         operationId: 'searchCompanies',
         summary: 'Busca empresas por nome, atividade, local, situação, porte e regime',
         description:
-          'Estabelecimentos que atendem a todos os filtros (E entre parâmetros; vírgula dá OU dentro de um parâmetro), em ordem de CNPJ, em páginas de até 100. ' +
+          'Estabelecimentos que atendem a todos os filtros (E entre parâmetros; vírgula dá OU dentro de um parâmetro), em páginas de até 100. ' +
+          'Com q, na ordem de relevância: primeiro o nome igual ao buscado (razão social ou nome fantasia, sem contar forma jurídica e conectivos), depois os que têm todas as palavras, por fim os encontrados com correção (uma letra trocada, palavras juntas ou separadas); order=cnpj mantém a ordem de CNPJ; group=company dá um item por empresa. Sem q, em ordem de CNPJ. ' +
           'Informe ao menos um filtro (senão 400 missing_filter). Para a próxima página, repita a chamada com os mesmos filtros e cursor=next_cursor; ' +
           'next_cursor null indica a última página. Com format=csv, a mesma página vem em CSV (UTF-8 com BOM, separador ";") e o cursor da próxima no cabeçalho X-Next-Cursor. ' +
           COUNTS,
@@ -58,6 +62,22 @@ export function searchPaths(baseUrl: string): Record<string, unknown> {
               },
             },
           },
+          ...errorResponses(SEARCH_ERRORS),
+        },
+      },
+    },
+    '/api/v1/brazilian_companies/suggest': {
+      get: {
+        operationId: 'suggestCompanies',
+        summary: 'Sugere empresas para um nome sendo digitado',
+        description:
+          'Até limit (1 a 20, padrão 10) empresas, uma por raiz do CNPJ, a melhor primeiro, para o nome que o usuário está digitando: a última palavra vale como prefixo, as outras com as tolerâncias da busca. ' +
+          'Os filtros da busca (uf, municipio, situacao_cadastral…) podem restringi-la. ' +
+          COUNTS,
+        parameters: queryParameters(SuggestQuerySchema),
+        'x-codeSamples': curlSample(suggestCurl(baseUrl)),
+        responses: {
+          ...okJson('As sugestões.', 'SuggestResponse', suggestExample()),
           ...errorResponses(SEARCH_ERRORS),
         },
       },
@@ -112,7 +132,11 @@ export const SEARCH_SECTION: PageSection = {
   text: ({ op }) => {
     const search = op('searchCompanies');
     return html`<p><code>${search.route('?<filtros>')}</code>: estabelecimentos que atendem a <strong>todos</strong>
-os filtros, em ordem de CNPJ. Uma vírgula dá <strong>OU</strong> dentro de um parâmetro (<code>uf=SP,RJ</code>). Informe ao menos um filtro
+os filtros. Com <code>q</code>, na ordem de <strong>relevância</strong>: primeiro o nome igual ao buscado (razão social ou nome
+fantasia; forma jurídica e conectivos como LTDA, S/A, ME, DE não contam), empresas ativas e maiores antes; depois os nomes com
+todas as palavras; por fim os encontrados com correção (uma letra trocada, duas palavras juntas ou uma separada).
+<code>order=cnpj</code> mantém a ordem de CNPJ, sem correções (para percorrer tudo); <code>group=company</code> dá um item por
+empresa (a matriz quando encontrada), com <code>estabelecimentos_encontrados</code>. Sem <code>q</code>, em ordem de CNPJ. Uma vírgula dá <strong>OU</strong> dentro de um parâmetro (<code>uf=SP,RJ</code>). Informe ao menos um filtro
 (sem nenhum: 400 <code>missing_filter</code>); um parâmetro desconhecido, repetido ou com valor inválido responde 400
 <code>invalid_parameter</code>, nomeando-o. Se a base carregada foi importada sem o índice de busca, a resposta é 503
 <code>search_unavailable</code> (a consulta por CNPJ continua funcionando).</p>
@@ -127,6 +151,21 @@ ${search.example(shortPage)}
 uma linha de cabeçalho com os campos do objeto <code>company</code>, <code>Content-Type: text/csv; charset=utf-8</code>. O cursor da
 próxima página vem no cabeçalho <code>X-Next-Cursor</code> (ausente na última) e vale também para o JSON.</p>
 ${search.curl(1)}
+${QUOTA}`;
+  },
+};
+
+export const SUGGEST_SECTION: PageSection = {
+  id: 'sugerir',
+  title: 'Sugerir empresas (autocompletar)',
+  text: ({ op }) => {
+    const suggest = op('suggestCompanies');
+    return html`<p><code>${suggest.route('?q=…&limit=10')}</code>: para um campo de nome que sugere enquanto o usuário digita. Até
+<code>limit</code> empresas (1 a 20), uma por raiz do CNPJ, a melhor primeiro; a última palavra vale como prefixo. Os filtros da
+busca podem restringir as sugestões (<code>uf=SP</code>).</p>
+${suggest.curl()}
+${suggest.parameters()}
+${suggest.example()}
 ${QUOTA}`;
   },
 };

@@ -8,10 +8,15 @@ import { ERRORS } from '../../domain/api-errors.ts';
 import { lookupCurl } from './examples.ts';
 import { BATCH_SECTION, ESTABLISHMENTS_SECTION, listPaths } from './openapi-lists.ts';
 import { CHANGES_SCHEMAS, CHANGES_SECTION, changesPaths } from './openapi-changes.ts';
-import { COUNT_SECTION, PARTNERS_SECTION, SEARCH_SECTION, searchPaths } from './openapi-search.ts';
+import { COUNT_SECTION, PARTNERS_SECTION, SEARCH_SECTION, SUGGEST_SECTION, searchPaths } from './openapi-search.ts';
 import { WATCHLIST_SCHEMAS, WATCHLIST_SECTION, watchlistPaths } from './openapi-watchlist.ts';
 import { COMPAT_SCHEMAS, COMPAT_SECTION, compatPaths } from './openapi-compat.ts';
-import { CompanySearchPageSchema, CountResponseSchema, PartnersPageSchema } from '../../domain/search/query-schema.ts';
+import {
+  CompanySearchPageSchema,
+  CountResponseSchema,
+  PartnersPageSchema,
+  SuggestResponseSchema,
+} from '../../domain/search/query-schema.ts';
 import { COMMON_ERRORS, curlSample, errorResponses, okJson, plain, REGISTRY_HEADERS } from './openapi-parts.ts';
 import { EXAMPLE_CNPJ, EXAMPLE_CNPJ_PRETTY } from '../../domain/cnpj.ts';
 import { html } from '../web/html.ts';
@@ -71,6 +76,7 @@ function document(baseUrl: string): Record<string, unknown> {
         CompanyResponse: plain(CompanyResponseSchema),
         CompanySearchPage: plain(CompanySearchPageSchema),
         CountResponse: plain(CountResponseSchema),
+        SuggestResponse: plain(SuggestResponseSchema),
         PartnersPage: plain(PartnersPageSchema),
         EstablishmentsPage: plain(EstablishmentsPageSchema),
         BatchRequest: plain(BatchRequestSchema),
@@ -226,6 +232,7 @@ export const DOCS_PAGE: PageCards = [
   [AUTH_SECTION],
   [LOOKUP_SECTION],
   [SEARCH_SECTION],
+  [SUGGEST_SECTION],
   [COUNT_SECTION],
   [PARTNERS_SECTION],
   [ESTABLISHMENTS_SECTION],

@@ -10,9 +10,15 @@ import {
   CompanySearchQuerySchema,
   CountResponseSchema,
   PartnersPageSchema,
+  SuggestResponseSchema,
 } from '../../../src/domain/search/query-schema.ts';
 import { buildDocsHtml } from '../../../src/server/docs/docs.ts';
-import { countExample, partnersExample, searchExample } from '../../../src/server/docs/examples-search.ts';
+import {
+  countExample,
+  partnersExample,
+  searchExample,
+  suggestExample,
+} from '../../../src/server/docs/examples-search.ts';
 import { buildOpenApi } from '../../../src/server/docs/openapi.ts';
 import { scopeOf } from '../../../src/domain/search/paging.ts';
 
@@ -24,7 +30,9 @@ test("examples fit their schemas; the search example's cursor is the one the rou
   assert.ok(Value.Check(CountResponseSchema, countExample()));
   assert.ok(Value.Check(PartnersPageSchema, partnersExample()));
   const scope = scopeOf({ q: 'serpro', uf: ['DF'], situacao_cadastral: ['ativa'] });
-  assert.equal(decodeCursor(scope, searchExample().next_cursor!), searchExample().data[0]!.cnpj);
+  // With q, the relevance order: the tier (1, every word present) and the last CNPJ.
+  assert.equal(decodeCursor(scope, searchExample().next_cursor!), `1:${searchExample().data[0]!.cnpj}`);
+  assert.ok(Value.Check(SuggestResponseSchema, suggestExample()));
 });
 
 test('/openapi.json: the three operations, their parameters from the schemas, curl samples, their errors', () => {

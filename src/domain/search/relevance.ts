@@ -1,0 +1,343 @@
+// The relevance order of a name search (issue #46; docs/search.md "Relevance"). A page walks
+// TIERS, each after the one before, nothing found twice:
+//   0. exact: establishments whose razão social or nome fantasia has exactly the query's core
+//      words (name-key.ts), in order before another order; found through `name_keys`;
+//   1. words: every word of the query (today's match, order=cnpj), in CNPJ order;
+//   2. exact after a forgiving spelling (forgiving.ts: joined/split words, corrections);
+//   3+i. the words of forgiving spelling i, in CNPJ order.
+// An exact tier is small (names equal to the query), so it is read whole and sorted by a static
+// importance: in order before another order, active before not, then the company's number of
+// establishments (its size as the registry sees it), capital, the root, the head office first.
+// A words tier can hold millions: it is walked in CNPJ order (page.ts), the order its index
+// keeps; what it holds that an earlier tier listed is skipped.
+// The cursor names the tier and the last item: a CNPJ in an exact tier (found again in the
+// same sorted list: the snapshot does not change under a cursor), the CNPJ to go on after in a
+// words tier. So pages neither repeat nor skip.
+// Grouped (`group=company`): one item per CNPJ root, the first time the root is met; the item is
+// the head office when this search finds it, else the establishment met; `found` is how many of
+// the root's establishments the search finds (any tier). A grouped cursor in a words tier is past
+// the whole root.
+import type { Statement } from 'better-sqlite3';
+import { variantsOf } from './checks.ts';
+import type { Statements } from './index-tables.ts';
+import { nameKey, sameName, coreWords } from './name-key.ts';
+import { normalizeText } from './normalize.ts';
+import { searchPage, PAGE_MS } from './page.ts';
+import { matchSql, type Plan } from './plan.ts';
+import { cnpjOfRowid, rootRowidRanges, rowidOfCnpj } from './rowid.ts';
+
+/** Candidates read per key and part at most: more names equal to one query are listed by the words tier. */
+export const MAX_EXACT = 200;
+/** Candidates a words tier reads per statement. */
+const BATCH = 64;
+
+export interface RankedItem {
+  cnpj: string;
+  /** The tier it was found in (tiersOf). */
+  tier: number;
+  /** Grouped: how many of the root's establishments this search finds. */
+  found?: number;
+}
+export interface RankedPage {
+  items: RankedItem[];
+  /** The next page's cursor key (`tier:position`), null when there is none. */
+  next: string | null;
+}
+
+/** A name query made ready: its spellings (the typed one first) and the plan of each. */
+export interface NameQuery {
+  /** The query's whole text, normalised (a name equal to it, legal form and all, ranks first). */
+  text: string;
+  spellings: string[][];
+  plans: Plan[];
+  /** The plan of the other filters, null when there are none. */
+  filters: Plan | null;
+  /** Whether the index holds name_keys (built since issue #46); without, no exact tier. */
+  hasKeys: boolean;
+}
+
+type Tier = { kind: 'exact'; spellings: number[] } | { kind: 'words'; spelling: number };
+
+export function tiersOf(q: NameQuery): Tier[] {
+  const rest = q.spellings.slice(1).map((_, i) => i + 1);
+  const tiers: Tier[] = [
+    { kind: 'exact', spellings: [0] },
+    { kind: 'words', spelling: 0 },
+  ];
+  if (rest.length)
+    tiers.push({ kind: 'exact', spellings: rest }, ...rest.map((s): Tier => ({ kind: 'words', spelling: s })));
+  return tiers;
+}
+
+/** Whether tier `i` of tiersOf is an exact one (0 and 2). */
+export const exactTier = (i: number) => i === 0 || i === 2;
+
+interface Exact {
+  cnpj: string;
+  part: string;
+  root: string;
+  sort: (number | string)[];
+}
+
+const root = (cnpj: string) => cnpj.slice(0, 8);
+const rootRanges = rootRowidRanges;
+
+export class Ranker {
+  private readonly rowOf: Statement;
+  private readonly sizeOf: Statement;
+  private readonly matrizOf: Statement;
+
+  constructor(
+    private readonly st: Statements,
+    private readonly q: NameQuery,
+    private readonly grouped: boolean,
+    /** Grouped items count what the search finds of their root (false: suggest, which does not show it). */
+    private readonly counted = true,
+  ) {
+    this.rowOf = st
+      .get(
+        'SELECT c.razao_social, e.nome_fantasia, e.situacao_cadastral, c.capital_social_cents FROM est.establishments e ' +
+          'LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8) WHERE e.cnpj = ?',
+      )
+      .raw(true);
+    this.sizeOf = st.get('SELECT count(*) FROM est.establishments WHERE cnpj >= ? AND cnpj < ?').pluck(true);
+    this.matrizOf = st
+      .get('SELECT cnpj FROM est.establishments WHERE cnpj >= ? AND cnpj < ? AND matriz_filial = 1 LIMIT 1')
+      .pluck(true);
+  }
+
+  private readonly exactLists = new Map<number, Exact[]>();
+  private readonly foundOf = new Map<string, Set<string>>();
+
+  /** Whether the establishment (`part`, CNPJ) matches `plan`. */
+  matches(plan: Plan | null, part: string, cnpj: string): boolean {
+    if (plan === null) return true;
+    if (plan.empty) return false;
+    const rowid = BigInt(rowidOfCnpj(cnpj));
+    for (const v of variantsOf(this.st, plan)) {
+      const hit = this.st
+        .get(`SELECT 1 FROM ${part}.est_fts WHERE est_fts MATCH ? AND rowid = ?`)
+        .pluck()
+        .get(matchSql(v.clauses), rowid);
+      if (hit !== undefined && (v.check === null || v.check(cnpj))) return true;
+    }
+    return false;
+  }
+
+  private matchesAnyPart(plan: Plan, cnpj: string): boolean {
+    return this.st.files.parts.some((p) => this.matches(plan, p, cnpj));
+  }
+
+  /** The sorted list of an exact tier (`index` in tiersOf), made once per page. */
+  exactList(index: number, spellings: number[]): Exact[] {
+    let list = this.exactLists.get(index);
+    if (list !== undefined) return list;
+    if (!this.q.hasKeys) return [];
+    const earlier = index === 0 ? [] : this.exactList(0, [0]);
+    const taken = new Set(earlier.map((e) => e.cnpj));
+    const byCnpj = new Map<string, Exact>();
+    for (const s of spellings) {
+      const words = this.q.spellings[s];
+      const key = BigInt(nameKey(words));
+      for (const part of this.st.files.parts) {
+        const rowids = this.st
+          .get(`SELECT rowid FROM ${part}.name_keys WHERE key = ? ORDER BY rowid LIMIT ${MAX_EXACT}`)
+          .pluck()
+          .safeIntegers(true)
+          .all(key) as bigint[];
+        for (const rowid of rowids) {
+          const cnpj = cnpjOf(rowid);
+          if (byCnpj.has(cnpj) || taken.has(cnpj)) continue;
+          const row = this.rowOf.get(cnpj) as [unknown, unknown, unknown, unknown] | undefined;
+          if (row === undefined) continue;
+          const text = (v: unknown) => (typeof v === 'string' ? v : '');
+          const names = [text(row[0]), text(row[1])];
+          const ranks: number[] = names.map((n) => sameName(coreWords(n), words)).filter((r) => r !== null);
+          // The whole name as typed (legal form and connectors too) before the same core words.
+          if (s === 0 && names.some((n) => normalizeText(n) === this.q.text)) ranks.push(-1);
+          if (!ranks.length || !this.matches(this.q.filters, part, cnpj)) continue;
+          // A forgiving spelling's exact name that the typed words also find belongs to tier 1.
+          if (s > 0 && this.matchesAnyPart(this.q.plans[0], cnpj)) continue;
+          const r = root(cnpj);
+          const size = Number(this.sizeOf.get(r, `${r}{`));
+          const capital = Number(row[3]) || 0;
+          byCnpj.set(cnpj, {
+            cnpj,
+            part,
+            root: r,
+            sort: [
+              s,
+              Math.min(...ranks),
+              row[2] === 2 ? 0 : 1,
+              -size,
+              -capital,
+              r,
+              cnpj.slice(8, 12) === '0001' ? 0 : 1,
+              cnpj,
+            ],
+          });
+        }
+      }
+    }
+    list = [...byCnpj.values()].sort((a, b) => compare(a.sort, b.sort));
+    this.exactLists.set(index, list);
+    return list;
+  }
+
+  /** Everything the search finds of root `r` (CNPJs), for grouping. */
+  rootFound(r: string): Set<string> {
+    let found = this.foundOf.get(r);
+    if (found !== undefined) return found;
+    found = new Set();
+    for (const [i, t] of tiersOf(this.q).entries())
+      if (t.kind === 'exact') for (const e of this.exactList(i, t.spellings)) if (e.root === r) found.add(e.cnpj);
+    for (const plan of this.q.plans) {
+      if (plan.empty) continue;
+      for (const v of variantsOf(this.st, plan)) {
+        const match = matchSql(v.clauses);
+        for (const p of this.st.files.parts)
+          for (const [lo, hi] of rootRanges(r)) {
+            const sql = `SELECT rowid FROM ${p}.est_fts WHERE est_fts MATCH ? AND rowid >= ? AND rowid <= ? ORDER BY rowid`;
+            for (const rowid of this.st.get(sql).pluck().safeIntegers(true).all(match, lo, hi) as bigint[]) {
+              const cnpj = cnpjOf(rowid);
+              if (v.check === null || v.check(cnpj)) found.add(cnpj);
+            }
+          }
+      }
+    }
+    this.foundOf.set(r, found);
+    return found;
+  }
+
+  /** The item of a root met through `cnpj` in `tier`: its head office when found, else `cnpj`. */
+  private item(cnpj: string, tier: number): RankedItem {
+    if (!this.grouped) return { cnpj, tier };
+    const r = root(cnpj);
+    const matriz = this.matrizOf.get(r, `${r}{`) as string | undefined;
+    if (!this.counted) {
+      const found = matriz !== undefined && matriz !== cnpj && this.finds(matriz);
+      return { cnpj: found ? matriz : cnpj, tier };
+    }
+    const found = this.rootFound(r);
+    return { cnpj: matriz !== undefined && found.has(matriz) ? matriz : cnpj, tier, found: Math.max(found.size, 1) };
+  }
+
+  /** Whether this search finds establishment `cnpj` (in any tier). */
+  private finds(cnpj: string): boolean {
+    for (const [i, t] of tiersOf(this.q).entries()) {
+      if (
+        t.kind === 'exact'
+          ? this.exactList(i, t.spellings).some((e) => e.cnpj === cnpj)
+          : this.matchesAnyPart(this.q.plans[t.spelling], cnpj)
+      )
+        return true;
+    }
+    return false;
+  }
+
+  /** Whether a root met in words tier `index` was listed by an earlier tier. */
+  private rootEarlier(r: string, index: number, tiers: Tier[]): boolean {
+    for (let i = 0; i < index; i++) {
+      const t = tiers[i];
+      if (t.kind === 'exact') {
+        if (this.exactList(i, t.spellings).some((e) => e.root === r)) return true;
+      } else {
+        const plan = this.q.plans[t.spelling];
+        for (const v of plan.empty ? [] : variantsOf(this.st, plan))
+          for (const p of this.st.files.parts)
+            for (const [lo, hi] of rootRanges(r)) {
+              const sql = `SELECT rowid FROM ${p}.est_fts WHERE est_fts MATCH ? AND rowid >= ? AND rowid <= ? ORDER BY rowid`;
+              for (const rowid of this.st
+                .get(sql)
+                .pluck()
+                .safeIntegers(true)
+                .all(matchSql(v.clauses), lo, hi) as bigint[])
+                if (v.check === null || v.check(cnpjOf(rowid))) return true;
+            }
+      }
+    }
+    return false;
+  }
+
+  /** Whether establishment `cnpj`, met in words tier `index`, was listed by an earlier tier. */
+  private earlier(cnpj: string, index: number, tiers: Tier[]): boolean {
+    for (let i = 0; i < index; i++) {
+      const t = tiers[i];
+      if (
+        t.kind === 'exact'
+          ? this.exactList(i, t.spellings).some((e) => e.cnpj === cnpj)
+          : this.matchesAnyPart(this.q.plans[t.spelling], cnpj)
+      )
+        return true;
+    }
+    return false;
+  }
+
+  page(limit: number, cursor: string | null, ms = PAGE_MS): RankedPage {
+    const until = performance.now() + ms;
+    const tiers = tiersOf(this.q);
+    let [tier, position] = parseCursor(cursor, tiers.length);
+    const items: RankedItem[] = [];
+    const roots = new Set<string>();
+    for (; tier < tiers.length; tier++, position = null) {
+      const t = tiers[tier];
+      if (t.kind === 'exact') {
+        const list = this.exactList(tier, t.spellings);
+        let at = position === null ? 0 : list.findIndex((e) => e.cnpj === position) + 1;
+        if (position !== null && at === 0) throw new BadCursor();
+        for (; at < list.length; at++) {
+          const e = list[at];
+          if (this.grouped) {
+            if (roots.has(e.root) || list.slice(0, at).some((x) => x.root === e.root)) continue;
+            if (tier > 0 && this.rootEarlier(e.root, tier, tiers)) continue;
+          }
+          if (items.length === limit) return { items, next: `${tier}:${list[at - 1].cnpj}` };
+          items.push(this.item(e.cnpj, tier));
+          roots.add(e.root);
+        }
+        continue;
+      }
+      const plan = this.q.plans[t.spelling];
+      if (plan.empty) continue;
+      let after = position;
+      for (;;) {
+        const left = until - performance.now();
+        const batch = searchPage(this.st, plan, BATCH, after, Math.max(left, 1));
+        for (const cnpj of batch.cnpjs) {
+          const r = root(cnpj);
+          if (this.grouped && (roots.has(r) || (after !== null && root(after) === r))) continue;
+          if (this.grouped ? this.rootEarlier(r, tier, tiers) : this.earlier(cnpj, tier, tiers)) {
+            if (this.grouped) roots.add(r);
+            continue;
+          }
+          if (items.length === limit) return { items, next: `${tier}:${after ?? ''}` };
+          items.push(this.item(cnpj, tier));
+          roots.add(r);
+          after = this.grouped ? `${r}ZZZZ` : cnpj;
+        }
+        if (batch.next === null) break;
+        if (after === null || batch.next > after)
+          after = this.grouped && roots.has(root(batch.next)) ? `${root(batch.next)}ZZZZ` : batch.next;
+        if (performance.now() >= until) return { items, next: `${tier}:${after ?? ''}` };
+      }
+      if (performance.now() >= until && tier + 1 < tiers.length) return { items, next: `${tier + 1}:` };
+    }
+    return { items, next: null };
+  }
+}
+
+export class BadCursor extends Error {}
+
+function parseCursor(cursor: string | null, tiers: number): [number, string | null] {
+  if (cursor === null) return [0, null];
+  const m = /^(\d+):([0-9A-Z]{12,14})?$/.exec(cursor);
+  if (m === null || Number(m[1]) >= tiers) throw new BadCursor();
+  return [Number(m[1]), m[2] ?? null];
+}
+
+function compare(a: (number | string)[], b: (number | string)[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+const cnpjOf = (rowid: bigint) => cnpjOfRowid(rowid);
