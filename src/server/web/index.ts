@@ -26,6 +26,7 @@ import { redirect, sendHtml, setSecurityHeaders, type Req, type Res } from './ht
 import { errorPage } from './pages/error.ts';
 import { apiAreaRoutes } from './routes/api-area.ts';
 import { consultaRoutes } from './routes/consulta.ts';
+import { SUGGEST_PATH, SUGGEST_SCRIPT } from './pages/consulta.ts';
 import { loginRoutes } from './routes/login.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { monitoramentoRoutes } from './routes/monitoramento.ts';
@@ -74,6 +75,7 @@ export function webApp(ctx: WebContext): WebApp {
     routes: [
       get(STYLE_PATH, asset(STYLE_CSS, 'text/css; charset=utf-8')),
       get(COPY_SCRIPT_PATH, asset(COPY_SCRIPT_JS, 'text/javascript; charset=utf-8')),
+      get(SUGGEST_SCRIPT.path, asset(SUGGEST_SCRIPT.js, 'text/javascript; charset=utf-8')),
       get(FAVICON_PATH, asset(FAVICON_SVG, 'image/svg+xml')),
       get('/favicon.ico', asset(FAVICON_SVG, 'image/svg+xml', 'public, max-age=86400')),
       get('/', start),
@@ -84,6 +86,7 @@ export function webApp(ctx: WebContext): WebApp {
       get('/api-de-cnpj', area.home),
       get('/api-de-cnpj/consulta', consulta.show),
       get('/api-de-cnpj/consulta.csv', consulta.csv),
+      get(SUGGEST_PATH, consulta.suggest),
       get('/api-de-cnpj/consulta/:cnpj', consulta.record),
       get('/api-de-cnpj/tokens', area.tokens),
       post('/api-de-cnpj/tokens', area.create),

@@ -20,6 +20,8 @@ export interface PageOptions {
   current?: 'home' | 'tokens' | 'consulta' | 'monitoramento' | 'webhooks';
   /** Only pages with a copy button load the script. */
   withCopyScript?: boolean;
+  /** Other scripts the page loads (their content-hashed paths). */
+  scripts?: string[];
   /** A wider page (the API docs, with its tables beside a table of contents). */
   wide?: boolean;
 }
@@ -58,7 +60,7 @@ export function layout(opts: PageOptions): string {
 <title>${opts.title} · cnpj-api</title>
 <link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <link rel="stylesheet" href="${STYLE_PATH}">
-${opts.withCopyScript ? html`<script src="${COPY_SCRIPT_PATH}" defer></script>` : ''}
+${opts.withCopyScript ? html`<script src="${COPY_SCRIPT_PATH}" defer></script>` : ''}${(opts.scripts ?? []).map((src) => html`\n<script src="${src}" defer></script>`)}
 </head>
 <body${opts.wide ? html` class="wide"` : ''}>
 <a class="skip" href="#conteudo">Pular para o conteúdo</a>

@@ -225,6 +225,45 @@ describe('company search and count', () => {
     }
   });
 
+  test('relevance over HTTP: the exact name first, group=company, order=cnpj, suggest; each one call', async () => {
+    const before = remaining(await search('?uf=SP&limit=1'));
+    const name = 'OPEN KNOWLEDGE BRASIL';
+    const r = await search(`?q=${encodeURIComponent('open knowledge brasil')}&group=company&limit=5`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.data[0].razao_social, name);
+    assert.ok(r.body.data[0].estabelecimentos_encontrados >= 1);
+    assert.equal(new Set(r.body.data.map((c: { cnpj: string }) => c.cnpj.slice(0, 8))).size, r.body.data.length);
+    // A letter off, and the joined words, still find it first.
+    for (const q of ['open knowlege brasil', 'openknowledge brasil'])
+      assert.equal((await search(`?q=${encodeURIComponent(q)}&limit=1`)).body.data[0]?.razao_social, name, q);
+    // order=cnpj: the establishments in CNPJ order; group is refused there, naming it.
+    const byCnpj = await search('?q=brasil&order=cnpj&limit=20');
+    const cnpjs = byCnpj.body.data.map((c: { cnpj: string }) => c.cnpj);
+    assert.deepEqual(cnpjs, [...cnpjs].sort());
+    const refused = await search('?q=brasil&order=cnpj&group=company');
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.message, /group/);
+    const suggest = await get(
+      `${server.url}/api/v1/brazilian_companies/suggest?q=${encodeURIComponent('open know')}&limit=3`,
+      bearer(acct.token),
+    );
+    assert.equal(suggest.status, 200, JSON.stringify(suggest.body));
+    assert.deepEqual(Object.keys(suggest.body.data[0]).sort(), [
+      'cnpj',
+      'municipio',
+      'nome_fantasia',
+      'razao_social',
+      'situacao_cadastral',
+      'uf',
+    ]);
+    assert.equal(suggest.body.data[0].razao_social, name);
+    assert.ok(suggest.body.data.length <= 3);
+    const tooMany = await get(`${server.url}/api/v1/brazilian_companies/suggest?q=open&limit=21`, bearer(acct.token));
+    assert.equal(tooMany.status, 400);
+    // Four searches and the suggest answered after the first call: five calls; the refusals counted nothing.
+    assert.equal(before - remaining(suggest), 5);
+  });
+
   test('quota: one call per answered request, 429 when used up', async () => {
     const small = await makeAccount(dataDir, 'Pequeno', { quota: 1 });
     const a = await search('?uf=SP&limit=1', small);

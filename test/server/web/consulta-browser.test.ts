@@ -96,3 +96,41 @@ test('phone, 390 px: fill the form, submit, rows, follow a row, Baixar CSV', asy
     await ctx.close();
   }
 });
+
+test('typeahead: typing a name lists companies under the field; arrow keys and Enter open the record', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-BR' });
+  try {
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('E-mail').fill('membro@acme.com.br');
+    await page.getByLabel('Senha').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForURL(`${server.url}/api-de-cnpj`);
+    await page.goto(`${server.url}/api-de-cnpj/consulta`);
+    const field = page.getByRole('combobox', { name: 'Nome ou razão social' });
+    // Typed key by key, a letter off in the last-but-one word, the last one unfinished.
+    await field.pressSequentially('open knowlege bra', { delay: 30 });
+    const options = page.getByRole('listbox', { name: 'Sugestões de empresas' }).getByRole('option');
+    await options.first().waitFor();
+    assert.match((await options.first().textContent()) ?? '', /OPEN KNOWLEDGE BRASIL/);
+    assert.equal(await field.getAttribute('aria-expanded'), 'true');
+    if (shotsDir) await page.screenshot({ path: path.join(shotsDir, 'consulta-typeahead.png') });
+    await field.press('ArrowDown');
+    assert.equal(await options.first().getAttribute('aria-selected'), 'true');
+    await field.press('Enter');
+    await page.waitForURL(/\/api-de-cnpj\/consulta\/19131243[0-9]{6}$/);
+    // Escape closes the list; a name submitted shows one row per company.
+    await page.goto(`${server.url}/api-de-cnpj/consulta`);
+    await field.pressSequentially('open know', { delay: 30 });
+    await options.first().waitFor();
+    await field.press('Escape');
+    assert.equal(await page.locator('#c-q-sugestoes').isHidden(), true);
+    await page.getByRole('button', { name: 'Consultar' }).click();
+    await page.waitForURL(/q=open/);
+    const roots = await page.locator('#resultados tbody th a').allTextContents();
+    assert.ok(roots.length > 0);
+    assert.equal(new Set(roots.map((r) => r.slice(0, 10))).size, roots.length, 'one row per company');
+  } finally {
+    await ctx.close();
+  }
+});

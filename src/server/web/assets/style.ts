@@ -76,6 +76,10 @@ form.inline { display: inline; margin: 0; }
 .field { margin-bottom: 1rem; }
 .field label { display: block; font-weight: 600; margin-bottom: .3rem; }
 .field .hint { display: block; color: var(--muted); font-size: .85rem; margin-top: .25rem; }
+.field { position: relative; }
+.suggestions { position: absolute; z-index: 10; left: 0; right: 0; margin: .1rem 0 0; padding: 0; list-style: none; background: #fff; border: 1px solid var(--muted); border-radius: 4px; max-height: 20rem; overflow-y: auto; }
+.suggestions li { padding: .35rem .5rem; }
+.suggestions li[aria-selected=true] { background: #e8eef7; }
 input[type=text], input[type=url], input[type=email], input[type=password], input[type=date], select {
   font: inherit; width: 100%; padding: .55rem .7rem; border: 1px solid #8f9baa; border-radius: 8px; background: #fff; color: var(--text);
 }

@@ -1,12 +1,18 @@
 // The "Consulta" page of the "API de CNPJ" area: a search form over the main filters, a page of
 // results (each row links to the full record), the next page by cursor, the page as CSV; and the
-// record page. Plain GET forms and links: no script, so nothing to allow in the CSP.
-import type { Company, CompanyResponse } from '../../../domain/company/schema.ts';
+// record page. Plain GET forms and links; one script file (the name field's typeahead,
+// assets/suggest-script.ts), which the page works without. With a name, one row per company.
+import type { CompanyResponse } from '../../../domain/company/schema.ts';
+import type { FoundCompany } from '../../../domain/search/counted.ts';
+import { suggestScript } from '../assets/suggest-script.ts';
 import { html, type Html } from '../html.ts';
 import { layout, type HeaderUser } from '../layout.ts';
 
 export const CONSULTA_PATH = '/api-de-cnpj/consulta';
 export const CONSULTA_CSV_PATH = '/api-de-cnpj/consulta.csv';
+/** The name field's suggestions (JSON), beside the Consulta (its records take every path below it). */
+export const SUGGEST_PATH = '/api-de-cnpj/sugestoes';
+export const SUGGEST_SCRIPT = suggestScript(CONSULTA_PATH, SUGGEST_PATH);
 
 /** The form's fields, as typed (the query string's names are the API's). */
 export interface ConsultaForm {
@@ -31,7 +37,7 @@ export interface ConsultaPageData {
   form: ConsultaForm;
   /** A refusal in Portuguese (bad value, missing filter, quota, plan, search unavailable). */
   error?: string;
-  results?: Company[];
+  results?: FoundCompany[];
   /** The query string of the next page (with its cursor), or null on the last page. */
   nextQuery?: string | null;
   /** The query string of this page (for the CSV link). */
@@ -55,7 +61,8 @@ function searchForm(f: ConsultaForm): Html {
     <div class="field">
       <label for="c-q">Nome ou razão social</label>
       <input type="text" id="c-q" name="q" maxlength="200" value="${f.q}" aria-describedby="c-q-dica">
-      <span class="hint" id="c-q-dica">Sem distinção de acentos; a última palavra vale como início.</span>
+      <ul id="c-q-sugestoes" class="suggestions" role="listbox" aria-label="Sugestões de empresas" hidden></ul>
+      <span class="hint" id="c-q-dica">Sem distinção de acentos, com tolerância a uma letra trocada; a última palavra vale como início. Sugestões aparecem enquanto você digita (cada uma conta uma chamada).</span>
     </div>
     ${select(
       'c-uf',
@@ -81,10 +88,15 @@ function searchForm(f: ConsultaForm): Html {
 </form>`;
 }
 
-function resultRow(c: Company): Html {
+function resultRow(c: FoundCompany): Html {
+  const more = c.estabelecimentos_encontrados;
   return html`<tr>
       <th scope="row" data-label="CNPJ"><a href="${CONSULTA_PATH}/${c.cnpj}">${c.cnpj_pretty}</a></th>
-      <td data-label="Razão social">${c.razao_social}</td>
+      <td data-label="Razão social">${c.razao_social}${
+        more !== undefined && more > 1
+          ? html` <span class="muted">(${String(more)} estabelecimentos encontrados)</span>`
+          : ''
+      }</td>
       <td data-label="Nome fantasia">${c.nome_fantasia || '—'}</td>
       <td data-label="Município/UF">${c.municipio}/${c.uf}</td>
       <td data-label="Situação">${c.situacao_cadastral}</td>
@@ -117,7 +129,7 @@ ${d.error ? html`<div class="alert alert-error" role="alert" id="consulta-erro">
 ${searchForm(d.form)}
 ${d.results ? resultsBlock(d) : ''}
 <p><a href="/api-de-cnpj">← Voltar para a API de CNPJ</a></p>`;
-  return layout({ title: 'Consulta', body, viewer: d.viewer, current: 'consulta' });
+  return layout({ title: 'Consulta', body, viewer: d.viewer, current: 'consulta', scripts: [SUGGEST_SCRIPT.path] });
 }
 
 const text = (v: unknown): string =>

@@ -8,9 +8,9 @@ import type { AccessIdentity } from '../../../domain/metering/access.ts';
 import { ERRORS, type ErrorKey } from '../../../domain/api-errors.ts';
 import { normalizeCnpj } from '../../../domain/cnpj.ts';
 import { companiesCsv } from '../../../domain/company/csv.ts';
-import { companiesPage, countedSearch } from '../../../domain/search/counted.ts';
+import { companiesPage, countedSearch, suggestions } from '../../../domain/search/counted.ts';
 import { missingFilter } from '../../../domain/search/paging.ts';
-import { CompanySearchQuerySchema } from '../../../domain/search/query-schema.ts';
+import { CompanySearchQuerySchema, SuggestQuerySchema } from '../../../domain/search/query-schema.ts';
 import { decodeSafe } from '../../../lib/uri.ts';
 import { queryReader } from '../../http/query-params.ts';
 import type { WebContext } from '../context.ts';
@@ -21,6 +21,7 @@ import { headerUser, type Viewer } from '../viewer.ts';
 
 const FIELDS = ['q', 'uf', 'municipio', 'cnae', 'situacao_cadastral'] as const;
 const readQuery = queryReader(CompanySearchQuerySchema);
+const readSuggest = queryReader(SuggestQuerySchema);
 
 function formOf(req: Req): ConsultaForm {
   const one = (name: string) => {
@@ -30,10 +31,11 @@ function formOf(req: Req): ConsultaForm {
   return Object.fromEntries(FIELDS.map((f) => [f, one(f)])) as unknown as ConsultaForm;
 }
 
-/** The filled fields (and a cursor) as a query string: the API's names and values. */
+/** The filled fields (and a cursor) as a query string: the API's names and values; with a name, one row per company. */
 function queryOf(form: ConsultaForm, cursor?: string | null): URLSearchParams {
   const q = new URLSearchParams();
   for (const f of FIELDS) if (form[f] !== '') q.set(f, form[f]);
+  if (form.q !== '') q.set('group', 'company');
   if (cursor) q.set('cursor', cursor);
   return q;
 }
@@ -113,5 +115,31 @@ export function consultaRoutes(ctx: WebContext) {
     sendHtml(res, recordPage({ viewer: v, record: found }));
   });
 
-  return { show, csv, record };
+  // The name field's typeahead (assets/suggest-script.ts): the API's suggest, counted like it.
+  const suggest = page(ctx, async (req, res, viewer) => {
+    const one = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : undefined);
+    const values = Object.fromEntries(
+      (['q', 'uf', 'limit'] as const).flatMap((k) => (one(k) === undefined ? [] : [[k, one(k)!]])),
+    );
+    const out = await countedSearch(ctx, {
+      identify: () => ctx.access.identifyAccount(viewer.account.id),
+      read: () => readSuggest(values),
+      answer: (search, snap, v) => suggestions(ctx.registry, search, snap, v),
+    });
+    const [status, body] =
+      out.kind === 'answered'
+        ? [200, { data: out.value }]
+        : out.kind === 'denied'
+          ? [out.denied.status, { error: out.denied.message }]
+          : [ERRORS[out.key].status, { error: out.message ?? ERRORS[out.key].message }];
+    const text = JSON.stringify(body);
+    res.statusCode = status;
+    setSecurityHeaders(res);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
+  });
+
+  return { show, csv, record, suggest };
 }
