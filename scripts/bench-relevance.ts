@@ -1,6 +1,8 @@
 // Relevance benchmark of the name search (issue #46): labelled queries built from companies drawn
 // by a fixed seed, in the variants people type, scored by where their company comes.
-//   npm run bench:relevance -- --data-dir /path/to/data [--companies 1000] [--seed 1]
+//   npm run bench:relevance -- --data-dir /path/to/data [--companies 1000] [--seed 1] [--http] [--order cnpj]
+// --http: the queries go to the real server over loopback (one at a time: latency, not load), and
+// a typeahead row measures suggest on each razão social cut inside its last word.
 // A query is right at rank k when the k-th distinct company (CNPJ root) of its first page (limit
 // 100) is the drawn one, or one whose normalised razão social is the same (identical names are
 // equally right). Companies are grouped here, by the client, in the order the engine returns its
@@ -17,6 +19,8 @@ import { NAME_STOP_WORDS, normalizeText } from '../src/domain/search/normalize.t
 import { Rng } from '../src/demo/prng.ts';
 import { openSqlite } from '../src/storage/sqlite.ts';
 import { attachSnapshot } from '../src/storage/snapshots/attach.ts';
+import { killChildren, startServer, stopServer } from './bench-api/children.ts';
+import { benchToken } from './bench-api/registry.ts';
 
 const argv = await yargs(hideBin(process.argv))
   .locale('en')
@@ -28,6 +32,12 @@ const argv = await yargs(hideBin(process.argv))
     default: 'relevance' as const,
     describe:
       "relevance: the engine's order, group=company, first page of 20; cnpj: today's order, 100 establishments grouped here",
+  })
+  .option('http', {
+    type: 'boolean',
+    default: false,
+    describe:
+      'ask the real server (a child on loopback, --workers 1, a bench token) over HTTP, one request at a time; also measures suggest',
   })
   .option('verbose', { type: 'boolean', default: false, describe: 'print every query that is not right first' })
   .strict()
@@ -144,6 +154,31 @@ const quantile = (xs: number[], p: number) =>
   xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] : NaN;
 const pct = (k: number, n: number) => (n ? `${((100 * k) / n).toFixed(1)} %` : '-');
 
+/** The server over HTTP (--http): a child process on loopback and a token of a plan without a practical quota. */
+async function httpClient() {
+  const server = await startServer('server', argv['data-dir'], 1);
+  const headers = { authorization: `Bearer ${await benchToken(argv['data-dir'])}` };
+  const call = async (route: string, f: CompanyFilters, extra: Record<string, string>): Promise<string[]> => {
+    const qs = new URLSearchParams(extra);
+    for (const [k, v] of Object.entries(f)) qs.set(k, Array.isArray(v) ? v.join(',') : String(v));
+    const r = await fetch(`${server.url}${route}?${qs}`, { headers });
+    const body = (await r.json()) as { data?: { cnpj: string }[] };
+    return r.ok ? (body.data ?? []).map((c) => c.cnpj) : [];
+  };
+  return {
+    search: (f: CompanyFilters) =>
+      call(
+        '/api/v1/brazilian_companies',
+        f,
+        argv.order === 'cnpj' ? { limit: '100', order: 'cnpj' } : { limit: '20', group: 'company' },
+      ),
+    suggest: (f: CompanyFilters) => call('/api/v1/brazilian_companies/suggest', f, { limit: '10' }),
+    close: () => stopServer(server.child),
+  };
+}
+const http = argv.http ? await httpClient() : null;
+process.on('exit', killChildren);
+
 const drawn = draw(argv.companies);
 console.log(
   `${drawn.length} companies drawn (seed ${argv.seed}) from ${registry.info!.id}; ` +
@@ -165,14 +200,16 @@ for (const [name, make] of VARIANTS) {
     if (f === null) continue;
     let cnpjs: string[] = [];
     const t = performance.now();
-    try {
-      cnpjs =
-        argv.order === 'cnpj'
-          ? search.search(f, { limit: 100 }).cnpjs
-          : search.ranked(f, { limit: 20, group: true }).items.map((i) => i.cnpj);
-    } catch (e) {
-      if (!(e instanceof Error && e.name === 'InvalidFilter')) throw e;
-    }
+    if (http !== null) cnpjs = await http.search(f);
+    else
+      try {
+        cnpjs =
+          argv.order === 'cnpj'
+            ? search.search(f, { limit: 100 }).cnpjs
+            : search.ranked(f, { limit: 20, group: true }).items.map((i) => i.cnpj);
+      } catch (e) {
+        if (!(e instanceof Error && e.name === 'InvalidFilter')) throw e;
+      }
     ms.push(performance.now() - t);
     const rank = rankOf(d, name === 'nome fantasia' ? d.fantasia! : d.razao, cnpjs);
     n++;
@@ -186,5 +223,32 @@ for (const [name, make] of VARIANTS) {
   );
 }
 console.log(`${total} labelled queries`);
+
+/** Typeahead: the razão social cut inside its last content word (at least 4 characters typed), suggest's top 1 / top 5. */
+if (http !== null) {
+  let n = 0;
+  let first = 0;
+  let top5 = 0;
+  const ms: number[] = [];
+  for (const d of drawn) {
+    const ws = content(d.razao);
+    if (!ws.length) continue;
+    const last = ws[ws.length - 1];
+    const typed = [...ws.slice(0, -1), last.slice(0, Math.max(2, Math.ceil(last.length / 2)))].join(' ');
+    if (typed.length < 4) continue;
+    const t = performance.now();
+    const cnpjs = await http.suggest({ q: typed });
+    ms.push(performance.now() - t);
+    const rank = rankOf(d, d.razao, cnpjs);
+    n++;
+    if (rank === 1) first++;
+    if (rank !== null && rank <= 5) top5++;
+    if (argv.verbose && rank !== 1) console.log(`  suggest: ${JSON.stringify(typed)} → ${rank ?? 'not in the 10'}`);
+  }
+  console.log(
+    `${'suggest (typed prefix)'.padEnd(24)} ${String(n).padStart(8)} ${pct(first, n).padStart(8)} ${pct(top5, n).padStart(8)}   ${quantile(ms, 0.5).toFixed(2)} / ${quantile(ms, 0.99).toFixed(2)} ms (HTTP)`,
+  );
+  await http.close();
+}
 registry.close();
 data.close();
