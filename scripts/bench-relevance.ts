@@ -3,11 +3,13 @@
 //   npm run bench:relevance -- --data-dir /path/to/data [--companies 1000] [--seed 1] [--http] [--order cnpj]
 // --http: the queries go to the real server over loopback (one at a time: latency, not load), and
 // a typeahead row measures suggest on each razão social cut inside its last word.
-// A query is right at rank k when the k-th distinct company (CNPJ root) of its first page (limit
-// 100) is the drawn one, or one whose normalised razão social is the same (identical names are
-// equally right). Companies are grouped here, by the client, in the order the engine returns its
-// establishments: the engine itself gives no grouping yet. Prints, per variant, the queries made,
-// the share right first and in the first five, and the engine's p50/p99 for the page.
+// A query is right at rank k when the k-th distinct company (CNPJ root) of its first page is the
+// drawn one, or one whose establishment listed has the same normalised name (razão social, or
+// nome fantasia for that variant): identical names are equally right. "first (core)" also counts
+// a first company whose name has the same core words (legal forms and connectors left out:
+// name-key.ts), which is all a query without a legal form can tell apart. The relevance order is
+// asked with group=company, a page of 20; --order cnpj asks today's order, 100 establishments, and
+// groups the roots here. Prints, per variant, the queries made, the shares, and the page's p50/p99.
 import path from 'node:path';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
@@ -16,6 +18,7 @@ import { dataPaths } from '../src/lib/config.ts';
 import { CompanyRegistry } from '../src/domain/company/lookup.ts';
 import { SearchIndex, type CompanyFilters } from '../src/domain/search/index.ts';
 import { NAME_STOP_WORDS, normalizeText } from '../src/domain/search/normalize.ts';
+import { coreWords } from '../src/domain/search/name-key.ts';
 import { Rng } from '../src/demo/prng.ts';
 import { openSqlite } from '../src/storage/sqlite.ts';
 import { attachSnapshot } from '../src/storage/snapshots/attach.ts';
@@ -135,8 +138,9 @@ const namesOf = data.prepare(
  * drawn one, or one whose establishment listed has the same normalised name (`name`: the razão
  * social, or the nome fantasia for that variant).
  */
-function rankOf(d: Drawn, name: string, cnpjs: readonly string[]): number | null {
-  const want = normalizeText(name);
+function rankOf(d: Drawn, name: string, cnpjs: readonly string[], core = false): number | null {
+  const same = (n: string) => (core ? coreWords(n).join(' ') : normalizeText(n));
+  const want = same(name);
   const seen = new Set<string>();
   for (const c of cnpjs) {
     const root = c.slice(0, 8);
@@ -144,7 +148,7 @@ function rankOf(d: Drawn, name: string, cnpjs: readonly string[]): number | null
     seen.add(root);
     if (root === d.basico) return seen.size;
     const row = namesOf.get(c) as { razao_social: string | null; nome_fantasia: string | null } | undefined;
-    if (row !== undefined && [row.razao_social, row.nome_fantasia].some((n) => n !== null && normalizeText(n) === want))
+    if (row !== undefined && [row.razao_social, row.nome_fantasia].some((n) => n !== null && same(n) === want))
       return seen.size;
   }
   return null;
@@ -187,12 +191,13 @@ console.log(
       : 'relevance order, group=company, first page of 20'),
 );
 console.log(
-  `${'variant'.padEnd(24)} ${'queries'.padStart(8)} ${'first'.padStart(8)} ${'top 5'.padStart(8)}   page p50 / p99`,
+  `${'variant'.padEnd(24)} ${'queries'.padStart(8)} ${'first'.padStart(8)} ${'top 5'.padStart(8)} ${'first (core)'.padStart(12)}   page p50 / p99`,
 );
 let total = 0;
 for (const [name, make] of VARIANTS) {
   let n = 0;
   let first = 0;
+  let firstCore = 0;
   let top5 = 0;
   const ms: number[] = [];
   for (const d of drawn) {
@@ -211,15 +216,17 @@ for (const [name, make] of VARIANTS) {
         if (!(e instanceof Error && e.name === 'InvalidFilter')) throw e;
       }
     ms.push(performance.now() - t);
-    const rank = rankOf(d, name === 'nome fantasia' ? d.fantasia! : d.razao, cnpjs);
+    const target = name === 'nome fantasia' ? d.fantasia! : d.razao;
+    const rank = rankOf(d, target, cnpjs);
     n++;
     if (rank === 1) first++;
+    if (rankOf(d, target, cnpjs, true) === 1) firstCore++;
     if (rank !== null && rank <= 5) top5++;
     if (argv.verbose && rank !== 1) console.log(`  ${name}: ${JSON.stringify(f)} → ${rank ?? 'not in the page'}`);
   }
   total += n;
   console.log(
-    `${name.padEnd(24)} ${String(n).padStart(8)} ${pct(first, n).padStart(8)} ${pct(top5, n).padStart(8)}   ${quantile(ms, 0.5).toFixed(2)} / ${quantile(ms, 0.99).toFixed(2)} ms`,
+    `${name.padEnd(24)} ${String(n).padStart(8)} ${pct(first, n).padStart(8)} ${pct(top5, n).padStart(8)} ${pct(firstCore, n).padStart(12)}   ${quantile(ms, 0.5).toFixed(2)} / ${quantile(ms, 0.99).toFixed(2)} ms`,
   );
 }
 console.log(`${total} labelled queries`);

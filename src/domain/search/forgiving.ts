@@ -6,7 +6,7 @@
 // - Corrections: a word of CORRECT_MIN letters or more that the vocabulary does not hold (or,
 //   when the query as typed finds nothing, any such word) also as the vocabulary's words one
 //   edit away (insert, delete, substitute, swap two neighbours); from TWO_EDITS_MIN letters, two
-//   edits away too. One edit is found by looking every edit up in the vocabulary (~600 words for
+//   edits away too when none is one edit away. One edit is found by looking every edit up in the vocabulary (~600 words for
 //   8 letters, one statement per part); two edits by measuring the vocabulary's words that share
 //   the first two letters and are within two letters of the length (at most NEAR_SCAN per
 //   part): a second typo in the first two letters is not found. A deletion table in the style of
@@ -107,12 +107,13 @@ export class WordCounts {
 
 const byDocs = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 
-/** Corrections of one word, the most frequent first: one edit, then (long words) two. */
+/** Corrections of one word, the most frequent first: one edit, else (long words) two. */
 export function correctionsOf(w: string, vocabulary: WordCounts): string[] {
   if (w.length < CORRECT_MIN || !/^[a-z]/.test(w)) return [];
   const one = byDocs(vocabulary.docs(oneEdit(w))).map(([t]) => t);
+  // Two edits only when one finds nothing: the scan costs tens of ms on a full month's vocabulary.
   const two =
-    w.length >= TWO_EDITS_MIN
+    w.length >= TWO_EDITS_MIN && !one.length
       ? byDocs(vocabulary.near(w))
           .map(([t]) => t)
           .filter((t) => !one.includes(t))

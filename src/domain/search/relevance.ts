@@ -21,7 +21,7 @@ import type { Statement } from 'better-sqlite3';
 import { variantsOf } from './checks.ts';
 import type { Statements } from './index-tables.ts';
 import { nameKey, sameName, coreWords } from './name-key.ts';
-import { normalizeText } from './normalize.ts';
+import { NAME_STOP_WORDS, normalizeText } from './normalize.ts';
 import { searchPage, PAGE_MS } from './page.ts';
 import { matchSql, type Plan } from './plan.ts';
 import { cnpjOfRowid, rootRowidRanges, rowidOfCnpj } from './rowid.ts';
@@ -46,7 +46,7 @@ export interface RankedPage {
 
 /** A name query made ready: its spellings (the typed one first) and the plan of each. */
 export interface NameQuery {
-  /** The query's whole text, normalised (a name equal to it, legal form and all, ranks first). */
+  /** The query's whole text, normalised (its legal form and connectors rank the exact names: formDistance). */
   text: string;
   spellings: string[][];
   plans: Plan[];
@@ -152,10 +152,14 @@ export class Ranker {
           if (row === undefined) continue;
           const text = (v: unknown) => (typeof v === 'string' ? v : '');
           const names = [text(row[0]), text(row[1])];
-          const ranks: number[] = names.map((n) => sameName(coreWords(n), words)).filter((r) => r !== null);
-          // The whole name as typed (legal form and connectors too) before the same core words.
-          if (s === 0 && names.some((n) => normalizeText(n) === this.q.text)) ranks.push(-1);
+          // Per name that matches: in order (0) or not (1), and how far its legal form and
+          // connectors are from the ones typed (0: the whole name as typed).
+          const ranks = names.flatMap((n) => {
+            const same = sameName(coreWords(n), words);
+            return same === null ? [] : [[same, formDistance(n, this.q.text)] as const];
+          });
           if (!ranks.length || !this.matches(this.q.filters, part, cnpj)) continue;
+          const [order, form] = ranks.reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
           // A forgiving spelling's exact name that the typed words also find belongs to tier 1.
           if (s > 0 && this.matchesAnyPart(this.q.plans[0], cnpj)) continue;
           const r = root(cnpj);
@@ -167,7 +171,8 @@ export class Ranker {
             root: r,
             sort: [
               s,
-              Math.min(...ranks),
+              order,
+              form,
               row[2] === 2 ? 0 : 1,
               -size,
               -capital,
@@ -333,6 +338,24 @@ function parseCursor(cursor: string | null, tiers: number): [number, string | nu
   const m = /^(\d+):([0-9A-Z]{12,14})?$/.exec(cursor);
   if (m === null || Number(m[1]) >= tiers) throw new BadCursor();
   return [Number(m[1]), m[2] ?? null];
+}
+
+/**
+ * How many legal-form and connector words differ between a name and the normalised text typed
+ * (normalize.ts NAME_STOP_WORDS, each counted with its repeats): `SILVA TRANSPORTES LTDA ME` is
+ * 0 from "silva transportes ltda me", 1 from "silva transportes ltda", 2 from "… eireli".
+ */
+export function formDistance(name: string, typed: string): number {
+  const forms = (t: string) => {
+    const m = new Map<string, number>();
+    for (const w of t.split(' ')) if (NAME_STOP_WORDS.has(w) || w === 's' || w === 'a') m.set(w, (m.get(w) ?? 0) + 1);
+    return m;
+  };
+  const a = forms(normalizeText(name));
+  const b = forms(typed);
+  let d = 0;
+  for (const w of new Set([...a.keys(), ...b.keys()])) d += Math.abs((a.get(w) ?? 0) - (b.get(w) ?? 0));
+  return d;
 }
 
 function compare(a: (number | string)[], b: (number | string)[]): number {
