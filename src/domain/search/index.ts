@@ -145,15 +145,33 @@ export class SearchIndex {
     const typed = planOf(f, this.tables, this.plans);
     const words = coreWords(f.q!);
     const rest: CompanyFilters = { ...f, q: undefined };
-    const others = hasFilter(rest) ? compilePlan(rest, this.tables, this.plans) : null;
-    const filters = others !== null && (others.clauses.length || others.ranges.length) ? others : null;
-    // Known words are corrected too only when the query as typed finds nothing.
-    const none = typed.empty || searchPage(this.st, typed, 1, null).cnpjs.length === 0;
-    const other = spellings(words, new WordCounts(this.st), none);
+    const byFilters = hasFilter(rest) ? compilePlan(rest, this.tables, this.plans) : null;
+    const filters = byFilters !== null && (byFilters.clauses.length || byFilters.ranges.length) ? byFilters : null;
+    // The forgiving spellings are looked for only when a page reaches them (relevance.ts): most
+    // first pages are full from the typed words. Known words are corrected too only when the
+    // query as typed finds nothing.
+    let forgiving: { spellings: string[][]; plans: Plan[] } | null = null;
+    const more = () => {
+      if (forgiving === null) {
+        const none = typed.empty || searchPage(this.st, typed, 1, null).cnpjs.length === 0;
+        const other = spellings(words, new WordCounts(this.st), none);
+        forgiving = {
+          spellings: [words, ...other],
+          plans: [typed, ...other.map((w) => compilePlan({ ...f, q: w.join(' ') }, this.tables, this.plans))],
+        };
+      }
+      return forgiving;
+    };
     return {
       text: normalizeText(f.q!),
-      spellings: [words, ...other],
-      plans: [typed, ...other.map((w) => compilePlan({ ...f, q: w.join(' ') }, this.tables, this.plans))],
+      words,
+      typed,
+      get spellings() {
+        return more().spellings;
+      },
+      get plans() {
+        return more().plans;
+      },
       filters,
       hasKeys: this.hasNameKeys(),
     };

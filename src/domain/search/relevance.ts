@@ -24,7 +24,8 @@ import { nameKey, sameName, coreWords } from './name-key.ts';
 import { NAME_STOP_WORDS, normalizeText } from './normalize.ts';
 import { searchPage, PAGE_MS } from './page.ts';
 import { matchSql, type Plan } from './plan.ts';
-import { cnpjOfRowid, rootRowidRanges, rowidOfCnpj } from './rowid.ts';
+import { flagTerms } from './terms.ts';
+import { ALNUM_BASE, cnpjOfRowid, rootRowidRanges, rowidOfCnpj } from './rowid.ts';
 
 /** Candidates read per key and part at most: more names equal to one query are listed by the words tier. */
 export const MAX_EXACT = 200;
@@ -46,10 +47,14 @@ export interface RankedPage {
 
 /** A name query made ready: its spellings (the typed one first) and the plan of each. */
 export interface NameQuery {
+  /** The typed spelling's core words and plan (spellings[0], plans[0], known without the others). */
+  words: string[];
+  typed: Plan;
   /** The query's whole text, normalised (its legal form and connectors rank the exact names: formDistance). */
   text: string;
-  spellings: string[][];
-  plans: Plan[];
+  /** Every spelling, the typed one first, and the plan of each: computed when first read (index.ts). */
+  readonly spellings: string[][];
+  readonly plans: Plan[];
   /** The plan of the other filters, null when there are none. */
   filters: Plan | null;
   /** Whether the index holds name_keys (built since issue #46); without, no exact tier. */
@@ -60,10 +65,7 @@ type Tier = { kind: 'exact'; spellings: number[] } | { kind: 'words'; spelling: 
 
 export function tiersOf(q: NameQuery): Tier[] {
   const rest = q.spellings.slice(1).map((_, i) => i + 1);
-  const tiers: Tier[] = [
-    { kind: 'exact', spellings: [0] },
-    { kind: 'words', spelling: 0 },
-  ];
+  const tiers: Tier[] = [...BASE_TIERS];
   if (rest.length)
     tiers.push({ kind: 'exact', spellings: rest }, ...rest.map((s): Tier => ({ kind: 'words', spelling: s })));
   return tiers;
@@ -80,7 +82,13 @@ interface Exact {
 }
 
 const root = (cnpj: string) => cnpj.slice(0, 8);
-const rootRanges = rootRowidRanges;
+/** The typed spelling's tiers: known without the forgiving spellings. */
+const BASE_TIERS: Tier[] = [
+  { kind: 'exact', spellings: [0] },
+  { kind: 'words', spelling: 0 },
+];
+/** Per connection's statements and part: whether the part holds any alphanumeric CNPJ. */
+const hasAlnum = new WeakMap<Statements, Map<string, boolean>>();
 
 export class Ranker {
   private readonly rowOf: Statement;
@@ -137,7 +145,7 @@ export class Ranker {
     const taken = new Set(earlier.map((e) => e.cnpj));
     const byCnpj = new Map<string, Exact>();
     for (const s of spellings) {
-      const words = this.q.spellings[s];
+      const words = s === 0 ? this.q.words : this.q.spellings[s];
       const key = BigInt(nameKey(words));
       for (const part of this.st.files.parts) {
         const rowids = this.st
@@ -161,7 +169,7 @@ export class Ranker {
           if (!ranks.length || !this.matches(this.q.filters, part, cnpj)) continue;
           const [order, form] = ranks.reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
           // A forgiving spelling's exact name that the typed words also find belongs to tier 1.
-          if (s > 0 && this.matchesAnyPart(this.q.plans[0], cnpj)) continue;
+          if (s > 0 && this.matchesAnyPart(this.q.typed, cnpj)) continue;
           const r = root(cnpj);
           const size = Number(this.sizeOf.get(r, `${r}{`));
           const capital = Number(row[3]) || 0;
@@ -189,29 +197,75 @@ export class Ranker {
     return list;
   }
 
-  /** Everything the search finds of root `r` (CNPJs), for grouping. */
-  rootFound(r: string): Set<string> {
-    let found = this.foundOf.get(r);
+  /** The plan of spelling `i`, the typed one without computing the others. */
+  private planOf(i: number): Plan {
+    return i === 0 ? this.q.typed : this.q.plans[i];
+  }
+
+  private allTiers: Tier[] | null = null;
+  /** The tiers up to `index`: the typed ones (0, 1) without computing the forgiving spellings. */
+  private tiers(index: number): Tier[] {
+    if (index < 2) return BASE_TIERS;
+    this.allTiers ??= tiersOf(this.q);
+    return this.allTiers;
+  }
+
+  /**
+   * What the search finds of root `r`, met through `cnpj` in `tier`, for grouping: what the typed
+   * words find (tiers 0 and 1), and what the root's own tier finds when it is a forgiving one.
+   */
+  rootFound(r: string, tier: number, cnpj: string): Set<string> {
+    const key = `${r} ${tier}`;
+    let found = this.foundOf.get(key);
     if (found !== undefined) return found;
+    // Most companies have one establishment: the one met.
+    if (Number(this.sizeOf.get(r, `${r}{`)) === 1) return new Set([cnpj]);
     found = new Set();
-    for (const [i, t] of tiersOf(this.q).entries())
-      if (t.kind === 'exact') for (const e of this.exactList(i, t.spellings)) if (e.root === r) found.add(e.cnpj);
-    for (const plan of this.q.plans) {
+    const tiers = this.tiers(tier);
+    const counted = tier < 2 ? [0, 1] : [0, 1, tier];
+    for (const i of counted) {
+      const t = tiers[i];
+      if (t.kind === 'exact') {
+        for (const e of this.exactList(i, t.spellings)) if (e.root === r) found.add(e.cnpj);
+        continue;
+      }
+      const plan = this.planOf(t.spelling);
       if (plan.empty) continue;
       for (const v of variantsOf(this.st, plan)) {
         const match = matchSql(v.clauses);
         for (const p of this.st.files.parts)
-          for (const [lo, hi] of rootRanges(r)) {
+          for (const [lo, hi] of this.rangesOf(p, r)) {
             const sql = `SELECT rowid FROM ${p}.est_fts WHERE est_fts MATCH ? AND rowid >= ? AND rowid <= ? ORDER BY rowid`;
             for (const rowid of this.st.get(sql).pluck().safeIntegers(true).all(match, lo, hi) as bigint[]) {
-              const cnpj = cnpjOf(rowid);
-              if (v.check === null || v.check(cnpj)) found.add(cnpj);
+              const c = cnpjOf(rowid);
+              if (v.check === null || v.check(c)) found.add(c);
             }
           }
       }
     }
-    this.foundOf.set(r, found);
+    found.add(cnpj);
+    this.foundOf.set(key, found);
     return found;
+  }
+
+  /** The rowid ranges of root `r` worth asking part `p` (its alphanumeric range only when the part holds any). */
+  private rangesOf(p: string, r: string): [bigint, bigint][] {
+    let alnum = hasAlnum.get(this.st)?.get(p);
+    if (alnum === undefined) {
+      // Every document holds one flags term: their OR is every document (a contentless table cannot be scanned).
+      const every = flagTerms({})
+        .map((t) => `"${t}"`)
+        .join(' OR ');
+      alnum =
+        this.st
+          .get(`SELECT 1 FROM ${p}.est_fts WHERE est_fts MATCH ? AND rowid >= ? LIMIT 1`)
+          .pluck()
+          .get(every, BigInt(ALNUM_BASE)) !== undefined;
+      if (!hasAlnum.has(this.st)) hasAlnum.set(this.st, new Map());
+      hasAlnum.get(this.st)!.set(p, alnum);
+    }
+    const ranges = rootRowidRanges(r);
+    return alnum ? ranges : ranges.filter(([lo]) => lo < BigInt(ALNUM_BASE));
   }
 
   /** The item of a root met through `cnpj` in `tier`: its head office when found, else `cnpj`. */
@@ -223,17 +277,17 @@ export class Ranker {
       const found = matriz !== undefined && matriz !== cnpj && this.finds(matriz);
       return { cnpj: found ? matriz : cnpj, tier };
     }
-    const found = this.rootFound(r);
-    return { cnpj: matriz !== undefined && found.has(matriz) ? matriz : cnpj, tier, found: Math.max(found.size, 1) };
+    const found = this.rootFound(r, tier, cnpj);
+    return { cnpj: matriz !== undefined && found.has(matriz) ? matriz : cnpj, tier, found: found.size };
   }
 
-  /** Whether this search finds establishment `cnpj` (in any tier). */
+  /** Whether the typed words find establishment `cnpj` (tiers 0 and 1). */
   private finds(cnpj: string): boolean {
-    for (const [i, t] of tiersOf(this.q).entries()) {
+    for (const [i, t] of BASE_TIERS.entries()) {
       if (
         t.kind === 'exact'
           ? this.exactList(i, t.spellings).some((e) => e.cnpj === cnpj)
-          : this.matchesAnyPart(this.q.plans[t.spelling], cnpj)
+          : this.matchesAnyPart(this.planOf(t.spelling), cnpj)
       )
         return true;
     }
@@ -241,16 +295,17 @@ export class Ranker {
   }
 
   /** Whether a root met in words tier `index` was listed by an earlier tier. */
-  private rootEarlier(r: string, index: number, tiers: Tier[]): boolean {
+  private rootEarlier(r: string, index: number): boolean {
+    const tiers = this.tiers(index);
     for (let i = 0; i < index; i++) {
       const t = tiers[i];
       if (t.kind === 'exact') {
         if (this.exactList(i, t.spellings).some((e) => e.root === r)) return true;
       } else {
-        const plan = this.q.plans[t.spelling];
+        const plan = this.planOf(t.spelling);
         for (const v of plan.empty ? [] : variantsOf(this.st, plan))
           for (const p of this.st.files.parts)
-            for (const [lo, hi] of rootRanges(r)) {
+            for (const [lo, hi] of this.rangesOf(p, r)) {
               const sql = `SELECT rowid FROM ${p}.est_fts WHERE est_fts MATCH ? AND rowid >= ? AND rowid <= ? ORDER BY rowid`;
               for (const rowid of this.st
                 .get(sql)
@@ -265,13 +320,14 @@ export class Ranker {
   }
 
   /** Whether establishment `cnpj`, met in words tier `index`, was listed by an earlier tier. */
-  private earlier(cnpj: string, index: number, tiers: Tier[]): boolean {
+  private earlier(cnpj: string, index: number): boolean {
+    const tiers = this.tiers(index);
     for (let i = 0; i < index; i++) {
       const t = tiers[i];
       if (
         t.kind === 'exact'
           ? this.exactList(i, t.spellings).some((e) => e.cnpj === cnpj)
-          : this.matchesAnyPart(this.q.plans[t.spelling], cnpj)
+          : this.matchesAnyPart(this.planOf(t.spelling), cnpj)
       )
         return true;
     }
@@ -280,12 +336,11 @@ export class Ranker {
 
   page(limit: number, cursor: string | null, ms = PAGE_MS): RankedPage {
     const until = performance.now() + ms;
-    const tiers = tiersOf(this.q);
-    let [tier, position] = parseCursor(cursor, tiers.length);
+    let [tier, position] = parseCursor(cursor, (t) => t < this.tiers(t).length);
     const items: RankedItem[] = [];
     const roots = new Set<string>();
-    for (; tier < tiers.length; tier++, position = null) {
-      const t = tiers[tier];
+    for (; tier < this.tiers(tier).length; tier++, position = null) {
+      const t = this.tiers(tier)[tier];
       if (t.kind === 'exact') {
         const list = this.exactList(tier, t.spellings);
         let at = position === null ? 0 : list.findIndex((e) => e.cnpj === position) + 1;
@@ -294,7 +349,7 @@ export class Ranker {
           const e = list[at];
           if (this.grouped) {
             if (roots.has(e.root) || list.slice(0, at).some((x) => x.root === e.root)) continue;
-            if (tier > 0 && this.rootEarlier(e.root, tier, tiers)) continue;
+            if (tier > 0 && this.rootEarlier(e.root, tier)) continue;
           }
           if (items.length === limit) return { items, next: `${tier}:${list[at - 1].cnpj}` };
           items.push(this.item(e.cnpj, tier));
@@ -302,7 +357,7 @@ export class Ranker {
         }
         continue;
       }
-      const plan = this.q.plans[t.spelling];
+      const plan = this.planOf(t.spelling);
       if (plan.empty) continue;
       let after = position;
       for (;;) {
@@ -311,7 +366,7 @@ export class Ranker {
         for (const cnpj of batch.cnpjs) {
           const r = root(cnpj);
           if (this.grouped && (roots.has(r) || (after !== null && root(after) === r))) continue;
-          if (this.grouped ? this.rootEarlier(r, tier, tiers) : this.earlier(cnpj, tier, tiers)) {
+          if (this.grouped ? this.rootEarlier(r, tier) : this.earlier(cnpj, tier)) {
             if (this.grouped) roots.add(r);
             continue;
           }
@@ -325,7 +380,7 @@ export class Ranker {
           after = this.grouped && roots.has(root(batch.next)) ? `${root(batch.next)}ZZZZ` : batch.next;
         if (performance.now() >= until) return { items, next: `${tier}:${after ?? ''}` };
       }
-      if (performance.now() >= until && tier + 1 < tiers.length) return { items, next: `${tier + 1}:` };
+      if (performance.now() >= until && tier + 1 < this.tiers(tier + 1).length) return { items, next: `${tier + 1}:` };
     }
     return { items, next: null };
   }
@@ -333,10 +388,10 @@ export class Ranker {
 
 export class BadCursor extends Error {}
 
-function parseCursor(cursor: string | null, tiers: number): [number, string | null] {
+function parseCursor(cursor: string | null, exists: (tier: number) => boolean): [number, string | null] {
   if (cursor === null) return [0, null];
   const m = /^(\d+):([0-9A-Z]{12,14})?$/.exec(cursor);
-  if (m === null || Number(m[1]) >= tiers) throw new BadCursor();
+  if (m === null || Number(m[1]) > 64 || !exists(Number(m[1]))) throw new BadCursor();
   return [Number(m[1]), m[2] ?? null];
 }
 
