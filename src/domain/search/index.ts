@@ -185,8 +185,11 @@ export class SearchIndex {
     return this.nameKeys;
   }
 
-  /** Partner rows by name words and/or cnpj_cpf, in the partners table's order, after rowid `after`. */
-  partners(f: PartnerFilters, page: { limit: number; after?: number | null }): PartnerPage {
+  /**
+   * Partner rows by name words and/or cnpj_cpf, in the partners table's order, after rowid
+   * `after`; a page that has examined candidates for `ms` (PAGE_MS) ends shorter, with its cursor.
+   */
+  partners(f: PartnerFilters, page: { limit: number; after?: number | null; ms?: number }): PartnerPage {
     const after = page.after ?? null;
     if (after !== null && !(Number.isSafeInteger(after) && after >= 0))
       throw new InvalidFilter('cursor', 'not a cursor of this search');
@@ -196,6 +199,7 @@ export class SearchIndex {
       this.snapshot.codeTables,
       checkLimit(page.limit),
       after,
+      page.ms,
     );
   }
 }

@@ -12,7 +12,7 @@ import { hasWordStarting } from './checks.ts';
 import { matchSql, type Clause, type IndexTables } from './plan.ts';
 import { PLAN_DEFAULTS, wordClauses, type PlanOptions } from './prefix.ts';
 import { normalizeText } from './normalize.ts';
-import { SCAN_BUDGET } from './page.ts';
+import { PAGE_MS, SCAN_BUDGET } from './page.ts';
 import { partnerKeyTerm } from './partner-key.ts';
 
 /** Rejections of a partner name prefix's checks after which the OR of its words takes over. */
@@ -89,33 +89,36 @@ export function searchPartners(
   codeTables: CodeTables,
   limit: number,
   after: number | null,
+  ms = PAGE_MS,
 ): PartnerPage {
+  const until = performance.now() + ms;
   const prefix = clauses.find((c) => c.checked);
   const others = clauses.filter((c) => !c.checked);
   let found: Scan;
   if (prefix === undefined) {
-    found = scanPartners(st, clauses, null, limit, after, Infinity);
+    found = scanPartners(st, clauses, null, limit, after, Infinity, until);
   } else {
     const starts = (nome: string | null) => hasWordStarting(normalizeText(String(nome ?? '')), prefix.prefix!);
     const budget = prefix.terms.length ? PROBE_BUDGET : SCAN_BUDGET;
     if (others.length) {
       const name = st.get('SELECT nome FROM reg.partners WHERE rowid = ?').pluck();
-      found = scanPartners(st, others, (id) => starts(name.get(id) as string | null), limit, after, budget);
+      found = scanPartners(st, others, (id) => starts(name.get(id) as string | null), limit, after, budget, until);
     } else {
-      found = scanRows(st, starts, limit, after, budget);
+      found = scanRows(st, starts, limit, after, budget, until);
     }
     // Alone, past its budget the prefix is rare among the partners, so `word*` merges few postings.
-    if (found.stopped && (prefix.terms.length || !others.length)) {
-      const rest = scanPartners(st, clauses.map(indexed), null, limit - found.ids.length, found.next, Infinity);
+    if (found.stopped === 'rejections' && (prefix.terms.length || !others.length)) {
+      const rest = scanPartners(st, clauses.map(indexed), null, limit - found.ids.length, found.next, Infinity, until);
       found = { ids: [...found.ids, ...rest.ids], next: rest.next };
     }
   }
   return { rows: found.ids.map((id) => partnerHit(st, id, codeTables)), next: found.next };
 }
 
-type Scan = { ids: number[]; next: number | null; stopped?: true };
+/** `stopped`: the scan ended early, after `budget` rejections or at the page's time budget (`until`). */
+type Scan = { ids: number[]; next: number | null; stopped?: 'rejections' | 'time' };
 
-/** Up to `limit` partner rowids after `after` that FTS matches and `check` passes; stops early after `budget` rejections. */
+/** Up to `limit` partner rowids after `after` that FTS matches and `check` passes; stops early after `budget` rejections or at `until`. */
 function scanPartners(
   st: Statements,
   clauses: Clause[],
@@ -123,6 +126,7 @@ function scanPartners(
   limit: number,
   after: number | null,
   budget: number,
+  until: number,
 ): Scan {
   const match = matchSql(clauses)!;
   // The parts hold consecutive rowid ranges: read one after the other, they come in rowid order.
@@ -136,7 +140,7 @@ function scanPartners(
       yield* stmt.iterate(match, BigInt(after ?? -1)) as Iterable<number>;
     }
   }
-  return collect(matches(), (id) => id, check, limit, budget);
+  return collect(matches(), (id) => id, check, limit, budget, until);
 }
 
 /** Up to `limit` partner rowids after `after` whose name passes `check`, read in the table's order; stops after `budget` rejections. */
@@ -146,6 +150,7 @@ function scanRows(
   limit: number,
   after: number | null,
   budget: number,
+  until: number,
 ): Scan {
   const rows = st.get('SELECT rowid, nome FROM reg.partners WHERE rowid > ? ORDER BY rowid').raw(true);
   return collect(
@@ -154,16 +159,22 @@ function scanRows(
     ([, nome]) => check(nome),
     limit,
     budget,
+    until,
   );
 }
 
-/** The page of `candidates` (in rowid order): up to `limit` passing `passes`, or stopped after `budget` rejections. */
+/**
+ * The page of `candidates` (in rowid order): up to `limit` passing `passes`, or stopped after
+ * `budget` rejections, or once the clock passes `until` (a shorter page; its cursor is the last
+ * candidate examined, so the next page goes on from there).
+ */
 function collect<T>(
   candidates: Iterable<T>,
   idOf: (c: T) => number,
   passes: ((c: T) => boolean) | null,
   limit: number,
   budget: number,
+  until: number,
 ): Scan {
   const ids: number[] = [];
   let rejected = 0;
@@ -173,8 +184,9 @@ function collect<T>(
       if (ids.length === limit) return { ids, next: ids[limit - 1] };
       ids.push(idOf(c));
     } else if (++rejected >= budget) {
-      return { ids, next: idOf(c), stopped: true };
+      return { ids, next: idOf(c), stopped: 'rejections' };
     }
+    if (performance.now() >= until) return { ids, next: idOf(c), stopped: 'time' };
   }
   return { ids, next: null };
 }

@@ -14,11 +14,11 @@ before(async () => {
 after(() => m?.close());
 
 /** Every partner rowid of a search, page by page. */
-function walk(f: PartnerFilters, limit: number): number[] {
+function walk(f: PartnerFilters, limit: number, ms?: number): number[] {
   const ids: number[] = [];
   let afterId: number | null = null;
-  for (let i = 0; i < 1000; i++) {
-    const page = m.search.partners(f, { limit, after: afterId });
+  for (let i = 0; i < 100_000; i++) {
+    const page = m.search.partners(f, { limit, after: afterId, ms });
     for (const r of page.rows) {
       const id = m.oracle.db
         .prepare(
@@ -34,10 +34,10 @@ function walk(f: PartnerFilters, limit: number): number[] {
   throw new Error('runaway paging');
 }
 
-function check(f: PartnerFilters, key: (stored: string | null) => boolean = () => true, min = 1): void {
+function check(f: PartnerFilters, key: (stored: string | null) => boolean = () => true, min = 1, ms?: number): void {
   const expected = m.oracle.partners(f, key);
   assert.ok(expected.length >= min, `${JSON.stringify(f)} should match`);
-  assert.deepEqual(walk(f, 3), expected, JSON.stringify(f));
+  assert.deepEqual(walk(f, 3, ms), expected, JSON.stringify(f));
 }
 
 test('by name words, the last one also a prefix', () => {
@@ -51,6 +51,20 @@ test('by name words, the last one also a prefix', () => {
   check({ nome: `${first[0]} ${first[first.length - 1]}` });
   check({ nome: 'silva' }, () => true, 0);
   check({ nome: 'zzzzqqq' }, () => true, 0);
+});
+
+test('out of time: a page ends at its budget, shorter, and the pages still join into the whole list', () => {
+  const names = m.oracle.db
+    .prepare(`SELECT nome FROM reg.partners WHERE nome IS NOT NULL ORDER BY rowid LIMIT 40`)
+    .pluck()
+    .all() as string[];
+  const first = names[0].split(' ');
+  // A budget of 0 ms: every page examines one candidate (a shorter page, its cursor after it).
+  const page = m.search.partners({ nome: first[0] }, { limit: 20, ms: 0 });
+  assert.ok(page.rows.length <= 1 && page.next !== null);
+  check({ nome: first[0] }, () => true, 1, 0);
+  check({ nome: first[0].slice(0, 2).toLowerCase() }, () => true, 1, 0);
+  check({ nome: `${first[0]} ${first[first.length - 1]}` }, () => true, 1, 0);
 });
 
 test('by cnpj_cpf: masked CPF, full CPF (six middle digits), partner company CNPJ; with a name', () => {
