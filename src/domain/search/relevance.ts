@@ -116,6 +116,21 @@ export class Ranker {
 
   private readonly exactLists = new Map<number, Exact[]>();
   private readonly foundOf = new Map<string, Set<string>>();
+  private readonly sizes = new Map<string, number>();
+  private readonly matrizes = new Map<string, string | undefined>();
+
+  /** How many establishments root `r` has (read once per page: its exact names and its grouping both ask). */
+  private size(r: string): number {
+    let n = this.sizes.get(r);
+    if (n === undefined) this.sizes.set(r, (n = Number(this.sizeOf.get(r, `${r}{`))));
+    return n;
+  }
+
+  /** The head office of root `r`, undefined when none is marked (read once per page). */
+  private matriz(r: string): string | undefined {
+    if (!this.matrizes.has(r)) this.matrizes.set(r, this.matrizOf.get(r, `${r}{`) as string | undefined);
+    return this.matrizes.get(r);
+  }
 
   /** Whether the establishment (`part`, CNPJ) matches `plan`. */
   matches(plan: Plan | null, part: string, cnpj: string): boolean {
@@ -171,7 +186,7 @@ export class Ranker {
           // A forgiving spelling's exact name that the typed words also find belongs to tier 1.
           if (s > 0 && this.matchesAnyPart(this.q.typed, cnpj)) continue;
           const r = root(cnpj);
-          const size = Number(this.sizeOf.get(r, `${r}{`));
+          const size = this.size(r);
           const capital = Number(row[3]) || 0;
           byCnpj.set(cnpj, {
             cnpj,
@@ -219,7 +234,7 @@ export class Ranker {
     let found = this.foundOf.get(key);
     if (found !== undefined) return found;
     // Most companies have one establishment: the one met.
-    if (Number(this.sizeOf.get(r, `${r}{`)) === 1) return new Set([cnpj]);
+    if (this.size(r) === 1) return new Set([cnpj]);
     found = new Set();
     const tiers = this.tiers(tier);
     const counted = tier < 2 ? [0, 1] : [0, 1, tier];
@@ -272,7 +287,7 @@ export class Ranker {
   private item(cnpj: string, tier: number): RankedItem {
     if (!this.grouped) return { cnpj, tier };
     const r = root(cnpj);
-    const matriz = this.matrizOf.get(r, `${r}{`) as string | undefined;
+    const matriz = this.size(r) === 1 ? cnpj : this.matriz(r);
     if (!this.counted) {
       const found = matriz !== undefined && matriz !== cnpj && this.finds(matriz);
       return { cnpj: found ? matriz : cnpj, tier };
@@ -354,6 +369,9 @@ export class Ranker {
           if (items.length === limit) return { items, next: `${tier}:${list[at - 1].cnpj}` };
           items.push(this.item(e.cnpj, tier));
           roots.add(e.root);
+          // Each item reads its root (head office, what the search finds of it): past the budget
+          // the page ends here, its cursor at this item.
+          if (performance.now() >= until) return { items, next: `${tier}:${e.cnpj}` };
         }
         continue;
       }
