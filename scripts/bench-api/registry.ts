@@ -65,15 +65,17 @@ export async function sampleCnpjs(dataDir: string, n: number): Promise<string[]>
   }
 }
 
-export async function benchToken(dataDir: string): Promise<string> {
+/** A token of a new account on the Bench plan (a billion calls), or on a plan of `quota` calls a month. */
+export async function benchToken(dataDir: string, quota?: number): Promise<string> {
   const { openAppStore } = await import('../../src/storage/app/store.ts');
   const { setPlan } = await import('../../src/domain/accounts/plans.ts');
   const { createAccount } = await import('../../src/domain/accounts/accounts.ts');
   const { createToken } = await import('../../src/domain/accounts/tokens.ts');
   const app = await openAppStore(dataDir);
   try {
-    await setPlan(app, 'Bench', { monthlyQuota: 1_000_000_000, apiIncluded: true });
-    const acct = await createAccount(app, { name: `bench-${Date.now()}`, plan: 'Bench' });
+    const plan = quota === undefined ? 'Bench' : `Bench ${quota}`;
+    await setPlan(app, plan, { monthlyQuota: quota ?? 1_000_000_000, apiIncluded: true });
+    const acct = await createAccount(app, { name: `bench-${Date.now()}-${plan}`, plan });
     return (await createToken(app, { accountId: acct.id, name: 'bench', createdBy: 'cli' })).token;
   } finally {
     await app.close();
