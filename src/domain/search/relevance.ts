@@ -413,21 +413,40 @@ function parseCursor(cursor: string | null, exists: (tier: number) => boolean): 
   return [Number(m[1]), m[2] ?? null];
 }
 
+/** The legal forms among NAME_STOP_WORDS, `s` and `a` being what "S/A" and "S.A." normalise to. */
+const LEGAL_FORMS: ReadonlySet<string> = new Set([
+  'ltda',
+  'limitada',
+  'sa',
+  's',
+  'a',
+  'cia',
+  'companhia',
+  'me',
+  'epp',
+  'eireli',
+]);
+
 /**
  * How many legal-form and connector words differ between a name and the normalised text typed
  * (normalize.ts NAME_STOP_WORDS, each counted with its repeats): `SILVA TRANSPORTES LTDA ME` is
- * 0 from "silva transportes ltda me", 1 from "silva transportes ltda", 2 from "… eireli".
+ * 0 from "silva transportes ltda me", 1 from "silva transportes ltda", 2 from "… eireli". A
+ * query that types no legal form says nothing of it: then only connectors count, and the
+ * importance decides ("banco do brasil" finds Banco do Brasil S.A. before a small "BANCO DO
+ * BRASIL" without one).
  */
 export function formDistance(name: string, typed: string): number {
   const forms = (t: string) => {
     const m = new Map<string, number>();
-    for (const w of t.split(' ')) if (NAME_STOP_WORDS.has(w) || w === 's' || w === 'a') m.set(w, (m.get(w) ?? 0) + 1);
+    for (const w of t.split(' ')) if (NAME_STOP_WORDS.has(w) || LEGAL_FORMS.has(w)) m.set(w, (m.get(w) ?? 0) + 1);
     return m;
   };
   const a = forms(normalizeText(name));
   const b = forms(typed);
+  const legal = [...b.keys()].some((w) => LEGAL_FORMS.has(w));
   let d = 0;
-  for (const w of new Set([...a.keys(), ...b.keys()])) d += Math.abs((a.get(w) ?? 0) - (b.get(w) ?? 0));
+  for (const w of new Set([...a.keys(), ...b.keys()]))
+    if (legal || !LEGAL_FORMS.has(w)) d += Math.abs((a.get(w) ?? 0) - (b.get(w) ?? 0));
   return d;
 }
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
 import type { CompanyFilters } from '../../../src/domain/search/index.ts';
+import { formDistance } from '../../../src/domain/search/relevance.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';
 import { estabelecimento, rec, tempDir, writeZip } from '../../importer/helpers.ts';
 import { importMonth, type Imported } from './helpers.ts';
@@ -74,6 +75,17 @@ test('the exact name first, by importance: active, more establishments; the same
   assert.deepEqual(ours(ranked({ q: 'banco do brasil ltda' })).slice(0, 2), ['90000002', '90000001']);
   // The same words typed in another order: that name ranks first among exact ones.
   assert.equal(ours(ranked({ q: 'BRASIL BANCO' }))[0], '90000003');
+});
+
+test('legal forms rank exact names only when one is typed; connectors always', () => {
+  assert.equal(formDistance('SILVA TRANSPORTES LTDA ME', 'silva transportes ltda me'), 0);
+  assert.equal(formDistance('SILVA TRANSPORTES LTDA ME', 'silva transportes ltda'), 1);
+  assert.equal(formDistance('SILVA TRANSPORTES LTDA ME', 'silva transportes eireli'), 3);
+  assert.equal(formDistance('BANCO DO BRASIL S.A.', 'banco do brasil s a'), 0);
+  // Typed without a legal form: the name's form says nothing, importance decides.
+  assert.equal(formDistance('BANCO DO BRASIL SA', 'banco do brasil'), 0);
+  assert.equal(formDistance('BANCO DO BRASIL', 'banco do brasil'), 0);
+  assert.equal(formDistance('BANCO BRASIL LTDA', 'banco do brasil'), 1);
 });
 
 test('grouped: one item per company, its head office, and how many of its establishments were found', () => {
