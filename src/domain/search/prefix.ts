@@ -91,6 +91,17 @@ export function queryWords(q: string): string[] {
 }
 
 /**
+ * Whether a name document (the normalised words of a razão social and nome fantasia, as the
+ * build indexes them) holds a query's words (queryWords): every word exact, the last (2
+ * characters or longer) also as a prefix. What the index finds, decided on a row already read
+ * (relevance.ts), without asking FTS5.
+ */
+export function nameHolds(required: readonly string[], doc: readonly string[]): boolean {
+  const last = required.length - 1;
+  return required.every((w, i) => (i < last || w.length < 2 ? doc.includes(w) : doc.some((d) => d.startsWith(w))));
+}
+
+/**
  * Clauses for name words: each word exact, the last (≥ 2 characters) also as a prefix, routed by
  * the number of its words and of the `names` documents holding it (see above and `opts`).
  */

@@ -24,6 +24,7 @@ import { nameKey, sameName, coreWords } from './name-key.ts';
 import { NAME_STOP_WORDS, normalizeText } from './normalize.ts';
 import { searchPage, PAGE_MS } from './page.ts';
 import { matchSql, type Plan } from './plan.ts';
+import { nameHolds, queryWords } from './prefix.ts';
 import { flagTerms } from './terms.ts';
 import { ALNUM_BASE, cnpjOfRowid, rootRowidRanges, rowidOfCnpj } from './rowid.ts';
 
@@ -31,6 +32,11 @@ import { ALNUM_BASE, cnpjOfRowid, rootRowidRanges, rowidOfCnpj } from './rowid.t
 export const MAX_EXACT = 200;
 /** Candidates a words tier reads per statement. */
 const BATCH = 64;
+/**
+ * A root of at most this many establishments is asked what a words tier finds of it by reading
+ * its establishments' names (nameHolds), a bigger one through `est_fts` range queries.
+ */
+const SMALL_ROOT = 32;
 
 export interface RankedItem {
   cnpj: string;
@@ -81,6 +87,12 @@ interface Exact {
   sort: (number | string)[];
 }
 
+/** The words of an establishment's names as the build indexes them (razão social, nome fantasia). */
+const docOf = (razao: unknown, fantasia: unknown): string[] => {
+  const t = normalizeText(`${typeof razao === 'string' ? razao : ''} ${typeof fantasia === 'string' ? fantasia : ''}`);
+  return t === '' ? [] : t.split(' ');
+};
+
 const root = (cnpj: string) => cnpj.slice(0, 8);
 /** The typed spelling's tiers: known without the forgiving spellings. */
 const BASE_TIERS: Tier[] = [
@@ -94,6 +106,8 @@ export class Ranker {
   private readonly rowOf: Statement;
   private readonly sizeOf: Statement;
   private readonly matrizOf: Statement;
+  private readonly razaoOf: Statement;
+  private readonly officesOf: Statement;
 
   constructor(
     private readonly st: Statements,
@@ -112,12 +126,90 @@ export class Ranker {
     this.matrizOf = st
       .get('SELECT cnpj FROM est.establishments WHERE cnpj >= ? AND cnpj < ? AND matriz_filial = 1 LIMIT 1')
       .pluck(true);
+    this.razaoOf = st.get('SELECT razao_social FROM reg.companies WHERE basico = ?').pluck(true);
+    this.officesOf = st
+      .get('SELECT cnpj, nome_fantasia FROM est.establishments WHERE cnpj >= ? AND cnpj < ? ORDER BY cnpj')
+      .raw(true);
   }
 
   private readonly exactLists = new Map<number, Exact[]>();
   private readonly foundOf = new Map<string, Set<string>>();
   private readonly sizes = new Map<string, number>();
   private readonly matrizes = new Map<string, string | undefined>();
+  private readonly docs = new Map<string, string[]>();
+  private readonly rootDocsOf = new Map<string, [string, string[]][]>();
+  private readonly requiredOf = new Map<number, string[]>();
+
+  /** The words a words tier of spelling `s` requires (the plan's queryWords). */
+  private required(s: number): string[] {
+    let w = this.requiredOf.get(s);
+    if (w === undefined)
+      this.requiredOf.set(s, (w = queryWords(s === 0 ? this.q.text : this.q.spellings[s].join(' '))));
+    return w;
+  }
+
+  /** The name document of establishment `cnpj` (read once per page). */
+  private doc(cnpj: string): string[] {
+    let d = this.docs.get(cnpj);
+    if (d === undefined) {
+      const row = this.rowOf.get(cnpj) as [unknown, unknown] | undefined;
+      this.docs.set(cnpj, (d = row === undefined ? [] : docOf(row[0], row[1])));
+    }
+    return d;
+  }
+
+  /** The establishments of a small root with their name documents (read once per page). */
+  private rootDocs(r: string): [string, string[]][] {
+    let list = this.rootDocsOf.get(r);
+    if (list === undefined) {
+      const razao = this.razaoOf.get(r);
+      list = (this.officesOf.all(r, `${r}{`) as [string, unknown][]).map(([c, f]): [string, string[]] => [
+        c,
+        docOf(razao, f),
+      ]);
+      this.rootDocsOf.set(r, list);
+    }
+    return list;
+  }
+
+  /** Whether establishment `cnpj` passes the query's other filters. */
+  private passesFilters(cnpj: string): boolean {
+    return this.q.filters === null || this.matchesAnyPart(this.q.filters, cnpj);
+  }
+
+  /**
+   * The establishments of root `r` that words tier `spelling` finds, or whether it finds any
+   * (`any`): read from a small root's names, else asked of `est_fts` by rowid range.
+   */
+  private rootFinds(r: string, spelling: number, any: boolean): string[] {
+    const out: string[] = [];
+    if (this.size(r) <= SMALL_ROOT) {
+      const required = this.required(spelling);
+      for (const [c, doc] of this.rootDocs(r))
+        if (nameHolds(required, doc) && this.passesFilters(c)) {
+          out.push(c);
+          if (any) return out;
+        }
+      return out;
+    }
+    const plan = this.planOf(spelling);
+    if (plan.empty) return out;
+    for (const v of variantsOf(this.st, plan)) {
+      const match = matchSql(v.clauses);
+      for (const p of this.st.files.parts)
+        for (const [lo, hi] of this.rangesOf(p, r)) {
+          const sql = `SELECT rowid FROM ${p}.est_fts WHERE est_fts MATCH ? AND rowid >= ? AND rowid <= ? ORDER BY rowid`;
+          for (const rowid of this.st.get(sql).pluck().safeIntegers(true).all(match, lo, hi) as bigint[]) {
+            const c = cnpjOf(rowid);
+            if (v.check === null || v.check(c)) {
+              out.push(c);
+              if (any) return out;
+            }
+          }
+        }
+    }
+    return out;
+  }
 
   /** How many establishments root `r` has (read once per page: its exact names and its grouping both ask). */
   private size(r: string): number {
@@ -183,8 +275,11 @@ export class Ranker {
           });
           if (!ranks.length || !this.matches(this.q.filters, part, cnpj)) continue;
           const [order, form] = ranks.reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
-          // A forgiving spelling's exact name that the typed words also find belongs to tier 1.
-          if (s > 0 && this.matchesAnyPart(this.q.typed, cnpj)) continue;
+          const doc = docOf(row[0], row[1]);
+          this.docs.set(cnpj, doc);
+          // A forgiving spelling's exact name that the typed words also find belongs to tier 1
+          // (it passes the filters: asked above).
+          if (s > 0 && nameHolds(this.required(0), doc)) continue;
           const r = root(cnpj);
           const size = this.size(r);
           const capital = Number(row[3]) || 0;
@@ -244,19 +339,7 @@ export class Ranker {
         for (const e of this.exactList(i, t.spellings)) if (e.root === r) found.add(e.cnpj);
         continue;
       }
-      const plan = this.planOf(t.spelling);
-      if (plan.empty) continue;
-      for (const v of variantsOf(this.st, plan)) {
-        const match = matchSql(v.clauses);
-        for (const p of this.st.files.parts)
-          for (const [lo, hi] of this.rangesOf(p, r)) {
-            const sql = `SELECT rowid FROM ${p}.est_fts WHERE est_fts MATCH ? AND rowid >= ? AND rowid <= ? ORDER BY rowid`;
-            for (const rowid of this.st.get(sql).pluck().safeIntegers(true).all(match, lo, hi) as bigint[]) {
-              const c = cnpjOf(rowid);
-              if (v.check === null || v.check(c)) found.add(c);
-            }
-          }
-      }
+      for (const c of this.rootFinds(r, t.spelling, false)) found.add(c);
     }
     found.add(cnpj);
     this.foundOf.set(key, found);
@@ -302,7 +385,7 @@ export class Ranker {
       if (
         t.kind === 'exact'
           ? this.exactList(i, t.spellings).some((e) => e.cnpj === cnpj)
-          : this.matchesAnyPart(this.planOf(t.spelling), cnpj)
+          : nameHolds(this.required(t.spelling), this.doc(cnpj)) && this.passesFilters(cnpj)
       )
         return true;
     }
@@ -316,25 +399,15 @@ export class Ranker {
       const t = tiers[i];
       if (t.kind === 'exact') {
         if (this.exactList(i, t.spellings).some((e) => e.root === r)) return true;
-      } else {
-        const plan = this.planOf(t.spelling);
-        for (const v of plan.empty ? [] : variantsOf(this.st, plan))
-          for (const p of this.st.files.parts)
-            for (const [lo, hi] of this.rangesOf(p, r)) {
-              const sql = `SELECT rowid FROM ${p}.est_fts WHERE est_fts MATCH ? AND rowid >= ? AND rowid <= ? ORDER BY rowid`;
-              for (const rowid of this.st
-                .get(sql)
-                .pluck()
-                .safeIntegers(true)
-                .all(matchSql(v.clauses), lo, hi) as bigint[])
-                if (v.check === null || v.check(cnpjOf(rowid))) return true;
-            }
-      }
+      } else if (this.rootFinds(r, t.spelling, true).length) return true;
     }
     return false;
   }
 
-  /** Whether establishment `cnpj`, met in words tier `index`, was listed by an earlier tier. */
+  /**
+   * Whether establishment `cnpj`, met in words tier `index`, was listed by an earlier tier (it
+   * passes the filters: every tier's plan holds them).
+   */
   private earlier(cnpj: string, index: number): boolean {
     const tiers = this.tiers(index);
     for (let i = 0; i < index; i++) {
@@ -342,7 +415,7 @@ export class Ranker {
       if (
         t.kind === 'exact'
           ? this.exactList(i, t.spellings).some((e) => e.cnpj === cnpj)
-          : this.matchesAnyPart(this.planOf(t.spelling), cnpj)
+          : nameHolds(this.required(t.spelling), this.doc(cnpj))
       )
         return true;
     }

@@ -8,6 +8,8 @@ import { after, before, test } from 'node:test';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
 import type { CompanyFilters } from '../../../src/domain/search/index.ts';
 import { formDistance } from '../../../src/domain/search/relevance.ts';
+import { nameHolds, queryWords } from '../../../src/domain/search/prefix.ts';
+import { normalizeText } from '../../../src/domain/search/normalize.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';
 import { estabelecimento, rec, tempDir, writeZip } from '../../importer/helpers.ts';
 import { importMonth, type Imported } from './helpers.ts';
@@ -107,6 +109,28 @@ test('grouped: one item per company, its head office, and how many of its establ
     all,
     ['0001', '0002', '0003', '0004'].map((o) => makeCnpj('90000001', o)),
   );
+});
+
+test('a name read from the row is decided as the index decides it (nameHolds, for tiers met again)', () => {
+  const rows = m.oracle.db
+    .prepare(
+      'SELECT e.cnpj, c.razao_social, e.nome_fantasia FROM est.establishments e LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8)',
+    )
+    .raw()
+    .all() as [string, string | null, string | null][];
+  for (const q of ['banco do brasil', 'comercio', 'fit lab', 'padaria xav', 'joao', 'silva ltda', 'ma', 'de', 'x']) {
+    const found = new Set<string>();
+    for (let after: string | null = null; ;) {
+      const p = m.search.search({ q }, { limit: 100, after });
+      p.cnpjs.forEach((c) => found.add(c));
+      if (p.next === null) break;
+      after = p.next;
+    }
+    const held = rows
+      .filter(([, r, f]) => nameHolds(queryWords(q), normalizeText(`${r ?? ''} ${f ?? ''}`).split(' ')))
+      .map(([c]) => c);
+    assert.deepEqual(held.sort(), [...found].sort(), q);
+  }
 });
 
 test('pages in the relevance order join with no repeat or gap, grouped or not, even out of time', () => {
