@@ -4,7 +4,7 @@
 //   `fitlab`), and a word as two ("FITLAB" → `fit lab`), when the vocabulary holds the result;
 //   letters and digits run together split where they meet.
 // - Corrections: a word of CORRECT_MIN letters or more that the vocabulary does not hold (or,
-//   when the query as typed finds nothing, any such word) also as the vocabulary's words one
+//   when the query as typed finds nothing and holds no such word, any word) also as the vocabulary's words one
 //   edit away (insert, delete, substitute, swap two neighbours); from TWO_EDITS_MIN letters, two
 //   edits away too when none is one edit away. One edit is found by looking every edit up in the vocabulary (~600 words for
 //   8 letters, one statement per part); two edits by measuring the vocabulary's words that share
@@ -159,7 +159,10 @@ export function spellings(words: readonly string[], vocabulary: WordCounts, corr
     }
     if (best !== null) push([...words.slice(0, i), ...best, ...words.slice(i + 1)]);
   });
-  const fixes = words.map((w) => (correctAll || !known.has(w) ? correctionsOf(w, vocabulary) : []));
+  // A word the vocabulary lacks is what to correct; only when every word is known (the typo made
+  // another real word) are the known ones corrected too: each costs its lookups (two edits: a scan).
+  const unknown = words.some((w) => !known.has(w));
+  const fixes = words.map((w) => (!known.has(w) || (correctAll && !unknown) ? correctionsOf(w, vocabulary) : []));
   // Every word at its best correction at once, then each correction alone.
   if (fixes.filter((f) => f.length).length > 1) push(words.map((w, i) => fixes[i][0] ?? w));
   fixes.forEach((f, i) => {
