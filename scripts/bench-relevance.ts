@@ -43,6 +43,10 @@ const argv = await yargs(hideBin(process.argv))
       'ask the real server (a child on loopback, --workers 1, a bench token) over HTTP, one request at a time; also measures suggest',
   })
   .option('verbose', { type: 'boolean', default: false, describe: 'print every query that is not right first' })
+  .option(
+    'slowest',
+    numberOption('slowest', { integer: true, min: 0 }, { default: 0, describe: 'print the N slowest queries' }),
+  )
   .strict()
   .parse();
 
@@ -194,6 +198,7 @@ console.log(
   `${'variant'.padEnd(24)} ${'queries'.padStart(8)} ${'first'.padStart(8)} ${'top 5'.padStart(8)} ${'first (core)'.padStart(12)}   page p50 / p99`,
 );
 let total = 0;
+const timed: [number, string, string][] = [];
 for (const [name, make] of VARIANTS) {
   let n = 0;
   let first = 0;
@@ -216,6 +221,7 @@ for (const [name, make] of VARIANTS) {
         if (!(e instanceof Error && e.name === 'InvalidFilter')) throw e;
       }
     ms.push(performance.now() - t);
+    timed.push([ms[ms.length - 1], name, JSON.stringify(f)]);
     const target = name === 'nome fantasia' ? d.fantasia! : d.razao;
     const rank = rankOf(d, target, cnpjs);
     n++;
@@ -230,6 +236,11 @@ for (const [name, make] of VARIANTS) {
   );
 }
 console.log(`${total} labelled queries`);
+if (argv.slowest > 0) {
+  console.log(`the ${argv.slowest} slowest:`);
+  for (const [t, name, f] of timed.sort((a, b) => b[0] - a[0]).slice(0, argv.slowest))
+    console.log(`  ${t.toFixed(1).padStart(8)} ms  ${name}: ${f}`);
+}
 
 /** Typeahead: the razão social cut inside its last content word (at least 4 characters typed), suggest's top 1 / top 5. */
 if (http !== null) {
