@@ -110,12 +110,18 @@ export class Meter implements AccessLayer {
   }
 
   /**
-   * An account's own access, for a logged-in user of the web app (no token): the token's account
-   * and plan rules, read fresh; its calls count in the same monthly quota.
+   * An account's own access, for a logged-in user of the web app (no token) and the compat open
+   * account: the token's account and plan rules, read fresh with the month's usage in one read,
+   * so an account with no call left is refused (quota_exceeded) before any work, as a token is;
+   * its calls count in the same monthly quota.
    */
   async identifyAccount(accountId: number): Promise<AccessIdentity | AccessDenied> {
-    const { epochs, records } = await this.store.accounts([accountId]);
-    return decidedAccount(accountId, records[0], epochs.auth);
+    const at = this.now();
+    const read = await this.store.accountWithUsage(accountId, spMonth(at));
+    const id = decidedAccount(accountId, read.record, read.epochs.auth);
+    if (!id.ok) return id;
+    const state = usageState(id, read.monthCalls, at);
+    return state.ok ? id : state;
   }
 
   /**

@@ -6,6 +6,7 @@
 // each query's read timeout bound the wait, and the pool reconnects by itself later.
 import type pg from 'pg';
 import type {
+  AccountRead,
   AccountRecord,
   ContactRow,
   ContactsStore,
@@ -38,6 +39,11 @@ const BY_IDS = withEpochs(`SELECT ${TOKEN_COLUMNS} FROM ${TOKEN_FROM} WHERE t.id
 const ACCOUNTS = withEpochs(
   `SELECT a.id AS account_id, a.name AS account_name, a.status, a.plan, p.monthly_quota, p.api_included
    FROM accounts a JOIN plans p ON p.name = a.plan WHERE a.id = ANY ($1::bigint[])`,
+);
+const ACCOUNT_USAGE = withEpochs(
+  `SELECT a.id AS account_id, a.name AS account_name, a.status, a.plan, p.monthly_quota, p.api_included,
+     (SELECT calls FROM usage_monthly m WHERE m.account_id = a.id AND m.month = $2) AS month_calls
+   FROM accounts a JOIN plans p ON p.name = a.plan WHERE a.id = $1`,
 );
 const COUNT = 'SELECT auth, contacts, ok, used FROM count_calls($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
 // The epoch and the rows in one statement: the copy is exactly the epoch's.
@@ -87,6 +93,16 @@ export class PgMetering implements MeteringStore, ContactsStore {
   async accounts(ids: readonly number[]): Promise<{ epochs: Epochs; records: AccountRecord[] }> {
     const { rows } = await this.query<WithEpochs<AccountRecord>>('cnpj_access_accounts', ACCOUNTS, [ids]);
     return { epochs: epochsOf(rows[0]), records: rows.flatMap((r) => recordOf(r, 'account_id') ?? []) };
+  }
+
+  async accountWithUsage(id: number, month: string): Promise<AccountRead> {
+    const { rows } = await this.query<WithEpochs<AccountRecord> & { month_calls: number | null }>(
+      'cnpj_access_account_usage',
+      ACCOUNT_USAGE,
+      [id, month],
+    );
+    const row = rows[0];
+    return { epochs: epochsOf(row), record: recordOf(row, 'account_id'), monthCalls: Number(row.month_calls ?? 0) };
   }
 
   async count(b: CountBatch): Promise<Counted> {

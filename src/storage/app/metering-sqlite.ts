@@ -6,6 +6,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Sqlite } from '../sqlite.ts';
 import type {
+  AccountRead,
   AccountRecord,
   ContactRow,
   ContactsStore,
@@ -106,6 +107,13 @@ export class SqliteMetering implements MeteringStore, ContactsStore {
     const epochs = this.epochRead.get()!;
     const records = ids.map((id) => this.tokenByIdRead.get(id)).filter((r) => r !== undefined);
     return Promise.resolve({ epochs, records });
+  }
+
+  accountWithUsage(id: number, month: string): Promise<AccountRead> {
+    const epochs = this.epochRead.get()!;
+    const record = this.accountRead.get(id);
+    const monthCalls = record ? (this.monthlyCalls.get(id, month) ?? 0) : 0;
+    return Promise.resolve({ epochs, record, monthCalls });
   }
 
   accounts(ids: readonly number[]): Promise<{ epochs: Epochs; records: AccountRecord[] }> {

@@ -45,6 +45,13 @@ export interface TokenRead {
   monthCalls: number;
 }
 
+/** One account read by id (the web app's calls): the epochs, its record (none: no such account), its calls in a month. */
+export interface AccountRead {
+  epochs: Epochs;
+  record: AccountRecord | undefined;
+  monthCalls: number;
+}
+
 /**
  * One batch of calls to count, each entry i one call (or `calls[i]` at once, all or nothing),
  * counted in order. The account id, the token id (0: the web app's call, which has no token) and
@@ -85,6 +92,8 @@ export interface MeteringStore {
   tokensById(ids: readonly number[]): Promise<{ epochs: Epochs; records: TokenRecord[] }>;
   /** The records of these accounts (those that still exist), with the epochs. */
   accounts(ids: readonly number[]): Promise<{ epochs: Epochs; records: AccountRecord[] }>;
+  /** The account with this id and its calls in `month`, with the epochs: an account's call decided before any work. */
+  accountWithUsage(id: number, month: string): Promise<AccountRead>;
   /** Counts a batch if the auth epoch is still its own, durably before it resolves. */
   count(batch: CountBatch): Promise<Counted>;
   /**

@@ -28,6 +28,11 @@ test("identifyAccount: counts in the same monthly quota as tokens, in its own da
     assert.equal(granted(await access.charge(id)).quota.remaining, 0);
     assert.equal(denied(await access.charge(id)).error, 'quota_exceeded');
     assert.equal((await currentUsage(sqliteStore(app), acc.id, clock)).calls, 3);
+    // Nothing left: refused when identified, before the page's work, in this process or a fresh one.
+    for (const meter of [access, sqliteMeter(app.sqlite, { now: clock })]) {
+      const over = denied(await meter.identifyAccount(acc.id));
+      assert.deepEqual([over.error, over.status, over.retryAfter], ['quota_exceeded', 429, 1_857_600]); // until April's first hour in São Paulo
+    }
     // The token's day holds its one call; the Consulta page's two (not the refused third) are
     // the account's "Consulta (web)" row of the day, listed first.
     assert.deepEqual(

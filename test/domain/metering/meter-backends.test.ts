@@ -99,6 +99,9 @@ forBackends('API access', ({ open }) => {
       assert.equal(granted(await access.charge(web, 2)).quota.remaining, 1);
       granted(await access.charge((await access.identifyForCount(t.token)) as never));
       assert.equal(denied(await access.charge(web)).error, 'quota_exceeded');
+      // Nothing left: refused when identified, before any work (the month's usage read with the account).
+      const over = denied(await access.identifyAccount(acc));
+      assert.deepEqual([over.error, over.status], ['quota_exceeded', 429]);
       const w = await app.db.selectFrom('usage_daily_web').select('calls').where('account_id', '=', acc).execute();
       assert.deepEqual(
         w.map((r) => Number(r.calls)),

@@ -214,6 +214,7 @@ test('memory on the hot path; a count under an epoch that moved decides its call
       tokenByHash: (hash, month) => (reads.push('token'), store.tokenByHash(hash, month)),
       tokensById: (ids) => (reads.push('tokens'), store.tokensById(ids)),
       accounts: (ids) => (reads.push('accounts'), store.accounts(ids)),
+      accountWithUsage: (id, month) => (reads.push('account'), store.accountWithUsage(id, month)),
       count: (batch) => (reads.push('count'), store.count(batch)),
     };
     const synced: number[] = [];
