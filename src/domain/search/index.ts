@@ -117,7 +117,7 @@ export class SearchIndex {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SUGGEST)
       throw new InvalidFilter('limit', `expected 1 to ${MAX_SUGGEST}`);
     const q = this.nameQuery(f);
-    const pool = new Ranker(this.st, q, true, false).page(SUGGEST_POOL, null, SUGGEST_MS).items;
+    const pool = new Ranker(this.st, q, true, false, limit).page(SUGGEST_POOL, null, SUGGEST_MS).items;
     const row = this.st.get(
       'SELECT c.razao_social, e.nome_fantasia, e.situacao_cadastral FROM est.establishments e ' +
         'LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8) WHERE e.cnpj = ?',
@@ -153,7 +153,8 @@ export class SearchIndex {
     let forgiving: { spellings: string[][]; plans: Plan[] } | null = null;
     const more = () => {
       if (forgiving === null) {
-        const none = typed.empty || searchPage(this.st, typed, 1, null).cnpjs.length === 0;
+        const none =
+          q.typedFinds !== undefined ? !q.typedFinds : typed.empty || !searchPage(this.st, typed, 1, null).cnpjs.length;
         const other = spellings(words, new WordCounts(this.st), none);
         forgiving = {
           spellings: [words, ...other],
@@ -162,7 +163,7 @@ export class SearchIndex {
       }
       return forgiving;
     };
-    return {
+    const q: NameQuery = {
       text: normalizeText(f.q!),
       words,
       typed,
@@ -175,6 +176,7 @@ export class SearchIndex {
       filters,
       hasKeys: this.hasNameKeys(),
     };
+    return q;
   }
 
   private nameKeys: boolean | undefined;

@@ -65,6 +65,11 @@ export interface NameQuery {
   filters: Plan | null;
   /** Whether the index holds name_keys (built since issue #46); without, no exact tier. */
   hasKeys: boolean;
+  /**
+   * Whether the typed words find anything (tiers 0 and 1), once a page has seen it: the forgiving
+   * spellings correct known words only when they find nothing (forgiving.ts), and need not ask again.
+   */
+  typedFinds?: boolean;
 }
 
 type Tier = { kind: 'exact'; spellings: number[] } | { kind: 'words'; spelling: number };
@@ -115,6 +120,11 @@ export class Ranker {
     private readonly grouped: boolean,
     /** Grouped items count what the search finds of their root (false: suggest, which does not show it). */
     private readonly counted = true,
+    /**
+     * A page that holds this many items once the typed words' tiers are walked ends there (suggest:
+     * a name being typed that the typed words find needs no forgiving spelling).
+     */
+    private readonly enough = Infinity,
   ) {
     this.rowOf = st
       .get(
@@ -431,6 +441,7 @@ export class Ranker {
       const t = this.tiers(tier)[tier];
       if (t.kind === 'exact') {
         const list = this.exactList(tier, t.spellings);
+        if (tier === 0 && list.length) this.q.typedFinds = true;
         let at = position === null ? 0 : list.findIndex((e) => e.cnpj === position) + 1;
         if (position !== null && at === 0) throw new BadCursor();
         for (; at < list.length; at++) {
@@ -454,6 +465,8 @@ export class Ranker {
       for (;;) {
         const left = until - performance.now();
         const batch = searchPage(this.st, plan, BATCH, after, Math.max(left, 1));
+        if (tier === 1 && position === null && (batch.cnpjs.length || batch.next === null))
+          this.q.typedFinds ||= batch.cnpjs.length > 0;
         for (const cnpj of batch.cnpjs) {
           const r = root(cnpj);
           if (this.grouped && (roots.has(r) || (after !== null && root(after) === r))) continue;
@@ -471,6 +484,7 @@ export class Ranker {
           after = this.grouped && roots.has(root(batch.next)) ? `${root(batch.next)}ZZZZ` : batch.next;
         if (performance.now() >= until) return { items, next: `${tier}:${after ?? ''}` };
       }
+      if (tier === 1 && items.length >= this.enough) return { items, next: '2:' };
       if (performance.now() >= until && tier + 1 < this.tiers(tier + 1).length) return { items, next: `${tier + 1}:` };
     }
     return { items, next: null };
