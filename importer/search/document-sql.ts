@@ -98,7 +98,7 @@ const PARTNER_KEY =
 /** INSERT of the partner rows with rowid in (?, ?], already in rowid order. */
 export const INSERT_PARTNERS = `
   INSERT INTO partner_fts (rowid, doc)
-  SELECT p.rowid, ${words(`coalesce(p.nome, '')`)} || ${PARTNER_KEY}
+  SELECT p.rowid, ${words(`coalesce(p.nome, '')`)} || ${PARTNER_KEY} || search_partner(p.rowid, p.nome)
   FROM reg.partners p
   WHERE p.rowid > ? AND p.rowid <= ?
   ORDER BY p.rowid`;

@@ -28,7 +28,12 @@ import type { NameKeys } from './name-keys.ts';
 export const CHUNK = 500_000;
 
 /** The JS functions the document SQL calls (on the connection that runs it). */
-export function registerDocumentFunctions(db: Sqlite, agg: Aggregates | null, keys: NameKeys | null = null): void {
+export function registerDocumentFunctions(
+  db: Sqlite,
+  agg: Aggregates | null,
+  keys: NameKeys | null = null,
+  partnerKeys: NameKeys | null = null,
+): void {
   db.function('search_norm', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? normalizeText(s) : ''));
   db.function('search_alnum_rowid', { deterministic: true, safeIntegers: true }, (cnpj: unknown) =>
     BigInt(rowidOfCnpj(String(cnpj))),
@@ -52,6 +57,11 @@ export function registerDocumentFunctions(db: Sqlite, agg: Aggregates | null, ke
       return namePrefixTerms(razao, fantasia);
     },
   );
+  // One call per partner row: hold its name's key (name-keys.ts); it adds nothing to the document.
+  db.function('search_partner', { deterministic: false, safeIntegers: false }, (rowid, nome) => {
+    partnerKeys?.addName(rowid, nome);
+    return '';
+  });
 }
 
 /** Indexes the establishments whose rowid is in `range(max rowid)`; returns how many. */

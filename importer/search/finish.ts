@@ -50,6 +50,8 @@ export function finishSearch(dir: string, results: SearchPartResult[]): void {
       meta.run('name_prefix_terms', String(NAME_PREFIX_LENGTH));
       // Every part holds name_keys (importer/search/name-keys.ts): the relevance order's exact tiers.
       meta.run('name_keys', '1');
+      // And partner_keys: the partner search's exact tier (domain/search/partners.ts).
+      meta.run('partner_keys', '1');
       meta.run('search_version', String(SEARCH_SCHEMA_VERSION));
     })();
   } finally {

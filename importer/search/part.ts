@@ -39,6 +39,8 @@ export interface SearchPartResult {
     /** The name_keys table sorted from the chunks' keys (name-keys.ts). */
     nameKeys: number;
     partners: number;
+    /** The partner_keys table, likewise. */
+    partnerKeys: number;
     optimize: number;
     vocabulary: number;
     counts: number;
@@ -110,7 +112,8 @@ export async function buildSearchPart(
     for (const schema of ['est', 'reg']) write.pragma(`${schema}.mmap_size = ${SNAPSHOT_MMAP_BYTES}`);
     const agg = new Aggregates();
     const keys = new NameKeys(write);
-    registerDocumentFunctions(write, agg, keys);
+    const partnerKeys = new NameKeys(write, 'partner_keys');
+    registerDocumentFunctions(write, agg, keys, partnerKeys);
 
     const range = (max: number) => partRange(max, job.part, job.parts);
     const est = await indexEstablishments(
@@ -122,10 +125,15 @@ export async function buildSearchPart(
     const tEst = lap();
     keys.finish();
     const tNameKeys = lap();
-    const partners = await indexPartners(write, range, (done) =>
-      onProgress({ part: job.part, step: 'partners', done: est + done }),
+    const partners = await indexPartners(
+      write,
+      range,
+      (done) => onProgress({ part: job.part, step: 'partners', done: est + done }),
+      () => partnerKeys.flush(),
     );
     const tPartners = lap();
+    partnerKeys.finish();
+    const tPartnerKeys = lap();
     onProgress({ part: job.part, step: 'finishing', done: est + partners });
     for (const t of ['est_fts', 'partner_fts']) {
       write.exec(`INSERT INTO ${t} (${t}) VALUES ('optimize')`);
@@ -148,6 +156,7 @@ export async function buildSearchPart(
         establishments: tEst,
         nameKeys: tNameKeys,
         partners: tPartners,
+        partnerKeys: tPartnerKeys,
         optimize: tOptimize,
         vocabulary: tVocabulary,
         counts: tCounts,

@@ -14,6 +14,7 @@ export function indexPartners(
   db: Sqlite,
   range: (maxRowid: number) => [number, number],
   onProgress: (done: number) => void,
+  afterChunk?: () => void,
 ): Promise<number> {
-  return insertByRowidChunks(db, INSERT_PARTNERS, 'reg.partners', CHUNK, range, onProgress);
+  return insertByRowidChunks(db, INSERT_PARTNERS, 'reg.partners', CHUNK, range, onProgress, afterChunk);
 }
