@@ -16,7 +16,7 @@ import { compilePlan } from './match.ts';
 import type { IndexTables, Plan } from './plan.ts';
 import { PLAN_DEFAULTS, type PlanOptions } from './prefix.ts';
 import { searchPage, type Page } from './page.ts';
-import { partnerClauses, searchPartners, type PartnerPage } from './partners.ts';
+import { partnerClauses, rankedPartners, searchPartners, type PartnerPage } from './partners.ts';
 import { spellings, WordCounts } from './forgiving.ts';
 import { coreWords } from './name-key.ts';
 import { normalizeText } from './normalize.ts';
@@ -174,33 +174,58 @@ export class SearchIndex {
         return more().plans;
       },
       filters,
-      hasKeys: this.hasNameKeys(),
+      hasKeys: this.hasKey('name_keys'),
     };
     return q;
   }
 
-  private nameKeys: boolean | undefined;
-  private hasNameKeys(): boolean {
-    // Indexes built before the name keys (issue #46) have no such meta key: no exact tiers.
-    this.nameKeys ??=
-      this.st.get(`SELECT 1 FROM ${this.st.main}.meta WHERE key = 'name_keys'`).pluck().get() !== undefined;
-    return this.nameKeys;
+  private readonly keys = new Map<string, boolean>();
+  /** Whether the index holds a name key table: indexes built before it (issue #46) have no such meta key, so no exact tier. */
+  private hasKey(table: 'name_keys' | 'partner_keys'): boolean {
+    let has = this.keys.get(table);
+    if (has === undefined) {
+      has = this.st.get(`SELECT 1 FROM ${this.st.main}.meta WHERE key = ?`).pluck().get(table) !== undefined;
+      this.keys.set(table, has);
+    }
+    return has;
   }
 
   /**
-   * Partner rows by name words and/or cnpj_cpf, in the partners table's order, after rowid
-   * `after`; a page that has examined candidates for `ms` (PAGE_MS) ends shorter, with its cursor.
+   * Partner rows by name words and/or cnpj_cpf. With `nome`, in the relevance order
+   * (partners.ts rankedPartners: exact names first, then every word) unless `order` is `table`;
+   * else, and for an index built before partner_keys, in the partners table's order. `after` is
+   * the previous page's `next`; a page that has examined candidates for `ms` (PAGE_MS) ends
+   * shorter, with its cursor.
    */
-  partners(f: PartnerFilters, page: { limit: number; after?: number | null; ms?: number }): PartnerPage {
+  partners(
+    f: PartnerFilters,
+    page: { limit: number; after?: string | null; ms?: number; order?: 'relevance' | 'table' },
+  ): PartnerPage {
+    const clauses = partnerClauses(f, this.tables, this.plans);
+    const limit = checkLimit(page.limit);
     const after = page.after ?? null;
-    if (after !== null && !(Number.isSafeInteger(after) && after >= 0))
-      throw new InvalidFilter('cursor', 'not a cursor of this search');
+    const bad = () => new InvalidFilter('cursor', 'not a cursor of this search');
+    // A plain rowid is a cursor of the table's order (also one given before the relevance order
+    // existed): the walk goes on in the order it began in.
+    const table = page.order === 'table' || (after !== null && /^\d{1,15}$/.test(after));
+    if (f.nome !== undefined && !table && this.hasKey('partner_keys')) {
+      const m = after === null ? null : /^([01]):(\d{1,15})?$/.exec(after);
+      if (after !== null && m === null) throw bad();
+      const cursor =
+        m === null
+          ? { tier: 0 as const, after: null }
+          : { tier: Number(m[1]) as 0 | 1, after: m[2] === undefined ? null : Number(m[2]) };
+      const keyClauses =
+        f.cnpj_cpf === undefined ? [] : partnerClauses({ cnpj_cpf: f.cnpj_cpf }, this.tables, this.plans);
+      return rankedPartners(this.st, f.nome, clauses, keyClauses, this.snapshot.codeTables, limit, cursor, page.ms);
+    }
+    if (after !== null && !/^\d{1,15}$/.test(after)) throw bad();
     return searchPartners(
       this.st,
-      partnerClauses(f, this.tables, this.plans),
+      clauses,
       this.snapshot.codeTables,
-      checkLimit(page.limit),
-      after,
+      limit,
+      after === null ? null : Number(after),
       page.ms,
     );
   }

@@ -17,8 +17,8 @@ export const scopeOf = (v: CompanyFilterValues & { order?: string; group?: strin
 export const relevanceOrder = (v: { q?: string; order?: string }) => v.q !== undefined && v.order !== 'cnpj';
 
 /** The partner search's cursor scope: its two filters. */
-export const partnersScope = (f: { nome?: string; cnpj_cpf?: string }) =>
-  `partners ${JSON.stringify({ nome: f.nome, cnpj_cpf: f.cnpj_cpf })}`;
+export const partnersScope = (f: { nome?: string; cnpj_cpf?: string; order?: string }) =>
+  `partners ${JSON.stringify({ nome: f.nome, cnpj_cpf: f.cnpj_cpf, ...(f.order === 'table' ? { order: 'table' } : {}) })}`;
 
 /** `cnae_secundario` alone selects nothing: the engine would refuse it too. */
 export const missingFilter = (v: CompanyFilterValues) =>

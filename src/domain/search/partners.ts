@@ -2,6 +2,9 @@
 // name words (the rules of `q`) and/or `cnpj_cpf`, both terms of partner_fts, in the order of the
 // partners table (keyset on its rowid). Each row carries its company's head office summary.
 // The parts hold consecutive rowid ranges (importer/search/part.ts), so they are read in order.
+// With a name, the relevance order (rankedPartners) lists first the rows whose name has exactly
+// the query's core words (name-key.ts, through `partner_keys`), then the others, each tier in
+// the table's order.
 import { CODE_WIDTH, SITUACAO_CADASTRAL, collapse, domainText, codeDescription } from '../company/codes.ts';
 import type { CodeTables } from '../../storage/snapshots/code-tables.ts';
 import { mapSocio } from '../company/map.ts';
@@ -14,6 +17,7 @@ import { PLAN_DEFAULTS, wordClauses, type PlanOptions } from './prefix.ts';
 import { normalizeText } from './normalize.ts';
 import { PAGE_MS, SCAN_BUDGET } from './page.ts';
 import { partnerKeyTerm } from './partner-key.ts';
+import { coreWords, nameKey, sameName } from './name-key.ts';
 
 /** Rejections of a partner name prefix's checks after which the OR of its words takes over. */
 export const PROBE_BUDGET = 300;
@@ -33,8 +37,8 @@ export interface PartnerHit extends Socio {
 
 export interface PartnerPage {
   rows: PartnerHit[];
-  /** The cursor of the next page (the last partner rowid), null when there is none. */
-  next: number | null;
+  /** The next page's cursor key (the table's order: the last partner rowid; relevance: `tier:rowid`), null when there is none. */
+  next: string | null;
 }
 
 type PartnerRow = {
@@ -91,28 +95,110 @@ export function searchPartners(
   after: number | null,
   ms = PAGE_MS,
 ): PartnerPage {
+  const found = partnerIds(st, clauses, limit, after, performance.now() + ms, null);
+  return {
+    rows: found.ids.map((id) => partnerHit(st, id, codeTables)),
+    next: found.next === null ? null : String(found.next),
+  };
+}
+
+/**
+ * The relevance order of a partner search by name (`nome`): tier 0, the rows whose name has
+ * exactly the query's core words (any order; found through `partner_keys`, checked on the row,
+ * and on `cnpj_cpf` when given), then tier 1, every other row the words find; each in the
+ * table's order. The cursor key is `tier:rowid` (the last row examined), so pages neither
+ * repeat nor skip, and a page past its budget ends shorter with its cursor.
+ */
+export function rankedPartners(
+  st: Statements,
+  nome: string,
+  clauses: Clause[],
+  keyClauses: Clause[],
+  codeTables: CodeTables,
+  limit: number,
+  cursor: { tier: 0 | 1; after: number | null },
+  ms = PAGE_MS,
+): PartnerPage {
   const until = performance.now() + ms;
+  const words = coreWords(nome);
+  const nameOf = st.get('SELECT nome FROM reg.partners WHERE rowid = ?').pluck();
+  const exact = (n: unknown) => typeof n === 'string' && sameName(coreWords(n), words) !== null;
+  const rows = (ids: number[]) => ids.map((id) => partnerHit(st, id, codeTables));
+  let ids: number[] = [];
+  let after = cursor.after;
+  if (cursor.tier === 0 && words.length) {
+    const key = nameKey(words);
+    const keyMatch = keyClauses.length ? matchSql(keyClauses)! : null;
+    // A row's cnpj_cpf, when one is asked, through partner_fts (the parts' rowid ranges are disjoint).
+    const keyed = (id: number) =>
+      keyMatch === null ||
+      st.files.parts.some(
+        (p) =>
+          st
+            .get(`SELECT 1 FROM ${p}.partner_fts WHERE partner_fts MATCH ? AND rowid = ?`)
+            .pluck()
+            .get(keyMatch, BigInt(id)) !== undefined,
+      );
+    const start = after ?? -1;
+    function* candidates(): Iterable<number> {
+      for (const p of st.files.parts)
+        yield* st
+          .get(`SELECT rowid FROM ${p}.partner_keys WHERE key = ? AND rowid > ? ORDER BY rowid`)
+          .pluck()
+          .iterate(key, start) as Iterable<number>;
+    }
+    const found = collect(
+      candidates(),
+      (id) => id,
+      (id) => exact(nameOf.get(id)) && keyed(id),
+      limit,
+      Infinity,
+      until,
+    );
+    ids = found.ids;
+    if (found.next !== null) return { rows: rows(ids), next: `0:${found.next}` };
+    after = null;
+    if (ids.length === limit || performance.now() >= until) return { rows: rows(ids), next: '1:' };
+  }
+  const rest = partnerIds(st, clauses, limit - ids.length, after, until, words.length ? exact : null);
+  return { rows: rows([...ids, ...rest.ids]), next: rest.next === null ? null : `1:${rest.next}` };
+}
+
+/**
+ * The partner rowids of one page in the table's order; `exclude`: the names an earlier tier
+ * listed (rankedPartners), passed over like rows a check rejects.
+ */
+function partnerIds(
+  st: Statements,
+  clauses: Clause[],
+  limit: number,
+  after: number | null,
+  until: number,
+  exclude: ((nome: unknown) => boolean) | null,
+): Scan {
+  const nameOf = st.get('SELECT nome FROM reg.partners WHERE rowid = ?').pluck();
+  const kept = exclude === null ? null : (id: number) => !exclude(nameOf.get(id));
   const prefix = clauses.find((c) => c.checked);
   const others = clauses.filter((c) => !c.checked);
   let found: Scan;
   if (prefix === undefined) {
-    found = scanPartners(st, clauses, null, limit, after, Infinity, until);
+    found = scanPartners(st, clauses, kept, limit, after, Infinity, until);
   } else {
-    const starts = (nome: string | null) => hasWordStarting(normalizeText(String(nome ?? '')), prefix.prefix!);
+    const starts = (nome: string | null) =>
+      hasWordStarting(normalizeText(String(nome ?? '')), prefix.prefix!) && (exclude === null || !exclude(nome));
     const budget = prefix.terms.length ? PROBE_BUDGET : SCAN_BUDGET;
     if (others.length) {
-      const name = st.get('SELECT nome FROM reg.partners WHERE rowid = ?').pluck();
-      found = scanPartners(st, others, (id) => starts(name.get(id) as string | null), limit, after, budget, until);
+      found = scanPartners(st, others, (id) => starts(nameOf.get(id) as string | null), limit, after, budget, until);
     } else {
       found = scanRows(st, starts, limit, after, budget, until);
     }
     // Alone, past its budget the prefix is rare among the partners, so `word*` merges few postings.
     if (found.stopped === 'rejections' && (prefix.terms.length || !others.length)) {
-      const rest = scanPartners(st, clauses.map(indexed), null, limit - found.ids.length, found.next, Infinity, until);
+      const rest = scanPartners(st, clauses.map(indexed), kept, limit - found.ids.length, found.next, Infinity, until);
       found = { ids: [...found.ids, ...rest.ids], next: rest.next };
     }
   }
-  return { rows: found.ids.map((id) => partnerHit(st, id, codeTables)), next: found.next };
+  return found;
 }
 
 /** `stopped`: the scan ended early, after `budget` rejections or at the page's time budget (`until`). */

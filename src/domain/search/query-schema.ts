@@ -155,6 +155,12 @@ export const PartnerSearchQuerySchema = Type.Object(
           'O CNPJ de um sócio pessoa jurídica, o CPF mascarado como a Receita o publica (***123456**), ou um CPF completo (valem os seis dígitos do meio, os únicos publicados).',
       }),
     ),
+    order: Type.Optional(
+      Type.Union([Type.Literal('relevance'), Type.Literal('table')], {
+        description:
+          'Com nome: relevance (padrão) traz primeiro os sócios cujo nome é exatamente o buscado (em qualquer ordem das palavras, sem contar conectivos), depois os demais que têm todas as palavras; table mantém a ordem da tabela de sócios da Receita, para percorrer tudo. Sem nome a ordem é sempre a da tabela.',
+      }),
+    ),
     ...PAGING_PARAMETERS,
   },
   { additionalProperties: false },

@@ -104,7 +104,7 @@ export function searchPaths(baseUrl: string): Record<string, unknown> {
         summary: 'Busca sócios por nome ou CPF/CNPJ, com as empresas de cada um',
         description:
           'Uma linha por sócio em cada empresa: os dados do sócio (como em socios da consulta por CNPJ) e um resumo da empresa (CNPJ da matriz, razão social, situação, UF, município). ' +
-          'Informe nome, cnpj_cpf ou os dois (senão 400 missing_filter). Paginação como a da busca de empresas. ' +
+          'Informe nome, cnpj_cpf ou os dois (senão 400 missing_filter). Com nome, os sócios cujo nome é exatamente o buscado vêm primeiro (order=table mantém a ordem da tabela). Paginação como a da busca de empresas. ' +
           COUNTS,
         parameters: queryParameters(PartnerSearchQuerySchema),
         'x-codeSamples': curlSample(partnersCurl(baseUrl)),
@@ -192,7 +192,9 @@ export const PARTNERS_SECTION: PageSection = {
     const partners = op('searchPartners');
     return html`<p><code>${partners.route('?nome=…&cnpj_cpf=…')}</code>: sócios por palavras do nome (as regras de
 <code>q</code>) e/ou pelo CPF ou CNPJ, com as empresas de cada um: uma linha por sócio em cada empresa. Informe <code>nome</code>,
-<code>cnpj_cpf</code> ou os dois (sem nenhum: 400 <code>missing_filter</code>). Paginação como a da busca de empresas.</p>
+<code>cnpj_cpf</code> ou os dois (sem nenhum: 400 <code>missing_filter</code>). Com <code>nome</code>, os sócios cujo nome é
+exatamente o buscado vêm primeiro, depois os demais que têm todas as palavras (<code>order=table</code> mantém a ordem da
+tabela de sócios da Receita). Paginação como a da busca de empresas.</p>
 ${partners.curl()}
 ${partners.parameters()}
 <p>Cada linha traz os campos de <code>socios[]</code> da consulta por CNPJ e <code>company</code>:</p>

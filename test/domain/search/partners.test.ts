@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { PartnerFilters } from '../../../src/domain/search/filters.ts';
 import { partnerKeyTerm } from '../../../src/domain/search/partner-key.ts';
+import { coreWords, sameName } from '../../../src/domain/search/name-key.ts';
+import type { PartnerHit } from '../../../src/domain/search/partners.ts';
 import { DEMO_400 } from '../../fixtures/index.ts';
 import { importMonth, type Imported } from './helpers.ts';
 
@@ -13,19 +15,19 @@ before(async () => {
 });
 after(() => m?.close());
 
-/** Every partner rowid of a search, page by page. */
+/** Every partner rowid of a search in the table's order, page by page. */
 function walk(f: PartnerFilters, limit: number, ms?: number): number[] {
   const ids: number[] = [];
-  let afterId: number | null = null;
+  let afterId: string | null = null;
   for (let i = 0; i < 100_000; i++) {
-    const page = m.search.partners(f, { limit, after: afterId, ms });
+    const page = m.search.partners(f, { limit, after: afterId, ms, order: 'table' });
     for (const r of page.rows) {
       const id = m.oracle.db
         .prepare(
           'SELECT rowid FROM reg.partners WHERE nome IS ? AND cnpj_cpf IS ? AND rowid > ? ORDER BY rowid LIMIT 1',
         )
         .pluck()
-        .get(r.nome_socio || null, r.cnpj_cpf_socio || null, afterId ?? ids[ids.length - 1] ?? -1) as number;
+        .get(r.nome_socio || null, r.cnpj_cpf_socio || null, ids[ids.length - 1] ?? -1) as number;
       ids.push(id);
     }
     if (page.next === null) return ids;
@@ -65,6 +67,58 @@ test('out of time: a page ends at its budget, shorter, and the pages still join 
   check({ nome: first[0] }, () => true, 1, 0);
   check({ nome: first[0].slice(0, 2).toLowerCase() }, () => true, 1, 0);
   check({ nome: `${first[0]} ${first[first.length - 1]}` }, () => true, 1, 0);
+});
+
+/** Every row of a partner search in the relevance order, page by page. */
+function walkRanked(f: PartnerFilters, limit: number, ms?: number): PartnerHit[] {
+  const rows: PartnerHit[] = [];
+  let after: string | null = null;
+  for (let i = 0; i < 100_000; i++) {
+    const page = m.search.partners(f, { limit, after, ms });
+    rows.push(...page.rows);
+    if (page.next === null) return rows;
+    after = page.next;
+  }
+  throw new Error('runaway paging');
+}
+
+test('by name, the relevance order: the exact names first, then the other rows the words find; pages join', () => {
+  const row = (r: PartnerHit) => `${r.nome_socio}|${r.cnpj_cpf_socio}|${r.company.cnpj}`;
+  // Names of two or three words that longer names also hold (JOSE SILVA in JOSE CARLOS SILVA).
+  const names = m.oracle.db
+    .prepare(
+      `SELECT nome FROM reg.partners WHERE nome LIKE '% %' AND nome NOT LIKE '% % % %' GROUP BY nome ORDER BY count(*) DESC, nome LIMIT 30`,
+    )
+    .pluck()
+    .all() as string[];
+  let mixed = 0;
+  for (const nome of names) {
+    const exact = (n: string) => sameName(coreWords(n), coreWords(nome)) !== null;
+    const table = walk({ nome }, 50);
+    const ranked = walkRanked({ nome }, 3);
+    assert.equal(ranked.length, table.length, nome);
+    assert.deepEqual(ranked.map(row).sort(), walkRanked({ nome }, 2, 0).map(row).sort(), `${nome}: out of time`);
+    assert.deepEqual(ranked.map(row), walkRanked({ nome }, 2, 0).map(row), `${nome}: the same order out of time`);
+    const firstOther = ranked.findIndex((r) => !exact(r.nome_socio));
+    assert.ok(firstOther !== 0, `${nome}: an exact name first`);
+    if (firstOther > 0) {
+      mixed++;
+      assert.ok(
+        ranked.slice(firstOther).every((r) => !exact(r.nome_socio)),
+        `${nome}: every exact name first`,
+      );
+    }
+  }
+  assert.ok(mixed > 0, 'some name is found both exactly and inside longer names');
+  // With cnpj_cpf too: the exact tier is narrowed by it.
+  const masked = m.oracle.db
+    .prepare(`SELECT nome, cnpj_cpf FROM reg.partners WHERE nome LIKE '% %' AND cnpj_cpf LIKE '***%' LIMIT 1`)
+    .get() as { nome: string; cnpj_cpf: string };
+  const both = walkRanked({ nome: masked.nome, cnpj_cpf: masked.cnpj_cpf }, 2);
+  assert.ok(both.length >= 1 && both.every((r) => r.cnpj_cpf_socio === masked.cnpj_cpf));
+  assert.equal(both.length, walk({ nome: masked.nome, cnpj_cpf: masked.cnpj_cpf }, 5).length);
+  // A cursor of one order is refused by the other's words; a plain rowid goes on in the table's order.
+  assert.throws(() => m.search.partners({ nome: names[0] }, { limit: 2, after: '7:1' }), { name: 'InvalidFilter' });
 });
 
 test('by cnpj_cpf: masked CPF, full CPF (six middle digits), partner company CNPJ; with a name', () => {

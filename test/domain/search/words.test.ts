@@ -397,9 +397,9 @@ test('partners: a prefix of too many words is checked on the names, with another
   const checked = new SearchIndex(m.registry.snapshot!, { ...PLAN_DEFAULTS, prefixQueryDocs: 0 });
   const walk = (nome: string, limit: number, engine = checked) => {
     const ids: number[] = [];
-    let after: number | null = null;
+    let after: string | null = null;
     for (let i = 0; i < 10_000; i++) {
-      const page = engine.partners({ nome }, { limit, after });
+      const page = engine.partners({ nome }, { limit, after, order: 'table' });
       ids.push(...page.rows.map((r) => Number(r.cnpj_cpf_socio.slice(3, 9))));
       if (page.next === null) return ids;
       after = page.next;

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { PartnerHitSchema } from '../../../src/domain/search/query-schema.ts';
+import { coreWords, sameName } from '../../../src/domain/search/name-key.ts';
 import type { Oracle } from '../../domain/search/oracle.ts';
 import { startDemo400, stopDemo400, walkPages, type Demo400 } from './search-walk.ts';
 import { bearer, get, type TestAccount, type TestServer } from '../helpers.ts';
@@ -50,6 +51,43 @@ describe('partner search', () => {
     const all = (await partners(`?nome=${encodeURIComponent(word)}&limit=100`)).body.data;
     assert.deepEqual(rows, all.slice(0, rows.length), 'pages concatenated are the one big page');
     assert.deepEqual(Object.keys(all[0].company), ['cnpj', 'razao_social', 'situacao_cadastral', 'uf', 'municipio']);
+  });
+
+  test('by a whole name: the partners of exactly that name first (relevance), or the table order (order=table)', async () => {
+    // A name of two or three words that longer names also hold (JOSE SILVA in JOSE CARLOS SILVA).
+    const names = oracle.db
+      .prepare(
+        `SELECT nome FROM reg.partners WHERE nome LIKE '% %' AND nome NOT LIKE '% % % %' GROUP BY nome ORDER BY count(*) DESC, nome LIMIT 30`,
+      )
+      .pluck()
+      .all() as string[];
+    let nome = '';
+    let ranked: { rows: Row[] } = { rows: [] };
+    let exact: boolean[] = [];
+    for (const n of names) {
+      ranked = await walk(`?nome=${encodeURIComponent(n)}`, 2);
+      exact = ranked.rows.map((r) => sameName(coreWords(r.nome_socio), coreWords(n)) !== null);
+      if (exact.includes(false)) {
+        nome = n;
+        break;
+      }
+    }
+    assert.ok(nome, 'a name found inside longer names');
+    const qs = `?nome=${encodeURIComponent(nome)}`;
+    assert.ok(exact[0], `${nome}: ${ranked.rows.map((r) => r.nome_socio).join(', ')}`);
+    assert.deepEqual(
+      exact,
+      [...exact].sort((a, b) => Number(b) - Number(a)),
+      'every exact name before the others',
+    );
+    const table = await walk(`${qs}&order=table`, 2);
+    const expected = oracle.partners({ nome }, () => true);
+    assert.equal(table.rows.length, expected.length);
+    assert.deepEqual(table.rows.map((r) => r.nome_socio).sort(), ranked.rows.map((r) => r.nome_socio).sort());
+    // Each order's cursor belongs to it.
+    const next = (await partners(`${qs}&limit=1`)).body.next_cursor as string;
+    const foreign = await partners(`${qs}&order=table&limit=1&cursor=${encodeURIComponent(next)}`);
+    assert.deepEqual([foreign.status, foreign.body.error], [400, 'invalid_parameter']);
   });
 
   test('by cnpj_cpf: a masked CPF as published, and both filters', async () => {

@@ -67,7 +67,7 @@ test('/openapi.json: the three operations, their parameters from the schemas, cu
   const partners = o.paths['/api/v1/partners'].get;
   assert.deepEqual(
     partners.parameters.map((p: { name: string }) => p.name),
-    ['nome', 'cnpj_cpf', 'limit', 'cursor'],
+    ['nome', 'cnpj_cpf', 'order', 'limit', 'cursor'],
   );
   assert.match(partners['x-codeSamples'][0].source, /\/api\/v1\/partners\?nome=/);
   for (const name of ['CompanySearchPage', 'CountResponse', 'PartnersPage'])
