@@ -42,12 +42,17 @@ function check(f: PartnerFilters, key: (stored: string | null) => boolean = () =
   assert.deepEqual(walk(f, 3, ms), expected, JSON.stringify(f));
 }
 
+/** The words of the first partner name of the table. */
+const firstName = () =>
+  (
+    m.oracle.db
+      .prepare(`SELECT nome FROM reg.partners WHERE nome IS NOT NULL ORDER BY rowid LIMIT 1`)
+      .pluck()
+      .get() as string
+  ).split(' ');
+
 test('by name words, the last one also a prefix', () => {
-  const names = m.oracle.db
-    .prepare(`SELECT nome FROM reg.partners WHERE nome IS NOT NULL ORDER BY rowid LIMIT 40`)
-    .pluck()
-    .all() as string[];
-  const first = names[0].split(' ');
+  const first = firstName();
   check({ nome: first[0] });
   check({ nome: first[0].slice(0, 3).toLowerCase() });
   check({ nome: `${first[0]} ${first[first.length - 1]}` });
@@ -56,11 +61,7 @@ test('by name words, the last one also a prefix', () => {
 });
 
 test('out of time: a page ends at its budget, shorter, and the pages still join into the whole list', () => {
-  const names = m.oracle.db
-    .prepare(`SELECT nome FROM reg.partners WHERE nome IS NOT NULL ORDER BY rowid LIMIT 40`)
-    .pluck()
-    .all() as string[];
-  const first = names[0].split(' ');
+  const first = firstName();
   // A budget of 0 ms: every page examines one candidate (a shorter page, its cursor after it).
   const page = m.search.partners({ nome: first[0] }, { limit: 20, ms: 0 });
   assert.ok(page.rows.length <= 1 && page.next !== null);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createAccount } from '../../../src/domain/accounts/accounts.ts';
 import { createUser } from '../../../src/domain/accounts/users.ts';
 import { runImport } from '../../../importer/run.ts';
@@ -46,6 +46,15 @@ after(async () => {
   await server?.close();
 });
 
+/** Logs the member in, as a user does, and waits for the home page. */
+async function logIn(page: Page): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('E-mail').fill('membro@acme.com.br');
+  await page.getByLabel('Senha').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.waitForURL(`${server.url}/api-de-cnpj`);
+}
+
 test('phone, 390 px: fill the form, submit, rows, follow a row, Baixar CSV', async () => {
   const ctx = await browser.newContext({
     viewport: { width: 390, height: 844 },
@@ -54,11 +63,7 @@ test('phone, 390 px: fill the form, submit, rows, follow a row, Baixar CSV', asy
   });
   try {
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('E-mail').fill('membro@acme.com.br');
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.waitForURL(`${server.url}/api-de-cnpj`);
+    await logIn(page);
 
     await page.getByRole('link', { name: 'Consulta' }).click();
     await page.waitForURL(`${server.url}/api-de-cnpj/consulta`);
@@ -101,11 +106,7 @@ test('typeahead: typing a name lists companies under the field; arrow keys and E
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'pt-BR' });
   try {
     const page = await ctx.newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('E-mail').fill('membro@acme.com.br');
-    await page.getByLabel('Senha').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.waitForURL(`${server.url}/api-de-cnpj`);
+    await logIn(page);
     await page.goto(`${server.url}/api-de-cnpj/consulta`);
     const field = page.getByRole('combobox', { name: 'Nome ou razão social' });
     // Typed key by key, a letter off in the last-but-one word, the last one unfinished.
