@@ -5,8 +5,9 @@
 // each part, importer/search/name-keys.ts); a query looks its own key up there and checks each
 // candidate's names on the row (a hash collides: ~1 in 70 lookups finds a stranger at full size).
 // A table of keys rather than a term per name in the FTS index: 60 M distinct terms would each
-// cost a vocabulary entry in FTS5's segments, more than twice the bytes.
-import { normalizeText, requiredWords } from './normalize.ts';
+// cost a vocabulary entry in FTS5's segments, more than twice the bytes. formDistance: how the
+// legal forms and connectors, left out of the key, rank the names that share it.
+import { NAME_STOP_WORDS, normalizeText, requiredWords } from './normalize.ts';
 
 /** The core words of a name or query, in order: what the name key and the exact tiers compare. */
 export const coreWords = (text: string): string[] => requiredWords(normalizeText(text));
@@ -29,4 +30,41 @@ export function sameName(name: readonly string[], query: readonly string[]): 0 |
   const a = [...name].sort();
   const b = [...query].sort();
   return a.every((w, i) => w === b[i]) ? 1 : null;
+}
+
+/** The legal forms among NAME_STOP_WORDS, `s` and `a` being what "S/A" and "S.A." normalise to. */
+const LEGAL_FORMS: ReadonlySet<string> = new Set([
+  'ltda',
+  'limitada',
+  'sa',
+  's',
+  'a',
+  'cia',
+  'companhia',
+  'me',
+  'epp',
+  'eireli',
+]);
+
+/**
+ * How many legal-form and connector words differ between a name and the normalised text typed
+ * (normalize.ts NAME_STOP_WORDS, each counted with its repeats): `SILVA TRANSPORTES LTDA ME` is
+ * 0 from "silva transportes ltda me", 1 from "silva transportes ltda", 2 from "… eireli". A
+ * query that types no legal form says nothing of it: then only connectors count, and the
+ * importance decides ("banco do brasil" finds Banco do Brasil S.A. before a small "BANCO DO
+ * BRASIL" without one).
+ */
+export function formDistance(name: string, typed: string): number {
+  const forms = (t: string) => {
+    const m = new Map<string, number>();
+    for (const w of t.split(' ')) if (NAME_STOP_WORDS.has(w) || LEGAL_FORMS.has(w)) m.set(w, (m.get(w) ?? 0) + 1);
+    return m;
+  };
+  const a = forms(normalizeText(name));
+  const b = forms(typed);
+  const legal = [...b.keys()].some((w) => LEGAL_FORMS.has(w));
+  let d = 0;
+  for (const w of new Set([...a.keys(), ...b.keys()]))
+    if (legal || !LEGAL_FORMS.has(w)) d += Math.abs((a.get(w) ?? 0) - (b.get(w) ?? 0));
+  return d;
 }

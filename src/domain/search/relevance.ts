@@ -17,16 +17,14 @@
 // the head office when this search finds it, else the establishment met; `found` is how many of
 // the root's establishments the search finds (any tier). A grouped cursor in a words tier is past
 // the whole root.
-import type { Statement } from 'better-sqlite3';
 import { variantsOf } from './checks.ts';
 import type { Statements } from './index-tables.ts';
-import { nameKey, sameName, coreWords } from './name-key.ts';
-import { NAME_STOP_WORDS, normalizeText } from './normalize.ts';
+import { coreWords, formDistance, nameKey, sameName } from './name-key.ts';
 import { searchPage, PAGE_MS } from './page.ts';
+import { PageReads } from './page-reads.ts';
 import { matchSql, type Plan } from './plan.ts';
 import { nameHolds, queryWords } from './prefix.ts';
-import { flagTerms } from './terms.ts';
-import { ALNUM_BASE, cnpjOfRowid, rootRowidRanges, rowidOfCnpj } from './rowid.ts';
+import { cnpjOfRowid } from './rowid.ts';
 
 /** Candidates read per key and part at most: more names equal to one query are listed by the words tier. */
 export const MAX_EXACT = 200;
@@ -92,27 +90,15 @@ interface Exact {
   sort: (number | string)[];
 }
 
-/** The words of an establishment's names as the build indexes them (razão social, nome fantasia). */
-const docOf = (razao: unknown, fantasia: unknown): string[] => {
-  const t = normalizeText(`${typeof razao === 'string' ? razao : ''} ${typeof fantasia === 'string' ? fantasia : ''}`);
-  return t === '' ? [] : t.split(' ');
-};
-
 const root = (cnpj: string) => cnpj.slice(0, 8);
 /** The typed spelling's tiers: known without the forgiving spellings. */
 const BASE_TIERS: Tier[] = [
   { kind: 'exact', spellings: [0] },
   { kind: 'words', spelling: 0 },
 ];
-/** Per connection's statements and part: whether the part holds any alphanumeric CNPJ. */
-const hasAlnum = new WeakMap<Statements, Map<string, boolean>>();
-
 export class Ranker {
-  private readonly rowOf: Statement;
-  private readonly sizeOf: Statement;
-  private readonly matrizOf: Statement;
-  private readonly razaoOf: Statement;
-  private readonly officesOf: Statement;
+  /** The page's reads of establishments and roots, each made once. */
+  private readonly reads: PageReads;
 
   constructor(
     private readonly st: Statements,
@@ -126,28 +112,11 @@ export class Ranker {
      */
     private readonly enough = Infinity,
   ) {
-    this.rowOf = st
-      .get(
-        'SELECT c.razao_social, e.nome_fantasia, e.situacao_cadastral, c.capital_social_cents FROM est.establishments e ' +
-          'LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8) WHERE e.cnpj = ?',
-      )
-      .raw(true);
-    this.sizeOf = st.get('SELECT count(*) FROM est.establishments WHERE cnpj >= ? AND cnpj < ?').pluck(true);
-    this.matrizOf = st
-      .get('SELECT cnpj FROM est.establishments WHERE cnpj >= ? AND cnpj < ? AND matriz_filial = 1 LIMIT 1')
-      .pluck(true);
-    this.razaoOf = st.get('SELECT razao_social FROM reg.companies WHERE basico = ?').pluck(true);
-    this.officesOf = st
-      .get('SELECT cnpj, nome_fantasia FROM est.establishments WHERE cnpj >= ? AND cnpj < ? ORDER BY cnpj')
-      .raw(true);
+    this.reads = new PageReads(st);
   }
 
   private readonly exactLists = new Map<number, Exact[]>();
   private readonly foundOf = new Map<string, Set<string>>();
-  private readonly sizes = new Map<string, number>();
-  private readonly matrizes = new Map<string, string | undefined>();
-  private readonly docs = new Map<string, string[]>();
-  private readonly rootDocsOf = new Map<string, [string, string[]][]>();
   private readonly requiredOf = new Map<number, string[]>();
 
   /** The words a words tier of spelling `s` requires (the plan's queryWords). */
@@ -158,33 +127,9 @@ export class Ranker {
     return w;
   }
 
-  /** The name document of establishment `cnpj` (read once per page). */
-  private doc(cnpj: string): string[] {
-    let d = this.docs.get(cnpj);
-    if (d === undefined) {
-      const row = this.rowOf.get(cnpj) as [unknown, unknown] | undefined;
-      this.docs.set(cnpj, (d = row === undefined ? [] : docOf(row[0], row[1])));
-    }
-    return d;
-  }
-
-  /** The establishments of a small root with their name documents (read once per page). */
-  private rootDocs(r: string): [string, string[]][] {
-    let list = this.rootDocsOf.get(r);
-    if (list === undefined) {
-      const razao = this.razaoOf.get(r);
-      list = (this.officesOf.all(r, `${r}{`) as [string, unknown][]).map(([c, f]): [string, string[]] => [
-        c,
-        docOf(razao, f),
-      ]);
-      this.rootDocsOf.set(r, list);
-    }
-    return list;
-  }
-
   /** Whether establishment `cnpj` passes the query's other filters. */
   private passesFilters(cnpj: string): boolean {
-    return this.q.filters === null || this.matchesAnyPart(this.q.filters, cnpj);
+    return this.q.filters === null || this.reads.matchesAnyPart(this.q.filters, cnpj);
   }
 
   /**
@@ -193,9 +138,9 @@ export class Ranker {
    */
   private rootFinds(r: string, spelling: number, any: boolean): string[] {
     const out: string[] = [];
-    if (this.size(r) <= SMALL_ROOT) {
+    if (this.reads.size(r) <= SMALL_ROOT) {
       const required = this.required(spelling);
-      for (const [c, doc] of this.rootDocs(r))
+      for (const [c, doc] of this.reads.rootDocs(r))
         if (nameHolds(required, doc) && this.passesFilters(c)) {
           out.push(c);
           if (any) return out;
@@ -207,7 +152,7 @@ export class Ranker {
     for (const v of variantsOf(this.st, plan)) {
       const match = matchSql(v.clauses);
       for (const p of this.st.files.parts)
-        for (const [lo, hi] of this.rangesOf(p, r)) {
+        for (const [lo, hi] of this.reads.rangesOf(p, r)) {
           const sql = `SELECT rowid FROM ${p}.est_fts WHERE est_fts MATCH ? AND rowid >= ? AND rowid <= ? ORDER BY rowid`;
           for (const rowid of this.st.get(sql).pluck().safeIntegers(true).all(match, lo, hi) as bigint[]) {
             const c = cnpjOf(rowid);
@@ -219,38 +164,6 @@ export class Ranker {
         }
     }
     return out;
-  }
-
-  /** How many establishments root `r` has (read once per page: its exact names and its grouping both ask). */
-  private size(r: string): number {
-    let n = this.sizes.get(r);
-    if (n === undefined) this.sizes.set(r, (n = Number(this.sizeOf.get(r, `${r}{`))));
-    return n;
-  }
-
-  /** The head office of root `r`, undefined when none is marked (read once per page). */
-  private matriz(r: string): string | undefined {
-    if (!this.matrizes.has(r)) this.matrizes.set(r, this.matrizOf.get(r, `${r}{`) as string | undefined);
-    return this.matrizes.get(r);
-  }
-
-  /** Whether the establishment (`part`, CNPJ) matches `plan`. */
-  matches(plan: Plan | null, part: string, cnpj: string): boolean {
-    if (plan === null) return true;
-    if (plan.empty) return false;
-    const rowid = BigInt(rowidOfCnpj(cnpj));
-    for (const v of variantsOf(this.st, plan)) {
-      const hit = this.st
-        .get(`SELECT 1 FROM ${part}.est_fts WHERE est_fts MATCH ? AND rowid = ?`)
-        .pluck()
-        .get(matchSql(v.clauses), rowid);
-      if (hit !== undefined && (v.check === null || v.check(cnpj))) return true;
-    }
-    return false;
-  }
-
-  private matchesAnyPart(plan: Plan, cnpj: string): boolean {
-    return this.st.files.parts.some((p) => this.matches(plan, p, cnpj));
   }
 
   /** The sorted list of an exact tier (`index` in tiersOf), made once per page. */
@@ -273,7 +186,7 @@ export class Ranker {
         for (const rowid of rowids) {
           const cnpj = cnpjOf(rowid);
           if (byCnpj.has(cnpj) || taken.has(cnpj)) continue;
-          const row = this.rowOf.get(cnpj) as [unknown, unknown, unknown, unknown] | undefined;
+          const row = this.reads.row(cnpj);
           if (row === undefined) continue;
           const text = (v: unknown) => (typeof v === 'string' ? v : '');
           const names = [text(row[0]), text(row[1])];
@@ -283,15 +196,14 @@ export class Ranker {
             const same = sameName(coreWords(n), words);
             return same === null ? [] : [[same, formDistance(n, this.q.text)] as const];
           });
-          if (!ranks.length || !this.matches(this.q.filters, part, cnpj)) continue;
+          if (!ranks.length || !this.reads.matches(this.q.filters, part, cnpj)) continue;
           const [order, form] = ranks.reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
-          const doc = docOf(row[0], row[1]);
-          this.docs.set(cnpj, doc);
+          const doc = this.reads.doc(cnpj);
           // A forgiving spelling's exact name that the typed words also find belongs to tier 1
           // (it passes the filters: asked above).
           if (s > 0 && nameHolds(this.required(0), doc)) continue;
           const r = root(cnpj);
-          const size = this.size(r);
+          const size = this.reads.size(r);
           const capital = Number(row[3]) || 0;
           byCnpj.set(cnpj, {
             cnpj,
@@ -339,7 +251,7 @@ export class Ranker {
     let found = this.foundOf.get(key);
     if (found !== undefined) return found;
     // Most companies have one establishment: the one met.
-    if (this.size(r) === 1) return new Set([cnpj]);
+    if (this.reads.size(r) === 1) return new Set([cnpj]);
     found = new Set();
     const tiers = this.tiers(tier);
     const counted = tier < 2 ? [0, 1] : [0, 1, tier];
@@ -356,31 +268,11 @@ export class Ranker {
     return found;
   }
 
-  /** The rowid ranges of root `r` worth asking part `p` (its alphanumeric range only when the part holds any). */
-  private rangesOf(p: string, r: string): [bigint, bigint][] {
-    let alnum = hasAlnum.get(this.st)?.get(p);
-    if (alnum === undefined) {
-      // Every document holds one flags term: their OR is every document (a contentless table cannot be scanned).
-      const every = flagTerms({})
-        .map((t) => `"${t}"`)
-        .join(' OR ');
-      alnum =
-        this.st
-          .get(`SELECT 1 FROM ${p}.est_fts WHERE est_fts MATCH ? AND rowid >= ? LIMIT 1`)
-          .pluck()
-          .get(every, BigInt(ALNUM_BASE)) !== undefined;
-      if (!hasAlnum.has(this.st)) hasAlnum.set(this.st, new Map());
-      hasAlnum.get(this.st)!.set(p, alnum);
-    }
-    const ranges = rootRowidRanges(r);
-    return alnum ? ranges : ranges.filter(([lo]) => lo < BigInt(ALNUM_BASE));
-  }
-
   /** The item of a root met through `cnpj` in `tier`: its head office when found, else `cnpj`. */
   private item(cnpj: string, tier: number): RankedItem {
     if (!this.grouped) return { cnpj, tier };
     const r = root(cnpj);
-    const matriz = this.size(r) === 1 ? cnpj : this.matriz(r);
+    const matriz = this.reads.size(r) === 1 ? cnpj : this.reads.matriz(r);
     if (!this.counted) {
       const found = matriz !== undefined && matriz !== cnpj && this.finds(matriz);
       return { cnpj: found ? matriz : cnpj, tier };
@@ -395,7 +287,7 @@ export class Ranker {
       if (
         t.kind === 'exact'
           ? this.exactList(i, t.spellings).some((e) => e.cnpj === cnpj)
-          : nameHolds(this.required(t.spelling), this.doc(cnpj)) && this.passesFilters(cnpj)
+          : nameHolds(this.required(t.spelling), this.reads.doc(cnpj)) && this.passesFilters(cnpj)
       )
         return true;
     }
@@ -425,7 +317,7 @@ export class Ranker {
       if (
         t.kind === 'exact'
           ? this.exactList(i, t.spellings).some((e) => e.cnpj === cnpj)
-          : nameHolds(this.required(t.spelling), this.doc(cnpj))
+          : nameHolds(this.required(t.spelling), this.reads.doc(cnpj))
       )
         return true;
     }
@@ -498,43 +390,6 @@ function parseCursor(cursor: string | null, exists: (tier: number) => boolean): 
   const m = /^(\d+):([0-9A-Z]{12,14})?$/.exec(cursor);
   if (m === null || Number(m[1]) > 64 || !exists(Number(m[1]))) throw new BadCursor();
   return [Number(m[1]), m[2] ?? null];
-}
-
-/** The legal forms among NAME_STOP_WORDS, `s` and `a` being what "S/A" and "S.A." normalise to. */
-const LEGAL_FORMS: ReadonlySet<string> = new Set([
-  'ltda',
-  'limitada',
-  'sa',
-  's',
-  'a',
-  'cia',
-  'companhia',
-  'me',
-  'epp',
-  'eireli',
-]);
-
-/**
- * How many legal-form and connector words differ between a name and the normalised text typed
- * (normalize.ts NAME_STOP_WORDS, each counted with its repeats): `SILVA TRANSPORTES LTDA ME` is
- * 0 from "silva transportes ltda me", 1 from "silva transportes ltda", 2 from "… eireli". A
- * query that types no legal form says nothing of it: then only connectors count, and the
- * importance decides ("banco do brasil" finds Banco do Brasil S.A. before a small "BANCO DO
- * BRASIL" without one).
- */
-export function formDistance(name: string, typed: string): number {
-  const forms = (t: string) => {
-    const m = new Map<string, number>();
-    for (const w of t.split(' ')) if (NAME_STOP_WORDS.has(w) || LEGAL_FORMS.has(w)) m.set(w, (m.get(w) ?? 0) + 1);
-    return m;
-  };
-  const a = forms(normalizeText(name));
-  const b = forms(typed);
-  const legal = [...b.keys()].some((w) => LEGAL_FORMS.has(w));
-  let d = 0;
-  for (const w of new Set([...a.keys(), ...b.keys()]))
-    if (legal || !LEGAL_FORMS.has(w)) d += Math.abs((a.get(w) ?? 0) - (b.get(w) ?? 0));
-  return d;
 }
 
 function compare(a: (number | string)[], b: (number | string)[]): number {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
 import type { CompanyFilters } from '../../../src/domain/search/index.ts';
-import { formDistance } from '../../../src/domain/search/relevance.ts';
+import { formDistance } from '../../../src/domain/search/name-key.ts';
 import { nameHolds, queryWords } from '../../../src/domain/search/prefix.ts';
 import { normalizeText } from '../../../src/domain/search/normalize.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';
