@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { makeCnpj } from '../../../src/domain/cnpj.ts';
 import type { CompanyFilters } from '../../../src/domain/search/index.ts';
 import { formDistance } from '../../../src/domain/search/name-key.ts';
+import { EXACT_ROOTS } from '../../../src/domain/search/relevance.ts';
 import { nameHolds, queryWords } from '../../../src/domain/search/prefix.ts';
 import { normalizeText } from '../../../src/domain/search/normalize.ts';
 import { RECEITA_MINI } from '../../fixtures/index.ts';
@@ -41,6 +42,9 @@ const COMPANIES: Record<string, [string, string, [string, string, string, string
     ],
   ],
 };
+// Forty companies of one name: more than an exact tier lists (EXACT_ROOTS per part).
+for (let i = 0; i < 40; i++)
+  COMPANIES[String(90000100 + i)] = ['PADARIA MESMO NOME LTDA', '1000,00', [['0001', '', '02', '1', 'GO']]];
 
 let m: Imported;
 const roots = (cnpjs: readonly string[]) => cnpjs.map((c) => c.slice(0, 8));
@@ -164,6 +168,18 @@ test('order=cnpj keeps the CNPJ order and the exact words; the relevance order h
   const relevance = ranked({ q }, 100, false);
   assert.deepEqual([...relevance].sort(), byCnpj);
   assert.throws(() => m.search.ranked({ q }, { limit: 10, after: byCnpj[0] }), /cursor/);
+});
+
+test('an exact tier lists at most EXACT_ROOTS companies per part; the other names equal to the query follow, none lost', () => {
+  const items = m.search.ranked({ q: 'padaria mesmo nome ltda' }, { limit: 100, group: true }).items;
+  const same = items.filter((i) => Number(i.cnpj.slice(0, 8)) >= 90000100 && Number(i.cnpj.slice(0, 8)) < 90000140);
+  assert.equal(new Set(same.map((i) => i.cnpj)).size, 40, 'all forty, once each');
+  const exact = same.filter((i) => i.tier === 0).length;
+  assert.ok(exact > 0 && exact <= EXACT_ROOTS * 2, `${exact} in the exact tier (2 parts)`);
+  assert.ok(
+    same.slice(exact).every((i) => i.tier === 1),
+    'then the words tier',
+  );
 });
 
 test('forgiving words: one edit, two in a long word, joined and split words, ranked below exact matches', () => {
