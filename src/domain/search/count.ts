@@ -39,8 +39,11 @@ const COUNT_STAR_MS = 500;
  * the count tables do not cover once walked millions of matches for seconds.
  */
 export const COUNT_MS = 200;
-/** Matches walked between two looks at the clock: ~130 ns each, so a slice is ~10–30 ms. */
-export const COUNT_SLICE = 100_000;
+/**
+ * Matches walked between two looks at the clock: ~130 ns each warm, so a few ms; cold on a full
+ * month a slice costs far more (with 100,000, bench:budget's counts ran past 250 ms 4 times in 10).
+ */
+export const COUNT_SLICE = 10_000;
 
 /** How much a count may walk: `ms` in all, looking at the clock every `slice` matches (tests: small slices). */
 export interface CountBudget {
