@@ -117,20 +117,17 @@ export class SearchIndex {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SUGGEST)
       throw new InvalidFilter('limit', `expected 1 to ${MAX_SUGGEST}`);
     const q = this.nameQuery(f);
-    const pool = new Ranker(this.st, q, true, false, limit).page(SUGGEST_POOL, null, SUGGEST_MS).items;
-    const row = this.st.get(
-      'SELECT c.razao_social, e.nome_fantasia, e.situacao_cadastral FROM est.establishments e ' +
-        'LEFT JOIN reg.companies c ON c.basico = substr(e.cnpj, 1, 8) WHERE e.cnpj = ?',
-    );
-    const size = this.st.get('SELECT count(*) FROM est.establishments WHERE cnpj >= ? AND cnpj < ?').pluck();
+    const ranker = new Ranker(this.st, q, true, false, limit);
+    const pool = ranker.page(SUGGEST_POOL, null, SUGGEST_MS).items;
+    // The page's own reads: a root's size was already read when its item was made.
+    const { reads } = ranker;
     const ranked = pool.map((item, at) => {
-      const r = row.raw().get(item.cnpj) as [string | null, string | null, number | null] | undefined;
+      const r = reads.row(item.cnpj);
       const starts = [r?.[0], r?.[1]].some((n) => typeof n === 'string' && normalizeText(n).startsWith(q.text));
-      const root = item.cnpj.slice(0, 8);
       // Exact tiers are already in their order; the words tiers get the typeahead signals.
       const key = exactTier(item.tier)
         ? [item.tier, at, 0, 0, 0]
-        : [item.tier, starts ? 0 : 1, r?.[2] === 2 ? 0 : 1, -Number(size.get(root, `${root}{`)), at];
+        : [item.tier, starts ? 0 : 1, r?.[2] === 2 ? 0 : 1, -reads.size(item.cnpj.slice(0, 8)), at];
       return { cnpj: item.cnpj, key };
     });
     ranked.sort((a, b) => {

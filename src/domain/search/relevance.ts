@@ -105,8 +105,8 @@ const BASE_TIERS: Tier[] = [
   { kind: 'words', spelling: 0 },
 ];
 export class Ranker {
-  /** The page's reads of establishments and roots, each made once. */
-  private readonly reads: PageReads;
+  /** The page's reads of establishments and roots, each made once (suggest reorders with them too). */
+  readonly reads: PageReads;
 
   constructor(
     private readonly st: Statements,
@@ -115,8 +115,9 @@ export class Ranker {
     /** Grouped items count what the search finds of their root (false: suggest, which does not show it). */
     private readonly counted = true,
     /**
-     * A page that holds this many items once the typed words' tiers are walked ends there (suggest:
-     * a name being typed that the typed words find needs no forgiving spelling).
+     * A page that holds this many items once the typed words' tiers are walked ends there, with no
+     * cursor (suggest, which does not page: a name being typed that the typed words find needs
+     * no forgiving spelling).
      */
     private readonly enough = Infinity,
   ) {
@@ -392,7 +393,9 @@ export class Ranker {
           after = this.grouped && roots.has(root(batch.next)) ? `${root(batch.next)}ZZZZ` : batch.next;
         if (performance.now() >= until) return { items, next: `${tier}:${after ?? ''}` };
       }
-      if (tier === 1 && items.length >= this.enough) return { items, next: '2:' };
+      // No cursor: a page cut short by `enough` is suggest's, which does not page (and tier 2
+      // may not exist without computing the spellings this saves).
+      if (tier === 1 && items.length >= this.enough) return { items, next: null };
       if (performance.now() >= until && tier + 1 < this.tiers(tier + 1).length) return { items, next: `${tier + 1}:` };
     }
     return { items, next: null };
