@@ -1,7 +1,7 @@
 // Bounded work under abuse (issue #46 point 5): many clients send the slowest shapes a token can
 // ask (broad counts over filters the count tables do not cover, one-letter prefixes, names of
 // common words, an exhausted token) while one more client asks /healthz in a loop. Every search,
-// count, suggest and partner query has a work budget (docs/search.md "Budgets"), so no request
+// count, suggest and partner query has a work budget (docs/search.md: PAGE_MS, COUNT_MS), so no request
 // holds a worker's event loop for long: /healthz keeps answering.
 //   npm run bench:budget -- --data-dir /path/to/data [--clients 16] [--seconds 60] [--workers 2]
 // Prints /healthz p50/p99/max; per shape the answers, their statuses, the client's p50/p99/max
@@ -19,6 +19,7 @@ import { attachSnapshot } from '../src/storage/snapshots/attach.ts';
 import { CompanyRegistry } from '../src/domain/company/lookup.ts';
 import { killChildren, startServer, stopServer } from './bench-api/children.ts';
 import { benchToken } from './bench-api/registry.ts';
+import { quantile } from './stats.ts';
 
 const argv = await yargs(hideBin(process.argv))
   .locale('en')
@@ -47,6 +48,7 @@ function cepPrefixes(): string[] {
     if (typeof c === 'string' && /^\d{8}$/.test(c)) out.add(c.slice(0, 5));
   }
   db.close();
+  registry.close();
   return [...out];
 }
 
@@ -82,11 +84,6 @@ const SHAPES: Shape[] = [
   { name: 'search, exhausted token', path: '/api/v1/brazilian_companies?q=silva', exhausted: true },
 ];
 
-const pct = (xs: number[], p: number) => {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 const ms = (x: number) => (Number.isNaN(x) ? '-' : x < 10 ? x.toFixed(2) : x.toFixed(0));
 
 process.on('exit', killChildren);
@@ -132,7 +129,7 @@ const metrics = metricsUrl ? await (await fetch(metricsUrl)).text() : '';
 await stopServer(child);
 
 console.log(
-  `\n/healthz: ${health.length} answers, p50 ${ms(pct(health, 50))} ms, p99 ${ms(pct(health, 99))} ms, max ${ms(Math.max(...health))} ms`,
+  `\n/healthz: ${health.length} answers, p50 ${ms(quantile(health, 0.5))} ms, p99 ${ms(quantile(health, 0.99))} ms, max ${ms(Math.max(...health))} ms`,
 );
 console.log(
   `\n${'shape'.padEnd(36)} ${'answers'.padStart(7)}  statuses          p50 / p99 / max (client, queued)   exact:false`,
@@ -141,7 +138,7 @@ SHAPES.forEach((shape, i) => {
   const s = seen[i];
   const statuses = [...s.statuses.entries()].map(([k, v]) => `${k}×${v}`).join(' ');
   console.log(
-    `${shape.name.padEnd(36)} ${String(s.times.length).padStart(7)}  ${statuses.padEnd(16)}  ${`${ms(pct(s.times, 50))} / ${ms(pct(s.times, 99))} / ${ms(Math.max(...s.times))} ms`.padEnd(34)} ${s.inexact || ''}`,
+    `${shape.name.padEnd(36)} ${String(s.times.length).padStart(7)}  ${statuses.padEnd(16)}  ${`${ms(quantile(s.times, 0.5))} / ${ms(quantile(s.times, 0.99))} / ${ms(Math.max(...s.times))} ms`.padEnd(34)} ${s.inexact || ''}`,
   );
 });
 

@@ -24,6 +24,7 @@ import { openSqlite } from '../src/storage/sqlite.ts';
 import { attachSnapshot } from '../src/storage/snapshots/attach.ts';
 import { killChildren, startServer, stopServer } from './bench-api/children.ts';
 import { benchToken } from './bench-api/registry.ts';
+import { quantile } from './stats.ts';
 
 const argv = await yargs(hideBin(process.argv))
   .locale('en')
@@ -158,8 +159,6 @@ function rankOf(d: Drawn, name: string, cnpjs: readonly string[], core = false):
   return null;
 }
 
-const quantile = (xs: number[], p: number) =>
-  xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] : NaN;
 const pct = (k: number, n: number) => (n ? `${((100 * k) / n).toFixed(1)} %` : '-');
 
 /** The server over HTTP (--http): a child process on loopback and a token of a plan without a practical quota. */
