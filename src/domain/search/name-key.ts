@@ -7,7 +7,7 @@
 // A table of keys rather than a term per name in the FTS index: 60 M distinct terms would each
 // cost a vocabulary entry in FTS5's segments, more than twice the bytes. formDistance: how the
 // legal forms and connectors, left out of the key, rank the names that share it.
-import { NAME_STOP_WORDS, normalizeText, requiredWords } from './normalize.ts';
+import { LEGAL_FORMS, NAME_STOP_WORDS, normalizeText, requiredWords } from './normalize.ts';
 
 /** The core words of a name or query, in order: what the name key and the exact tiers compare. */
 export const coreWords = (text: string): string[] => requiredWords(normalizeText(text));
@@ -32,19 +32,8 @@ export function sameName(name: readonly string[], query: readonly string[]): 0 |
   return a.every((w, i) => w === b[i]) ? 1 : null;
 }
 
-/** The legal forms among NAME_STOP_WORDS, `s` and `a` being what "S/A" and "S.A." normalise to. */
-const LEGAL_FORMS: ReadonlySet<string> = new Set([
-  'ltda',
-  'limitada',
-  'sa',
-  's',
-  'a',
-  'cia',
-  'companhia',
-  'me',
-  'epp',
-  'eireli',
-]);
+/** A legal-form word: normalize.ts LEGAL_FORMS, and `s` and `a`, what "S/A" and "S.A." normalise to. */
+const isLegalForm = (w: string) => LEGAL_FORMS.has(w) || w === 's' || w === 'a';
 
 /**
  * How many legal-form and connector words differ between a name and the normalised text typed
@@ -57,14 +46,14 @@ const LEGAL_FORMS: ReadonlySet<string> = new Set([
 export function formDistance(name: string, typed: string): number {
   const forms = (t: string) => {
     const m = new Map<string, number>();
-    for (const w of t.split(' ')) if (NAME_STOP_WORDS.has(w) || LEGAL_FORMS.has(w)) m.set(w, (m.get(w) ?? 0) + 1);
+    for (const w of t.split(' ')) if (NAME_STOP_WORDS.has(w) || isLegalForm(w)) m.set(w, (m.get(w) ?? 0) + 1);
     return m;
   };
   const a = forms(normalizeText(name));
   const b = forms(typed);
-  const legal = [...b.keys()].some((w) => LEGAL_FORMS.has(w));
+  const legal = [...b.keys()].some(isLegalForm);
   let d = 0;
   for (const w of new Set([...a.keys(), ...b.keys()]))
-    if (legal || !LEGAL_FORMS.has(w)) d += Math.abs((a.get(w) ?? 0) - (b.get(w) ?? 0));
+    if (legal || !isLegalForm(w)) d += Math.abs((a.get(w) ?? 0) - (b.get(w) ?? 0));
   return d;
 }

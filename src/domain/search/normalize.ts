@@ -26,12 +26,8 @@ export function words(s: string | null): string[] {
   return t === '' ? [] : [...new Set(t.split(' '))];
 }
 
-/**
- * Legal forms and connectors (normalised): a query never requires them of a name (issue #46), since
- * the dump and the people typing spell them every way ("LTDA", "S/A", "S.A.", "SA", "& CIA") or
- * leave them out. "S/A" and "S.A." normalise to the two words `s a`, dropped as a pair.
- */
-export const NAME_STOP_WORDS: ReadonlySet<string> = new Set([
+/** The legal forms among NAME_STOP_WORDS (normalised): an exact name's form distance counts them (name-key.ts). */
+export const LEGAL_FORMS: ReadonlySet<string> = new Set([
   'ltda',
   'limitada',
   'sa',
@@ -40,13 +36,13 @@ export const NAME_STOP_WORDS: ReadonlySet<string> = new Set([
   'me',
   'epp',
   'eireli',
-  'de',
-  'da',
-  'do',
-  'dos',
-  'das',
-  'e',
 ]);
+/**
+ * Legal forms and connectors (normalised): a query never requires them of a name (issue #46), since
+ * the dump and the people typing spell them every way ("LTDA", "S/A", "S.A.", "SA", "& CIA") or
+ * leave them out. "S/A" and "S.A." normalise to the two words `s a`, dropped as a pair.
+ */
+export const NAME_STOP_WORDS: ReadonlySet<string> = new Set([...LEGAL_FORMS, 'de', 'da', 'do', 'dos', 'das', 'e']);
 
 /**
  * The words of a normalised query a name must hold: all but the legal forms and connectors, in
